@@ -1,0 +1,2 @@
+export * from './apply.js';
+export * from './schema.js';

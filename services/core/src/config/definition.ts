@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * Every configuration key: where it comes from, its default and what it means. The loader, the
+ * validation messages and the README's configuration table are all derived from this list.
+ */
+export interface ConfigKey {
+  /** Dotted path in the YAML files and in the resulting object. */
+  key: string;
+  /** Environment variable that overrides the files. */
+  env: string;
+  schema: z.ZodType;
+  /** Shown in the README; `undefined` means "unset". */
+  defaultText?: string;
+  description: string;
+}
+
+const boolFromString = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v)),
+]);
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const url = z.url({ protocol: /^https?$/ });
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+export const CONFIG_KEYS: ConfigKey[] = [
+  { key: 'nodeEnv', env: 'NODE_ENV', schema: z.enum(['development', 'production', 'test']).default('development'), defaultText: 'development', description: 'Runtime mode. `production` requires an explicit encryption key.' },
+  { key: 'server.port', env: 'PORT', schema: port.default(3000), defaultText: '3000', description: 'Port the HTTP server listens on (0 picks a free one).' },
+  { key: 'server.host', env: 'HOST', schema: z.string().min(1).default('127.0.0.1'), defaultText: '127.0.0.1', description: 'Address the HTTP server binds to; `0.0.0.0` in a container.' },
+  { key: 'server.publicUrl', env: 'PUBLIC_URL', schema: optional(url), defaultText: 'http://localhost:{port}', description: 'Origin users reach the product at; the OIDC issuer and links in mails derive from it.' },
+  { key: 'server.trustProxy', env: 'TRUST_PROXY', schema: boolFromString.default(false), defaultText: 'false', description: 'Trust `X-Forwarded-*` headers (behind a reverse proxy or ingress).' },
+  { key: 'server.bodyLimit', env: 'BODY_LIMIT', schema: z.string().regex(/^\d+(b|kb|mb)$/i, 'expected a size such as 1mb or 512kb').default('1mb'), defaultText: '1mb', description: 'Largest JSON or form body accepted; larger requests get 413.' },
+  { key: 'server.shutdownTimeoutMs', env: 'SHUTDOWN_TIMEOUT_MS', schema: positiveInt.default(10000), defaultText: '10000', description: 'How long SIGTERM waits for requests in flight before closing connections.' },
+  { key: 'database.url', env: 'DATABASE_URL', schema: optional(z.string().regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')), description: 'PostgreSQL connection URL. Unset: an embedded PostgreSQL (PGlite) runs in-process.' },
+  { key: 'database.poolSize', env: 'DATABASE_POOL_SIZE', schema: positiveInt.max(200).default(10), defaultText: '10', description: 'Connections in the pool of each service.' },
+  { key: 'database.dataDir', env: 'DATA_DIR', schema: z.string().min(1).default('./data'), defaultText: './data', description: 'Folder of the embedded database and of the generated development encryption key.' },
+  { key: 'database.embeddedPort', env: 'EMBEDDED_DB_PORT', schema: port.default(0), defaultText: '0', description: 'Loopback port the embedded database is served on (0 picks a free one).' },
+  { key: 'redis.url', env: 'REDIS_URL', schema: optional(z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL')), description: 'Redis for rate limits, live notifications and caches shared by several nodes. Unset: in-process.' },
+  { key: 'log.level', env: 'LOG_LEVEL', schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), defaultText: 'info', description: 'Minimum level of the JSON logs.' },
+  { key: 'metrics.token', env: 'METRICS_TOKEN', schema: optional(z.string().min(16, 'must be at least 16 characters')), description: 'When set, `/metrics` requires `Authorization: Bearer <token>`.' },
+  { key: 'security.encryptionKey', env: 'IDP_ENCRYPTION_KEY', schema: optional(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'expected 32 bytes in base64')), description: 'Key that encrypts signing keys and client secrets at rest (32 bytes, base64). Unset outside production: generated once into the data folder.' },
+  { key: 'oidc.issuer', env: 'OIDC_ISSUER', schema: optional(url), defaultText: '{publicUrl}/oidc', description: 'Issuer identifier of the OpenID provider.' },
+  { key: 'oidc.portalClientId', env: 'PORTAL_CLIENT_ID', schema: z.string().min(1).default('portal'), defaultText: 'portal', description: 'client_id of the portal SPA (declared in the bootstrap file).' },
+  { key: 'oidc.adminClientId', env: 'ADMIN_CLIENT_ID', schema: z.string().min(1).default('admin-console'), defaultText: 'admin-console', description: 'client_id of the admin console SPA (declared in the bootstrap file).' },
+  { key: 'app.environment', env: 'IDP_ENVIRONMENT', schema: z.string().min(1).default('development'), defaultText: 'development', description: 'Environment name shown to the SPAs by `/api/v1/config`.' },
+  { key: 'bootstrap.file', env: 'IDP_BOOTSTRAP', schema: z.string().min(1).default('config/bootstrap.yaml'), defaultText: 'config/bootstrap.yaml', description: 'Bootstrap declarations applied at every start (areas, applications, users).' },
+  { key: 'bootstrap.adminUserName', env: 'IDP_ADMIN_USERNAME', schema: z.email().default('admin@gatehouse.local'), defaultText: 'admin@gatehouse.local', description: 'Login name (an e-mail) of the first administrator.' },
+  { key: 'bootstrap.adminPassword', env: 'IDP_ADMIN_PASSWORD', schema: optional(z.string().min(12, 'must be at least 12 characters')), description: 'Initial password of the first administrator. Unset: generated at first start, printed once, only its hash stored.' },
+];

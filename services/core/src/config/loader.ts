@@ -1,0 +1,124 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { CONFIG_KEYS } from './definition.js';
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  /** Folder the configuration files were read from; relative paths resolve against its parent. */
+  rootDir: string;
+  server: {
+    port: number;
+    host: string;
+    publicUrl: string;
+    trustProxy: boolean;
+    bodyLimit: string;
+    shutdownTimeoutMs: number;
+  };
+  database: { url?: string; poolSize: number; dataDir: string; embeddedPort: number };
+  redis: { url?: string };
+  metrics: { token?: string };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  security: { encryptionKey?: string };
+  oidc: { issuer: string; portalClientId: string; adminClientId: string };
+  app: { environment: string };
+  bootstrap: { file: string; adminUserName: string; adminPassword?: string };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Environment variables; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Folder holding default.yaml, <NODE_ENV>.yaml and local.yaml. Defaults to CONFIG_DIR or ./config. */
+  configDir?: string;
+  /** Values that win over everything (tests). Dotted keys. */
+  overrides?: Record<string, unknown>;
+}
+
+/**
+ * Reads defaults, then `config/default.yaml`, `config/<NODE_ENV>.yaml` and `config/local.yaml`,
+ * then environment variables. Every problem is collected and reported at once, by key, before
+ * anything starts.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const configDir = path.resolve(options.configDir ?? env.CONFIG_DIR ?? 'config');
+  const problems: string[] = [];
+  const known = new Map(CONFIG_KEYS.map((k) => [k.key, k]));
+
+  const raw = new Map<string, { value: unknown; source: string }>();
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  for (const file of ['default.yaml', `${nodeEnv}.yaml`, 'local.yaml']) {
+    const filePath = path.join(configDir, file);
+    if (!existsSync(filePath)) continue;
+    let doc: unknown;
+    try {
+      doc = parseYaml(readFileSync(filePath, 'utf8')) ?? {};
+    } catch (error) {
+      problems.push(`${filePath}: not valid YAML (${(error as Error).message.split('\n')[0]})`);
+      continue;
+    }
+    for (const [key, value] of flatten(doc)) {
+      if (!known.has(key)) problems.push(`${key} (in ${file}): unknown configuration key`);
+      else raw.set(key, { value, source: file });
+    }
+  }
+  for (const def of CONFIG_KEYS) {
+    const value = env[def.env];
+    if (value !== undefined) raw.set(def.key, { value, source: `env ${def.env}` });
+  }
+  for (const [key, value] of Object.entries(options.overrides ?? {})) {
+    if (!known.has(key)) problems.push(`${key}: unknown configuration key`);
+    else raw.set(key, { value, source: 'override' });
+  }
+
+  const result: Record<string, unknown> = {};
+  for (const def of CONFIG_KEYS) {
+    const entry = raw.get(def.key);
+    const parsed = def.schema.safeParse(entry?.value);
+    if (parsed.success) {
+      setPath(result, def.key, parsed.data);
+    } else {
+      const reason = parsed.error.issues.map((i) => i.message).join('; ');
+      problems.push(`${def.key} (${def.env}${entry ? `, from ${entry.source}` : ''}): ${reason}`);
+    }
+  }
+
+  const config = result as unknown as Config;
+  if (problems.length === 0) {
+    config.rootDir = path.dirname(configDir);
+    config.server.publicUrl = (config.server.publicUrl ?? `http://localhost:${config.server.port}`).replace(/\/+$/, '');
+    config.oidc.issuer = (config.oidc.issuer ?? `${config.server.publicUrl}/oidc`).replace(/\/+$/, '');
+    if (config.nodeEnv === 'production' && !config.security.encryptionKey) {
+      problems.push('security.encryptionKey (IDP_ENCRYPTION_KEY): required when NODE_ENV is production');
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function flatten(value: unknown, prefix = ''): Array<[string, unknown]> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return prefix ? [[prefix, value]] : [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const key = prefix ? `${prefix}.${k}` : k;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? flatten(v, key) : [[key, v] as [string, unknown]];
+  });
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown) {
+  const parts = dotted.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+  node[parts[parts.length - 1]!] = value;
+}
+
+/** Resolves a configured path (data folder, bootstrap file) against the project root. */
+export function resolveConfigPath(config: Config, p: string): string {
+  return path.isAbsolute(p) ? p : path.resolve(config.rootDir, p);
+}

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import type { i18n as I18n } from 'i18next';
+import { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { resolveConfigPath, type Config } from './config/loader.js';
+import { createDataSource } from './db/data-source.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
+import { createMetrics, type Metrics } from './http/metrics.js';
+import { createServerI18n } from './i18n/index.js';
+import { createLogger, type Logger } from './logging/logger.js';
+import { SecretBox, loadEncryptionKey } from './security/secret-box.js';
+
+/** Everything a service needs, built once and passed in; nothing reads config or opens handles elsewhere. */
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  dataSource: DataSource;
+  redis?: Redis;
+  metrics: Metrics;
+  i18n: I18n;
+  secrets: SecretBox;
+  /** True when the database is the in-process PGlite. */
+  embeddedDatabase: boolean;
+  close(): Promise<void>;
+}
+
+export interface CreateContextOptions {
+  logger?: Logger;
+}
+
+/** Opens the database (external or embedded), Redis when configured, and the secret box. */
+export async function createContext(config: Config, options: CreateContextOptions = {}): Promise<AppContext> {
+  const logger = options.logger ?? createLogger(config.log.level);
+  const dataDir = resolveConfigPath(config, config.database.dataDir);
+  let embedded: EmbeddedPostgres | undefined;
+  let url = config.database.url;
+  if (!url) {
+    const started = Date.now();
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(dataDir, 'pglite'),
+      port: config.database.embeddedPort,
+      // Room for the pool plus the migration runner and an operator's psql session.
+      maxConnections: config.database.poolSize + 4,
+    });
+    url = embedded.url;
+    logger.info({ dataDir, ms: Date.now() - started }, 'embedded PostgreSQL started');
+  }
+  const dataSource = createDataSource({ url, poolSize: config.database.poolSize });
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+
+  let redis: Redis | undefined;
+  if (config.redis.url) {
+    redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis error'));
+    await redis.connect().catch((error: Error) => logger.warn({ err: error.message }, 'redis unavailable at start'));
+  }
+
+  const secrets = new SecretBox(await loadEncryptionKey(config.security.encryptionKey, dataDir));
+  let closed = false;
+  return {
+    config,
+    logger,
+    dataSource,
+    redis,
+    metrics: createMetrics(),
+    i18n: createServerI18n(),
+    secrets,
+    embeddedDatabase: Boolean(embedded),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (redis) redis.disconnect();
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await embedded?.stop();
+    },
+  };
+}

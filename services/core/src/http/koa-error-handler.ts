@@ -1,0 +1,75 @@
+import type { Context, Next } from 'koa';
+import type { i18n as I18n } from 'i18next';
+import { AppError } from '../errors/app-error.js';
+import { mapDatabaseError } from '../errors/database-errors.js';
+import type { Metrics } from './metrics.js';
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'errors.validation',
+  401: 'errors.unauthorized',
+  403: 'errors.forbidden',
+  404: 'errors.not_found',
+  405: 'errors.not_found',
+  413: 'errors.payload_too_large',
+  415: 'errors.unsupported_media_type',
+  503: 'errors.service_unavailable',
+};
+
+/** Converts whatever was thrown into an AppError; unknown errors become a 500. */
+export function toAppError(error: unknown, bodyLimit: string): AppError {
+  if (error instanceof AppError) return error;
+  const fromDatabase = mapDatabaseError(error);
+  if (fromDatabase) return fromDatabase;
+  const e = error as { status?: number; statusCode?: number; expose?: boolean; type?: string };
+  const status = e.status ?? e.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Body-parser failures carry raw-body's `type`; everything else maps by status.
+    if (status === 413 || e.type === 'entity.too.large') return new AppError('errors.payload_too_large', 413, { limit: bodyLimit });
+    if (status === 400 && (e.type === 'entity.parse.failed' || error instanceof SyntaxError)) {
+      return new AppError('errors.invalid_json', 400);
+    }
+    return new AppError(STATUS_CODES[status] ?? 'errors.validation', status);
+  }
+  return new AppError('errors.internal', 500);
+}
+
+/**
+ * Answers every error as `{ code, message, errors, requestId }` in the caller's language. An
+ * unexpected error is logged with its stack and answered as a 500 that reveals nothing but the
+ * request id. Unknown `/api/*` routes answer a JSON 404.
+ */
+export function koaErrorHandler(options: { i18n: I18n; metrics: Metrics; bodyLimit: string }) {
+  return async function errorHandler(ctx: Context, next: Next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && isApiPath(ctx.path)) {
+        throw new AppError('errors.route_not_found', 404, { method: ctx.method, path: ctx.path });
+      }
+    } catch (thrown) {
+      const error = toAppError(thrown, options.bodyLimit);
+      const requestId = ctx.state.requestId as string | undefined;
+      if (error.status >= 500) {
+        ctx.state.log?.error({ err: thrown }, 'unhandled error');
+      }
+      const lng = ctx.state.language as string | undefined;
+      const t = (key: string, params: Record<string, unknown> = {}) => options.i18n.t(key, { lng, ...params }) as string;
+      ctx.status = error.status;
+      ctx.type = 'application/json';
+      ctx.body = {
+        code: error.code,
+        message: t(error.code, { ...error.params, requestId }),
+        errors: error.errors.map((fe) => ({
+          field: fe.field,
+          code: fe.code,
+          message: t(fe.code, { field: fe.field, ...fe.params }),
+        })),
+        requestId,
+      };
+      options.metrics.httpErrors.inc({ code: error.code });
+    }
+  };
+}
+
+function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}

@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Context, Next } from 'koa';
+import send from 'koa-send';
+
+export interface SpaOptions {
+  /** The build folder (holding index.html). */
+  root: string;
+  /** URL prefix the SPA is served under: '' for the portal, '/admin' for the console. */
+  basePath: string;
+  /** Top-level client routes; other paths get index.html with status 404 (the SPA shows not-found). */
+  isKnownRoute?: (pathWithinBase: string) => boolean;
+}
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // The component library injects its styles at run time.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'self'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+/** Server paths that never fall back to the HTML shell. */
+const SERVER_PATHS = /^\/(api|oidc|hubs|health|metrics)(\/|$)/;
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gatehouse</title></head>
+<body><h1>This page is not built yet</h1><p>Run <code>npm run build</code>, then reload.</p></body></html>`;
+
+/**
+ * Serves a single-page application: files from its build, long-cached when their names carry a
+ * content hash, and index.html for client-side routes (history fallback).
+ */
+export function koaSpa(options: SpaOptions) {
+  const root = path.resolve(options.root);
+  const base = options.basePath;
+  return async function spa(ctx: Context, next: Next) {
+    const inBase = ctx.path === base || ctx.path.startsWith(`${base}/`);
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !inBase || SERVER_PATHS.test(ctx.path)) {
+      return next();
+    }
+    const within = ctx.path.slice(base.length) || '/';
+    ctx.state.routeLabel = `spa:${base || '/'}`;
+    if (within !== '/' && path.extname(within)) {
+      const served = await send(ctx, within, { root, index: false, hidden: false }).catch((error: { status?: number }) => {
+        if (error.status === 404 || error.status === 400) return undefined;
+        throw error;
+      });
+      if (served) {
+        ctx.set('Cache-Control', within.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+        return;
+      }
+      // A missing file is a 404; it must not turn into the HTML shell.
+      return next();
+    }
+    ctx.status = options.isKnownRoute && !options.isKnownRoute(within) ? 404 : 200;
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    if (!existsSync(path.join(root, 'index.html'))) {
+      ctx.type = 'html';
+      ctx.body = NOT_BUILT;
+      return;
+    }
+    const status = ctx.status;
+    await send(ctx, 'index.html', { root });
+    ctx.status = status;
+  };
+}

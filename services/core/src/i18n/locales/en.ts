@@ -1,0 +1,42 @@
+/** English phrases: the reference every other language must match key for key. */
+export const en = {
+  errors: {
+    not_found: 'Not found',
+    route_not_found: 'No API route matches {{method}} {{path}}',
+    invalid_json: 'The request body is not valid JSON',
+    payload_too_large: 'The request body is larger than the limit of {{limit}}',
+    unsupported_media_type: 'Unsupported content type',
+    validation: 'The request is not valid',
+    internal: 'An unexpected error occurred. Reference: {{requestId}}',
+    unauthorized: 'Access is denied',
+    forbidden: 'You dont have permission to perform this action',
+    service_unavailable: 'The service is temporarily unavailable',
+    already_exists: 'This record already exists',
+    reference_violation: 'This change refers to a record that does not exist, or removes one that is still in use',
+    area_name_in_use: 'An area with this name already exists',
+    user_name_in_use: 'A user with this user name already exists',
+    group_name_in_use: 'A group with this name already exists in this area',
+    application_id_in_use: 'Already exists an app with this id',
+    application_name_in_use: 'Already exists an app with this name',
+    role_name_in_use: 'A role with this name already exists for this application',
+    scope_in_use: 'This scope already exists for this role',
+    already_member: 'This identity is already a member of the tenant',
+    config_title_in_use: 'A configuration with this title already exists',
+    tenant_own_parent: 'A tenant cannot be its own parent',
+  },
+  validation: {
+    required: '{{field}} is required',
+    invalid: '{{field}} is not valid',
+    invalid_type: '{{field}} must be a {{expected}}',
+    too_long: '{{field}} must have at most {{max}} characters',
+    too_short: '{{field}} must have at least {{min}} characters',
+    too_big: '{{field}} must be at most {{max}}',
+    too_small: '{{field}} must be at least {{min}}',
+    invalid_email: 'Invalid email address.',
+    invalid_value: '{{field}} must be one of: {{options}}',
+    unknown_field: '{{field}} is not a known field',
+    invalid_scope: 'Only lowercase letters, numbers and . / : _ - are allowed',
+  },
+};
+
+export type Phrases = typeof en;

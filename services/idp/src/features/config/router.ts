@@ -1,0 +1,32 @@
+import Router from '@koa/router';
+import type { AppContext } from '@gatehouse/core';
+
+/**
+ * `GET /api/v1/online` and `GET /api/v1/config`: what the SPAs read before anything else, so
+ * both are public and carry nothing secret.
+ */
+export function configRoutes(context: AppContext): Router {
+  const { config } = context;
+  const router = new Router({ prefix: '/api/v1' });
+  router.get('/online', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { online: true };
+  });
+  router.get('/config', (ctx) => {
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = {
+      serviceUrl: config.server.publicUrl,
+      identityServerUrl: config.server.publicUrl,
+      authority: config.oidc.issuer,
+      clientId: config.oidc.portalClientId,
+      adminClientId: config.oidc.adminClientId,
+      scopes: 'openid profile email roles offline_access',
+      environment: config.app.environment,
+      apps: {
+        portal: `${config.server.publicUrl}/`,
+        admin: `${config.server.publicUrl}/admin`,
+      },
+    };
+  });
+  return router;
+}

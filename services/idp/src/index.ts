@@ -1,0 +1,3 @@
+export { createApp, type IdpOptions } from './app.js';
+/** Path prefixes this service answers when several services share one origin. */
+export const ROUTE_PREFIXES = ['/oidc', '/api/v1/account', '/api/v1/profile', '/api/v1/config', '/api/v1/online', '/api/v1/applications', '/api/v1/avatar', '/hubs'];
