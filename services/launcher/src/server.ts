@@ -61,8 +61,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const idpApp = services.includes('idp') ? idp.createApp(context).callback() : undefined;
   const adminApp = services.includes('admin-api') ? adminApi.createApp(context).callback() : undefined;
   const isAdminPath = (url: string) => adminApi.ROUTE_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
+  let shuttingDown = false;
   const handler: http.RequestListener = (req, res) => {
     const target = adminApp && (isAdminPath(req.url ?? '/') || !idpApp) ? adminApp : idpApp!;
+    // During shutdown a keep-alive connection is closed as soon as its last answer is sent.
+    res.once('finish', () => shuttingDown && setImmediate(() => server.closeIdleConnections()));
     void target(req, res);
   };
 
@@ -86,6 +89,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      shuttingDown = true;
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => {

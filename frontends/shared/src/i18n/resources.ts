@@ -1,0 +1,30 @@
+import type { Language } from './languages';
+import { de } from './locales/de';
+import { en, type Phrases } from './locales/en';
+import { es } from './locales/es';
+import { fr } from './locales/fr';
+import { it } from './locales/it';
+import { ptBR } from './locales/pt-br';
+import { ptPT } from './locales/pt-pt';
+
+export type { Phrases };
+
+export type I18nResources = Record<Language, { translation: Phrases }>;
+
+export const resources: I18nResources = {
+  en: { translation: en },
+  fr: { translation: fr },
+  es: { translation: es },
+  'pt-PT': { translation: ptPT },
+  'pt-BR': { translation: ptBR },
+  it: { translation: it },
+  de: { translation: de },
+};
+
+// Makes `t()` keys checked against the English phrases in every workspace.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: Phrases };
+  }
+}

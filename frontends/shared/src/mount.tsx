@@ -1,0 +1,15 @@
+import { StrictMode, type ComponentType } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { i18n as I18n } from 'i18next';
+import { createI18n } from './i18n/create-i18n';
+
+/** Renders an SPA's root component into index.html's #root, with its i18n instance. */
+export function mountApp(App: ComponentType<{ i18n: I18n }>): void {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html must contain an element with id "root"');
+  createRoot(container).render(
+    <StrictMode>
+      <App i18n={createI18n()} />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,10 @@
+import type { ViteUserConfig } from 'vitest/config';
+
+/** Test settings every frontend workspace shares. */
+export const sharedTestOptions: NonNullable<ViteUserConfig['test']> = {
+  environment: 'jsdom',
+  setupFiles: ['./vitest.setup.ts'],
+  include: ['src/**/*.test.{ts,tsx}'],
+  restoreMocks: true,
+  unstubGlobals: true,
+};

@@ -1,0 +1,17 @@
+// Mocha's spec reporter, plus the run's counts written to MOCHA_RESULTS_FILE for the test summary.
+const fs = require('node:fs');
+const Mocha = require('mocha');
+
+class CountingSpecReporter extends Mocha.reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
+      const file = process.env.MOCHA_RESULTS_FILE;
+      if (!file) return;
+      const { passes, failures, pending } = this.stats;
+      fs.writeFileSync(file, JSON.stringify({ passed: passes, failed: failures, skipped: pending }));
+    });
+  }
+}
+
+module.exports = CountingSpecReporter;

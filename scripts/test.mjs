@@ -1,0 +1,63 @@
+// `npm test`: every suite (services with mocha, frontends with Vitest), then one summary line
+// "N passed, N failed" over all of them. Uses DATABASE_URL / REDIS_URL when set, otherwise the
+// embedded database and in-process implementations.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = path.resolve(root, process.env.TEST_RESULTS_DIR ?? '.test-results');
+rmSync(resultsDir, { recursive: true, force: true });
+mkdirSync(resultsDir, { recursive: true });
+
+const only = process.argv.slice(2);
+const suites = [
+  { name: 'services', kind: 'mocha', cwd: root },
+  { name: 'frontend-shared', kind: 'vitest', cwd: path.join(root, 'frontends/shared') },
+  { name: 'portal', kind: 'vitest', cwd: path.join(root, 'frontends/portal') },
+  { name: 'admin', kind: 'vitest', cwd: path.join(root, 'frontends/admin') },
+].filter((s) => only.length === 0 || only.includes(s.name));
+
+const env = { ...process.env, NODE_ENV: 'test' };
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+let passed = 0;
+let failed = 0;
+const lines = [];
+
+for (const suite of suites) {
+  const file = path.join(resultsDir, `${suite.name}.json`);
+  console.log(`\n=== ${suite.name} ===`);
+  const result =
+    suite.kind === 'mocha'
+      ? spawnSync(bin('mocha'), ['--reporter', path.join(root, 'scripts/mocha-counting-reporter.cjs')], {
+          cwd: suite.cwd,
+          env: { ...env, MOCHA_RESULTS_FILE: file },
+          stdio: 'inherit',
+        })
+      : spawnSync(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
+          cwd: suite.cwd,
+          env,
+          stdio: 'inherit',
+        });
+  let counts;
+  if (existsSync(file)) {
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    counts =
+      suite.kind === 'mocha'
+        ? data
+        : { passed: data.numPassedTests, failed: data.numFailedTests + (data.numFailedTestSuites ?? 0), skipped: data.numPendingTests };
+  } else {
+    // The runner died before reporting: count the suite as one failure so it cannot pass silently.
+    counts = { passed: 0, failed: 1, skipped: 0 };
+  }
+  if (result.status !== 0 && counts.failed === 0) counts.failed = 1;
+  passed += counts.passed;
+  failed += counts.failed;
+  lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+}
+
+console.log(`\n${lines.join('\n')}`);
+console.log(`${passed} passed, ${failed} failed`);
+writeFileSync(path.join(resultsDir, 'summary.json'), JSON.stringify({ passed, failed }));
+process.exit(failed > 0 ? 1 : 0);

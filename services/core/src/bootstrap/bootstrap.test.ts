@@ -1,0 +1,198 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { DataSource } from 'typeorm';
+import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, IDENTITY_ROLES } from '../domain/constants.js';
+import { Application, Role } from '../entities/applications.js';
+import { Area, Tenant, User } from '../entities/identity.js';
+import { verifyPassword } from '../security/passwords.js';
+import { createTestContext } from '../testing/index.js';
+import { resolveEffectiveRoles } from '../roles/effective-roles.js';
+import { BootstrapError, applyBootstrap, readBootstrapFile } from './apply.js';
+
+const PUBLIC_URL = 'https://id.example.com';
+
+function writeFile(content: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'gatehouse-bootstrap-')), 'bootstrap.yaml');
+  writeFileSync(file, content);
+  return file;
+}
+
+/** Every row of the tables bootstrap writes, to compare two states exactly. */
+async function snapshot(ds: DataSource) {
+  const tables = ['areas', 'tenants', 'applications', 'roles', 'role_scopes', 'users', 'tenant_members', 'tenant_member_roles'];
+  const out: Record<string, unknown> = {};
+  for (const t of tables) out[t] = await ds.query(`SELECT * FROM ${t} ORDER BY 1, 2`);
+  return JSON.parse(JSON.stringify(out));
+}
+
+const DEPLOYMENT = `
+areas:
+  - name: Default
+    default: true
+  - name: Customers
+  - name: Partners
+tenants:
+  - title: ACME
+    area: Customers
+  - title: ACME Spain
+    area: Customers
+    parent: ACME
+applications:
+  - id: '1'
+    name: identity
+    displayName: Identity Management
+    type: public
+    roles: [{ name: God }, { name: Administrator }, { name: User }]
+  - id: crm
+    name: crm-client
+    displayName: CRM
+    type: confidential
+    secret: 'crm-secret-0123456789-abcdefghijklmnop'
+    redirectUris: ['\${publicUrl}/crm/callback', 'https://crm.example.com/callback']
+    grantTypes: [authorization_code, refresh_token, client_credentials]
+    roles:
+      - name: Sales
+        scopes: [crm.read, crm.write]
+users:
+  - userName: jane@example.com
+    firstName: Jane
+    area: Customers
+    password: 'Correct-Horse-42!'
+    memberships:
+      - tenant: ACME
+        application: crm
+        roles: [Sales]
+`;
+
+describe('bootstrap', () => {
+  it('applies the shipped file: areas, Global tenant, Identity roles, both SPAs and the administrator', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const doc = await readBootstrapFile(path.resolve('config/bootstrap.yaml'), { publicUrl: PUBLIC_URL });
+    const result = await applyBootstrap(dataSource, doc, { secrets, admin: { userName: 'root@example.com' } });
+
+    expect((await dataSource.getRepository(Area).find()).map((a) => [a.name, a.isDefault]).sort()).to.deep.equal([
+      ['Customers', false],
+      ['Default', true],
+    ]);
+    expect(await dataSource.getRepository(Tenant).findOneBy({ id: GLOBAL_TENANT_ID })).to.include({ title: 'Global' });
+    const roles = await dataSource.getRepository(Role).findBy({ applicationId: IDENTITY_APPLICATION_ID });
+    expect(roles.map((r) => r.name).sort()).to.deep.equal([...IDENTITY_ROLES].sort());
+    for (const id of ['portal', 'admin-console']) {
+      const spa = await dataSource.getRepository(Application).findOneByOrFail({ id });
+      expect(spa.clientType).to.equal('public');
+      expect(spa.clientSecretEncrypted).to.equal(null);
+      expect(spa.redirectUris[0]).to.match(new RegExp(`^${PUBLIC_URL}/`));
+    }
+
+    const admin = await dataSource.getRepository(User).findOneByOrFail({ normalizedUserName: 'root@example.com' });
+    expect(result.generatedAdminPassword, 'a password is generated when none is configured').to.be.a('string');
+    expect(result.generatedAdminPassword).to.have.length(20);
+    expect(admin.passwordHash).to.match(/^\$argon2id\$/);
+    expect(admin.passwordHash).not.to.contain(result.generatedAdminPassword!);
+    expect(await verifyPassword(admin.passwordHash, result.generatedAdminPassword!)).to.equal(true);
+    const adminRoles = await resolveEffectiveRoles(dataSource, admin.id, { tenantId: GLOBAL_TENANT_ID });
+    expect(adminRoles.map((r) => r.roleName).sort()).to.deep.equal(['Administrator', 'God']);
+
+    const again = await applyBootstrap(dataSource, doc, { secrets, admin: { userName: 'root@example.com' } });
+    expect(again.generatedAdminPassword, 'the password is generated and shown only once').to.equal(undefined);
+  });
+
+  it('changes nothing on a second run with the same file', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const doc = await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL });
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    const first = await applyBootstrap(dataSource, doc, { secrets, admin });
+    expect(first.created).to.be.greaterThan(10);
+    const before = await snapshot(dataSource);
+
+    const second = await applyBootstrap(dataSource, doc, { secrets, admin });
+    expect(second).to.deep.equal({ created: 0, updated: 0 });
+    expect(await snapshot(dataSource), 'no row changed, not even modified_on').to.deep.equal(before);
+  });
+
+  it('updates what an edited file declares and keeps what it no longer mentions', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    const jane = await dataSource.getRepository(User).findOneByOrFail({ normalizedUserName: 'jane@example.com' });
+
+    const edited = DEPLOYMENT.replace('displayName: CRM', 'displayName: Customer Relations')
+      .replace("password: 'Correct-Horse-42!'", "password: 'Another-Password-99!'")
+      .replace('firstName: Jane', 'firstName: Janet')
+      .replace("secret: 'crm-secret-0123456789-abcdefghijklmnop'", "secret: 'rotated-secret-0123456789-abcdefghij'")
+      .replace('  - name: Partners\n', '');
+    const result = await applyBootstrap(dataSource, await readBootstrapFile(writeFile(edited), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    expect(result.created).to.equal(0);
+    expect(result.updated).to.equal(2);
+
+    const crm = await dataSource.getRepository(Application).findOneByOrFail({ id: 'crm' });
+    expect(crm.displayName).to.equal('Customer Relations');
+    expect(secrets.decrypt(crm.clientSecretEncrypted!)).to.equal('rotated-secret-0123456789-abcdefghij');
+    const janet = await dataSource.getRepository(User).findOneByOrFail({ id: jane.id });
+    expect(janet.firstName).to.equal('Janet');
+    expect(await verifyPassword(janet.passwordHash, 'Correct-Horse-42!'), 'an existing password is never overwritten').to.equal(true);
+    expect(await dataSource.getRepository(Area).findOneBy({ name: 'Partners' }), 'undeclared rows stay').to.not.equal(null);
+  });
+
+  it('stores a client secret encrypted, never in plain text', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const doc = await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL });
+    await applyBootstrap(dataSource, doc, { secrets, admin: { userName: 'root@example.com', password: 'Admin-password-123!' } });
+    const [row] = await dataSource.query(`SELECT * FROM applications WHERE id = 'crm'`);
+    expect(JSON.stringify(row)).not.to.contain('crm-secret-0123456789');
+    expect(secrets.decrypt(row.client_secret_encrypted)).to.equal('crm-secret-0123456789-abcdefghijklmnop');
+    expect(row.redirect_uris).to.deep.equal([`${PUBLIC_URL}/crm/callback`, 'https://crm.example.com/callback']);
+    const spain = await dataSource.getRepository(Tenant).findOneByOrFail({ title: 'ACME Spain' });
+    const acme = await dataSource.getRepository(Tenant).findOneByOrFail({ title: 'ACME' });
+    expect(spain.parentId).to.equal(acme.id);
+    const jane = await dataSource.getRepository(User).findOneByOrFail({ normalizedUserName: 'jane@example.com' });
+    const janeRoles = await resolveEffectiveRoles(dataSource, jane.id, { tenantId: spain.id });
+    expect(janeRoles.map((r) => `${r.roleName}:${r.hierarchyType}`)).to.deep.equal(['Sales:ByHierarchy']);
+  });
+
+  it('reports every problem of an invalid file with its path', async () => {
+    const file = writeFile(`
+areas: [{ name: Default, default: true }, { name: Other, default: true }]
+applications:
+  - { id: spa, name: spa, displayName: SPA, type: public, secret: 'a-secret-that-is-long-enough-0123456789' }
+  - { id: x, name: x, displayName: X, colour: blue }
+users:
+  - { userName: not-an-email, area: Default }
+`);
+    const error = await readBootstrapFile(file, { publicUrl: PUBLIC_URL }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(BootstrapError);
+    const problems = (error as BootstrapError).problems.join('\n');
+    expect(problems).to.match(/applications\.1: Unrecognized key: "colour"/i);
+    expect(problems).to.match(/users\.0\.userName/);
+    expect(problems).to.match(/only one area can be the default/);
+    expect(problems).to.match(/a public client has no secret/);
+  });
+
+  it('refuses references to areas, tenants and roles that do not exist, changing nothing', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const file = writeFile(`
+areas: [{ name: Default, default: true }]
+tenants: [{ title: T, area: Nowhere }]
+users:
+  - userName: a@example.com
+    area: Default
+    memberships: [{ tenant: Missing, application: '1', roles: [Ghost] }]
+`);
+    const doc = await readBootstrapFile(file, { publicUrl: PUBLIC_URL });
+    const error = await applyBootstrap(dataSource, doc, { secrets, admin: { userName: 'root@example.com' } }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(BootstrapError);
+    expect((error as BootstrapError).problems).to.deep.equal([
+      'tenants.T.area: area "Nowhere" does not exist',
+      'users.a@example.com.memberships.tenant: no tenant is titled "Missing"',
+      // This file forgot the Identity application, whose roles the administrator holds.
+      'administrator: role "Administrator" does not exist in application "1"',
+      'administrator: role "God" does not exist in application "1"',
+    ]);
+    expect(await dataSource.getRepository(Area).count(), 'the transaction rolled back').to.equal(0);
+  });
+});

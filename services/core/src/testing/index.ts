@@ -1,0 +1,3 @@
+export * from './context.js';
+export * from './database.js';
+export * from './factories.js';

@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sharedTestContext } from '@gatehouse/core/testing';
+import { expect } from 'chai';
+import request from 'supertest';
+import { createApp } from '../../app.js';
+
+function fakePortalBuild(): string {
+  const dist = mkdtempSync(path.join(tmpdir(), 'gatehouse-portal-'));
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html lang="fr"><body><div id="root"></div></body></html>');
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  return dist;
+}
+
+describe('identity provider: start-up calls and portal', () => {
+  let server: ReturnType<ReturnType<typeof createApp>['callback']>;
+
+  before(async () => {
+    const context = await sharedTestContext();
+    server = createApp(context, { portalDist: fakePortalBuild() }).callback();
+  });
+
+  it('GET /api/v1/online answers that the API is up', async () => {
+    const res = await request(server).get('/api/v1/online');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ online: true });
+  });
+
+  it('GET /api/v1/config answers what the SPAs need to sign in, and nothing secret', async () => {
+    const res = await request(server).get('/api/v1/config');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({
+      serviceUrl: 'http://localhost:0',
+      identityServerUrl: 'http://localhost:0',
+      authority: 'http://localhost:0/oidc',
+      clientId: 'portal',
+      environment: 'development',
+    });
+    expect(res.body.scopes.split(' ')).to.include.members(['openid', 'profile', 'email', 'roles']);
+    expect(res.body.apps).to.deep.equal({ portal: 'http://localhost:0/', admin: 'http://localhost:0/admin' });
+    expect(JSON.stringify(res.body)).not.to.match(/secret|password|key/i);
+  });
+
+  it('serves the portal for its client routes, and the not-found page with 404 elsewhere', async () => {
+    for (const route of ['/', '/account/login', '/account/changePassword', '/profile', '/auth/callback']) {
+      const res = await request(server).get(route);
+      expect(res.status, route).to.equal(200);
+      expect(res.type).to.equal('text/html');
+      expect(res.headers['cache-control']).to.equal('no-cache');
+      expect(res.headers['content-security-policy']).to.contain("default-src 'self'");
+    }
+    const unknown = await request(server).get('/no/such/page');
+    expect(unknown.status).to.equal(404);
+    expect(unknown.text).to.contain('<div id="root">');
+  });
+
+  it('caches hashed assets for a year and answers a missing asset with a plain 404', async () => {
+    const asset = await request(server).get('/assets/index-abc123.js');
+    expect(asset.status).to.equal(200);
+    expect(asset.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    const missing = await request(server).get('/assets/missing-123.js');
+    expect(missing.status).to.equal(404);
+    expect(missing.text).not.to.contain('<div id="root">');
+  });
+
+  it('never answers an API path with the HTML shell', async () => {
+    const res = await request(server).get('/api/v1/unknown');
+    expect(res.status).to.equal(404);
+    expect(res.body.code).to.equal('errors.route_not_found');
+  });
+});
