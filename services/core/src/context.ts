@@ -4,10 +4,12 @@ import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { resolveConfigPath, type Config } from './config/loader.js';
 import { createDataSource } from './db/data-source.js';
+import { Broadcast } from './events/broadcast.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createServerI18n } from './i18n/index.js';
 import { createLogger, type Logger } from './logging/logger.js';
+import { PasswordHasher } from './security/passwords.js';
 import { SecretBox, loadEncryptionKey } from './security/secret-box.js';
 
 /** Everything a service needs, built once and passed in; nothing reads config or opens handles elsewhere. */
@@ -19,6 +21,9 @@ export interface AppContext {
   metrics: Metrics;
   i18n: I18n;
   secrets: SecretBox;
+  passwords: PasswordHasher;
+  /** Cache invalidation across the nodes of a deployment. */
+  broadcast: Broadcast;
   /** True when the database is the in-process PGlite. */
   embeddedDatabase: boolean;
   close(): Promise<void>;
@@ -61,6 +66,8 @@ export async function createContext(config: Config, options: CreateContextOption
   }
 
   const secrets = new SecretBox(await loadEncryptionKey(config.security.encryptionKey, dataDir));
+  const broadcast = new Broadcast(redis, logger);
+  await broadcast.start();
   let closed = false;
   return {
     config,
@@ -70,10 +77,13 @@ export async function createContext(config: Config, options: CreateContextOption
     metrics: createMetrics(),
     i18n: createServerI18n(),
     secrets,
+    passwords: new PasswordHasher(config.security.hashConcurrency),
+    broadcast,
     embeddedDatabase: Boolean(embedded),
     async close() {
       if (closed) return;
       closed = true;
+      broadcast.stop();
       if (redis) redis.disconnect();
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();

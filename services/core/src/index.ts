@@ -19,3 +19,7 @@ export * from './security/passwords.js';
 export * from './security/secret-box.js';
 export * from './http/koa-spa.js';
 export * from './db/migrate.js';
+export * from './security/lockout.js';
+export * from './logging/audit.js';
+export * from './events/broadcast.js';
+export * from './http/koa-xsrf.js';

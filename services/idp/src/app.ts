@@ -1,7 +1,10 @@
 import path from 'node:path';
-import { createBaseApp, koaJsonBody, koaSpa, type AppContext } from '@gatehouse/core';
+import { createBaseApp, koaJsonBody, koaSpa, koaXsrf, type AppContext } from '@gatehouse/core';
 import type Koa from 'koa';
+import { accountRoutes } from './features/account/router.js';
 import { configRoutes } from './features/config/router.js';
+import { ProviderHost } from './oidc/provider-host.js';
+import { cookieKeys, type ProviderOptions } from './oidc/provider.js';
 
 /** Top-level routes of the portal SPA; any other path is answered 404 with the not-found page. */
 const PORTAL_ROUTES = /^\/(|account(\/.*)?|profile(\/.*)?|auth\/callback|home)$/;
@@ -9,14 +12,27 @@ const PORTAL_ROUTES = /^\/(|account(\/.*)?|profile(\/.*)?|auth\/callback|home)$/
 export interface IdpOptions {
   /** The portal's build folder; defaults to frontends/portal/dist under the project root. */
   portalDist?: string;
+  /** Storage of the provider's models (the database by default). */
+  adapterFactory?: ProviderOptions['adapterFactory'];
 }
 
-/** The identity provider: sign-in, account and profile APIs, and the portal. */
-export function createApp(context: AppContext, options: IdpOptions = {}): Koa {
+export type IdpApp = Koa & { host: ProviderHost; close(): void };
+
+/** The identity provider: OpenID Connect at /oidc, sign-in and account APIs, and the portal. */
+export async function createApp(context: AppContext, options: IdpOptions = {}): Promise<IdpApp> {
+  const host = await ProviderHost.start(context, { adapterFactory: options.adapterFactory });
   const app = createBaseApp(context);
+  // Mounted, the provider sets its signed cookies through this app's context.
+  app.keys = cookieKeys(context);
+  // Before the body parser: the provider reads its own request bodies.
+  app.use(host.middleware());
   app.use(koaJsonBody(context));
-  const config = configRoutes(context);
-  app.use(config.routes()).use(config.allowedMethods());
+  // Every API call sets the XSRF cookie if missing; state-changing ones must echo it.
+  const xsrf = koaXsrf();
+  app.use((ctx, next) => (ctx.path.startsWith('/api/') ? xsrf(ctx, next) : next()));
+  for (const router of [configRoutes(context), accountRoutes(context, host)]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
   app.use(
     koaSpa({
       root: options.portalDist ?? path.join(context.config.rootDir, 'frontends/portal/dist'),
@@ -24,5 +40,5 @@ export function createApp(context: AppContext, options: IdpOptions = {}): Koa {
       isKnownRoute: (p) => PORTAL_ROUTES.test(p.replace(/\/$/, '') || '/'),
     }),
   );
-  return app;
+  return Object.assign(app, { host, close: () => host.close() });
 }

@@ -58,7 +58,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw error;
   }
 
-  const idpApp = services.includes('idp') ? idp.createApp(context).callback() : undefined;
+  const idpInstance = services.includes('idp') ? await idp.createApp(context).catch(async (error: unknown) => {
+    await context.close();
+    throw error;
+  }) : undefined;
+  const idpApp = idpInstance?.callback();
   const adminApp = services.includes('admin-api') ? adminApi.createApp(context).callback() : undefined;
   const isAdminPath = (url: string) => adminApi.ROUTE_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
   let shuttingDown = false;
@@ -98,6 +102,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       }, config.server.shutdownTimeoutMs);
       await drained;
       clearTimeout(timer);
+      idpInstance?.close();
       await context.close();
     })());
 

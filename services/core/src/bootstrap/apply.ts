@@ -130,6 +130,7 @@ class Bootstrapper {
         isFirstParty: app.firstParty,
         redirectUris: app.redirectUris,
         postLogoutRedirectUris: app.postLogoutRedirectUris,
+        backchannelLogoutUri: app.backchannelLogoutUri ?? null,
         grantTypes: app.grantTypes,
         idTokenSignedResponseAlg: app.idTokenAlgorithm,
         privateUrl: app.privateUrl ?? null,

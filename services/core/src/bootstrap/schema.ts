@@ -44,6 +44,7 @@ export const bootstrapSchema = z
           firstParty: z.boolean().default(false),
           redirectUris: z.array(uri).default([]),
           postLogoutRedirectUris: z.array(uri).default([]),
+          backchannelLogoutUri: uri.optional(),
           grantTypes: z.array(z.enum(GRANT_TYPES)).min(1).default(['authorization_code', 'refresh_token']),
           idTokenAlgorithm: z.enum(ID_TOKEN_ALGORITHMS).default('RS256'),
           privateUrl: uri.optional(),

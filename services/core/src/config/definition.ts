@@ -19,6 +19,10 @@ const boolFromString = z.union([
   z.boolean(),
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v)),
 ]);
+const commaList = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean) : v),
+  z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'expected domain names such as example.com')),
+);
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const url = z.url({ protocol: /^https?$/ });
@@ -42,8 +46,14 @@ export const CONFIG_KEYS: ConfigKey[] = [
   { key: 'metrics.token', env: 'METRICS_TOKEN', schema: optional(z.string().min(16, 'must be at least 16 characters')), description: 'When set, `/metrics` requires `Authorization: Bearer <token>`.' },
   { key: 'security.encryptionKey', env: 'IDP_ENCRYPTION_KEY', schema: optional(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'expected 32 bytes in base64')), description: 'Key that encrypts signing keys and client secrets at rest (32 bytes, base64). Unset outside production: generated once into the data folder.' },
   { key: 'oidc.issuer', env: 'OIDC_ISSUER', schema: optional(url), defaultText: '{publicUrl}/oidc', description: 'Issuer identifier of the OpenID provider.' },
+  { key: 'oidc.adminApiAudience', env: 'ADMIN_API_AUDIENCE', schema: optional(url), defaultText: '{publicUrl}/api/v1/admin', description: 'Resource indicator (audience) of the admin API; its access tokens are JWTs.' },
+  { key: 'oidc.sweepIntervalMs', env: 'OIDC_SWEEP_INTERVAL_MS', schema: positiveInt.default(600000), defaultText: '600000', description: 'How often expired sessions, codes and tokens are deleted.' },
+  { key: 'oidc.allowPrivateNetworkRequests', env: 'OIDC_ALLOW_PRIVATE_NETWORK', schema: boolFromString.default(false), defaultText: 'false', description: 'Let the provider call applications on private or loopback addresses (back-channel logout); off, such calls are refused as SSRF protection.' },
   { key: 'oidc.portalClientId', env: 'PORTAL_CLIENT_ID', schema: z.string().min(1).default('portal'), defaultText: 'portal', description: 'client_id of the portal SPA (declared in the bootstrap file).' },
   { key: 'oidc.adminClientId', env: 'ADMIN_CLIENT_ID', schema: z.string().min(1).default('admin-console'), defaultText: 'admin-console', description: 'client_id of the admin console SPA (declared in the bootstrap file).' },
+  { key: 'signIn.groupDomains', env: 'GROUP_EMAIL_DOMAINS', schema: commaList.default([]), defaultText: '', description: "Comma-separated e-mail domains of the group's own staff: they must sign in with Microsoft, never with a password." },
+  { key: 'signIn.groupDomainFragment', env: 'GROUP_DOMAIN_FRAGMENT', schema: optional(z.string().min(3)), description: 'A fragment (the Spanish group domain) that, found in a user name, also requires the Microsoft sign-in.' },
+  { key: 'security.hashConcurrency', env: 'HASH_CONCURRENCY', schema: positiveInt.max(64).optional(), defaultText: 'number of CPUs', description: 'Password hashes computed at once; more wait, so a flood of sign-ins cannot starve token requests.' },
   { key: 'app.environment', env: 'IDP_ENVIRONMENT', schema: z.string().min(1).default('development'), defaultText: 'development', description: 'Environment name shown to the SPAs by `/api/v1/config`.' },
   { key: 'bootstrap.file', env: 'IDP_BOOTSTRAP', schema: z.string().min(1).default('config/bootstrap.yaml'), defaultText: 'config/bootstrap.yaml', description: 'Bootstrap declarations applied at every start (areas, applications, users).' },
   { key: 'bootstrap.adminUserName', env: 'IDP_ADMIN_USERNAME', schema: z.email().default('admin@gatehouse.local'), defaultText: 'admin@gatehouse.local', description: 'Login name (an e-mail) of the first administrator.' },

@@ -19,8 +19,9 @@ export interface Config {
   redis: { url?: string };
   metrics: { token?: string };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
-  security: { encryptionKey?: string };
-  oidc: { issuer: string; portalClientId: string; adminClientId: string };
+  security: { encryptionKey?: string; hashConcurrency?: number };
+  signIn: { groupDomains: string[]; groupDomainFragment?: string };
+  oidc: { issuer: string; adminApiAudience: string; sweepIntervalMs: number; allowPrivateNetworkRequests: boolean; portalClientId: string; adminClientId: string };
   app: { environment: string };
   bootstrap: { file: string; adminUserName: string; adminPassword?: string };
 }
@@ -95,6 +96,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     config.rootDir = path.dirname(configDir);
     config.server.publicUrl = (config.server.publicUrl ?? `http://localhost:${config.server.port}`).replace(/\/+$/, '');
     config.oidc.issuer = (config.oidc.issuer ?? `${config.server.publicUrl}/oidc`).replace(/\/+$/, '');
+    config.oidc.adminApiAudience ??= `${config.server.publicUrl}/api/v1/admin`;
     if (config.nodeEnv === 'production' && !config.security.encryptionKey) {
       problems.push('security.encryptionKey (IDP_ENCRYPTION_KEY): required when NODE_ENV is production');
     }

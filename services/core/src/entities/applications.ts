@@ -40,6 +40,9 @@ export class Application {
   postLogoutRedirectUris: string[];
   @TextArray('grant_types', { default: () => "'{authorization_code,refresh_token}'" })
   grantTypes: string[];
+  /** Where the provider posts logout tokens when a user signs out (OIDC back-channel logout). */
+  @Varchar('backchannel_logout_uri', 2000, { nullable: true })
+  backchannelLogoutUri: string | null;
   @Varchar('id_token_signed_response_alg', 10, { default: 'RS256' })
   idTokenSignedResponseAlg: (typeof ID_TOKEN_ALGORITHMS)[number];
   @Varchar('private_url', 2000, { nullable: true })

@@ -261,3 +261,24 @@ export class GroupMember {
   @CreatedAt()
   createdAt: Date;
 }
+
+/**
+ * Failed sign-ins for user names that match no account. They lock exactly like real accounts, so
+ * answers never reveal whether an account exists. Rows are swept once idle.
+ */
+@Entity('sign_in_attempts')
+@Index('sign_in_attempts__updated_at', ['updatedAt'])
+export class SignInAttempt {
+  @PrimaryColumn({ name: 'normalized_user_name', type: 'varchar', length: 256, primaryKeyConstraintName: 'sign_in_attempts__pkey' })
+  normalizedUserName: string;
+  @Int('failed_attempts', { default: 0 })
+  failedAttempts: number;
+  @Int('lockout_count', { default: 0 })
+  lockoutCount: number;
+  @Timestamp('lockout_end', { nullable: true })
+  lockoutEnd: Date | null;
+  @Bool('locked')
+  locked: boolean;
+  @Timestamp('updated_at', { default: () => 'now()' })
+  updatedAt: Date;
+}

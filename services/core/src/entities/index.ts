@@ -1,5 +1,5 @@
 import { Application, ApplicationOwner, Disclaimer, DisclaimerAcceptance, PersonalAccessToken, Role, RoleScope, UserFavoriteApplication } from './applications.js';
-import { Area, Group, GroupMember, Tenant, User, UserExternalLogin, UserPasswordHistory, UserToken } from './identity.js';
+import { Area, Group, GroupMember, SignInAttempt, Tenant, User, UserExternalLogin, UserPasswordHistory, UserToken } from './identity.js';
 import { AuthenticationLog, ExternalApiAccessLog, SessionLog, SystemLog } from './logs.js';
 import { OperationRequest, OperationRequestHistory, TenantMember, TenantMemberRole } from './membership.js';
 import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsRequest, RightsRequestFile, SecurityConfig, SigningKey } from './platform.js';
@@ -11,7 +11,7 @@ export * from './membership.js';
 export * from './platform.js';
 
 export const entities = [
-  Area, Tenant, User, UserPasswordHistory, UserExternalLogin, UserToken, Group, GroupMember,
+  Area, Tenant, User, SignInAttempt, UserPasswordHistory, UserExternalLogin, UserToken, Group, GroupMember,
   Application, ApplicationOwner, Role, RoleScope, UserFavoriteApplication, Disclaimer, DisclaimerAcceptance,
   PersonalAccessToken, TenantMember, TenantMemberRole, OperationRequest, OperationRequestHistory,
   AuthenticationLog, SystemLog, SessionLog, ExternalApiAccessLog,

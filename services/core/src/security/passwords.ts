@@ -1,20 +1,76 @@
 import argon2 from 'argon2';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import pLimit, { type LimitFunction } from 'p-limit';
 
 /** argon2id with OWASP's recommended minimum: 19 MiB, 2 iterations, 1 lane. */
-const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, ARGON2_OPTIONS);
-}
+/**
+ * Hashes and verifies passwords with at most `concurrency` computations at once; the rest queue.
+ * argon2 runs on libuv's thread pool, so without a bound a flood of sign-ins would fill the pool
+ * and the CPUs, and token, JWKS and database work would wait behind it.
+ */
+export class PasswordHasher {
+  private readonly limit: LimitFunction;
+  private dummyHash: Promise<string> | undefined;
 
-export async function verifyPassword(hash: string | null | undefined, password: string): Promise<boolean> {
-  if (!hash) return false;
-  try {
-    return await argon2.verify(hash, password);
-  } catch {
+  constructor(
+    concurrency = availableParallelism(),
+    private readonly options: typeof ARGON2_OPTIONS = ARGON2_OPTIONS,
+  ) {
+    this.limit = pLimit(Math.max(1, concurrency));
+  }
+
+  hash(password: string): Promise<string> {
+    return this.limit(() => argon2.hash(password, this.options));
+  }
+
+  /** False for a missing or malformed hash, never an exception. */
+  verify(hash: string | null | undefined, password: string): Promise<boolean> {
+    if (!hash) return this.verifyNothing(password);
+    return this.limit(async () => {
+      try {
+        return await argon2.verify(hash, password);
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /** True when the hash was made with other parameters than today's (rehash it at sign-in). */
+  needsRehash(hash: string): boolean {
+    try {
+      return argon2.needsRehash(hash, this.options);
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * Spends the same time as a real verification and answers false: used for unknown user names,
+   * so the answer's timing does not reveal whether an account exists.
+   */
+  async verifyNothing(password: string): Promise<false> {
+    this.dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), this.options);
+    const hash = await this.dummyHash;
+    await this.limit(() => argon2.verify(hash, password).catch(() => false));
     return false;
   }
+
+  get pending(): number {
+    return this.limit.pendingCount + this.limit.activeCount;
+  }
+}
+
+const defaultHasher = new PasswordHasher();
+
+export function hashPassword(password: string): Promise<string> {
+  return defaultHasher.hash(password);
+}
+
+export function verifyPassword(hash: string | null | undefined, password: string): Promise<boolean> {
+  return defaultHasher.verify(hash, password);
 }
 
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -15,6 +15,11 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  }
+
+  /** A key for another purpose (cookie signing, …), derived from this one with HKDF. */
+  deriveKey(purpose: string, length = 32): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, 'gatehouse', purpose, length));
   }
 
   decrypt(sealed: string): string {

@@ -15,11 +15,11 @@ function fakePortalBuild(): string {
 }
 
 describe('identity provider: start-up calls and portal', () => {
-  let server: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let server: ReturnType<Awaited<ReturnType<typeof createApp>>['callback']>;
 
   before(async () => {
     const context = await sharedTestContext();
-    server = createApp(context, { portalDist: fakePortalBuild() }).callback();
+    server = (await createApp(context, { portalDist: fakePortalBuild() })).callback();
   });
 
   it('GET /api/v1/online answers that the API is up', async () => {

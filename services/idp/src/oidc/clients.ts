@@ -1,0 +1,78 @@
+import { Application, type AppContext } from '@gatehouse/core';
+import type { ClientMetadata } from 'oidc-provider';
+
+/** What the rest of the provider needs to know about the application behind a client. */
+export interface ClientApplication {
+  id: string;
+  name: string;
+  displayName: string;
+  status: Application['status'];
+  isFirstParty: boolean;
+  metadata: ClientMetadata;
+}
+
+/**
+ * The OIDC clients are the applications in the database (client_id = application name). Reads go
+ * through a short-lived cache that is dropped whenever an application changes on any node.
+ */
+export class ClientRegistry {
+  private readonly cache = new Map<string, { value: ClientApplication | null; expires: number }>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly ttlMs = 60_000,
+  ) {
+    this.unsubscribe = context.broadcast.on('application.changed', ({ clientId }) => {
+      if (clientId) this.cache.delete(clientId);
+      else this.cache.clear();
+    });
+  }
+
+  /** The enabled application whose client_id this is, or undefined. */
+  async find(clientId: string): Promise<ClientApplication | undefined> {
+    const cached = this.cache.get(clientId);
+    if (cached && cached.expires > Date.now()) return cached.value ?? undefined;
+    const app = await this.context.dataSource.getRepository(Application).findOneBy({ name: clientId, enabled: true });
+    const value = app ? this.toClient(app) : null;
+    this.cache.set(clientId, { value, expires: Date.now() + this.ttlMs });
+    return value ?? undefined;
+  }
+
+  /** Drops cached copies here and on every other node. */
+  invalidate(clientId?: string): void {
+    this.context.broadcast.publish('application.changed', { clientId });
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private toClient(app: Application): ClientApplication {
+    const isPublic = app.clientType === 'public';
+    const usesCode = app.grantTypes.includes('authorization_code');
+    const metadata: ClientMetadata = {
+      client_id: app.name,
+      client_name: app.displayName,
+      application_type: 'web',
+      grant_types: app.grantTypes,
+      response_types: usesCode ? ['code'] : [],
+      redirect_uris: usesCode ? app.redirectUris : [],
+      post_logout_redirect_uris: app.postLogoutRedirectUris,
+      token_endpoint_auth_method: isPublic ? 'none' : 'client_secret_basic',
+      id_token_signed_response_alg: app.idTokenSignedResponseAlg,
+      ...(isPublic || !app.clientSecretEncrypted ? {} : { client_secret: this.context.secrets.decrypt(app.clientSecretEncrypted) }),
+      ...(app.backchannelLogoutUri
+        ? { backchannel_logout_uri: app.backchannelLogoutUri, backchannel_logout_session_required: true }
+        : {}),
+    };
+    return {
+      id: app.id,
+      name: app.name,
+      displayName: app.displayName,
+      status: app.status,
+      isFirstParty: app.isFirstParty,
+      metadata,
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import type { KoaContextWithOIDC } from 'oidc-provider';
+
+/**
+ * Lifetimes, in seconds, of everything the provider issues. Documented in the README; short for
+ * what travels in URLs and browsers, longer for what a server keeps.
+ */
+export const TTL = {
+  /** Codes are exchanged at once by the client's back end. */
+  AuthorizationCode: 60,
+  /** Opaque access tokens and ID tokens. */
+  AccessToken: 60 * 60,
+  IdToken: 60 * 60,
+  /** JWT access tokens for the admin API: verified without a call back, so kept short. */
+  AdminApiAccessToken: 15 * 60,
+  ClientCredentials: 10 * 60,
+  /** A sign-in in progress (login, second factor, consent). */
+  Interaction: 60 * 60,
+  /** The provider session and the grants it holds. */
+  Session: 14 * 24 * 60 * 60,
+  Grant: 14 * 24 * 60 * 60,
+  /** Refresh tokens rotate at every use; a browser app's expire sooner than a server's. */
+  RefreshTokenPublic: 24 * 60 * 60,
+  RefreshTokenConfidential: 14 * 24 * 60 * 60,
+} as const;
+
+/** Longest life of a token signed with a key: how long a retired key stays published. */
+export const KEY_RETIREMENT_SECONDS = Math.max(TTL.AccessToken, TTL.IdToken, TTL.AdminApiAccessToken) + 5 * 60;
+
+export function refreshTokenTtl(_ctx: KoaContextWithOIDC, _token: unknown, client: { clientAuthMethod: string }): number {
+  return client.clientAuthMethod === 'none' ? TTL.RefreshTokenPublic : TTL.RefreshTokenConfidential;
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@gatehouse/core';
+import { createTestDatabase, type TestDatabase } from '@gatehouse/core/testing';
+import { startServer, type RunningServer } from '@gatehouse/launcher';
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface TestServer {
+  url: string;
+  server: RunningServer;
+  database: TestDatabase;
+  /** Stops the process's server and starts a new one on the same database, port and keys. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The whole product on its own fresh database, with a bootstrap file written for the test. */
+export async function startTestServer(options: { bootstrap: string; overrides?: Record<string, unknown> }): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const bootstrapFile = path.join(mkdtempSync(path.join(tmpdir(), 'gatehouse-e2e-')), 'bootstrap.yaml');
+  writeFileSync(bootstrapFile, options.bootstrap.replaceAll('${url}', url));
+  const config = () =>
+    loadConfig({
+      overrides: {
+        'database.url': database.url,
+        'server.port': port,
+        'server.publicUrl': url,
+        'bootstrap.file': bootstrapFile,
+        'bootstrap.adminPassword': 'Admin-password-123!',
+        'security.encryptionKey': key,
+        'oidc.allowPrivateNetworkRequests': true,
+        ...options.overrides,
+      },
+    });
+  const key = randomBytes(32).toString('base64');
+  const handle: TestServer = {
+    url,
+    database,
+    server: await startServer({ config: config() }),
+    async restart() {
+      await handle.server.close();
+      handle.server = await startServer({ config: config() });
+    },
+    async stop() {
+      await handle.server.close();
+      await database.drop();
+    },
+  };
+  return handle;
+}
