@@ -84,7 +84,7 @@ async function signIn(server: TestServer, browser: Browser, authorizationUrl: UR
   expect(uid).to.be.a('string');
   await browser.get('/api/v1/config'); // the page's first call: it also sets the XSRF cookie
   const login = await browser.postJson('/api/v1/account/login', { ...credentials, rememberLogin: true, interaction: uid });
-  const body = await login.json();
+  const body = (await login.json()) as { redirectTo: string };
   expect(login.status, JSON.stringify(body)).to.equal(200);
   expect(body).to.include({ success: true, changePassword: false, twoAuthentificationRequired: false });
   const { url } = await browser.follow(body.redirectTo);
@@ -257,11 +257,11 @@ describe('OpenID Connect provider, driven by openid-client as a relying party', 
     });
     const afterLogin = await signIn(server, browser, url);
     expect(afterLogin.pathname).to.equal('/account/login');
-    const details = await (await browser.get('/api/v1/account/interaction')).json();
+    const details = (await (await browser.get('/api/v1/account/interaction')).json()) as Record<string, unknown> & { missingScopes: string[] };
     expect(details).to.include({ prompt: 'consent' });
     expect(details.client).to.deep.equal({ clientId: 'partner', displayName: 'Partner portal', firstParty: false });
     expect(details.missingScopes).to.include('email');
-    const consent = await (await browser.postJson('/api/v1/account/consent', { approve: true })).json();
+    const consent = (await (await browser.postJson('/api/v1/account/consent', { approve: true })).json()) as { redirectTo: string };
     const { url: callback } = await browser.follow(consent.redirectTo);
     expect(new URL(callback).searchParams.get('code')).to.be.a('string');
   });

@@ -1,7 +1,32 @@
-import { BootstrapError, ConfigError, createLogger, loadConfig } from '@gatehouse/core';
+import { BootstrapError, ConfigError, createContext, createLogger, loadConfig, migrate, type Config, type Logger } from '@gatehouse/core';
+import { KEY_RETIREMENT_SECONDS, rotateSigningKeys } from '@gatehouse/idp';
 import { startServer, type ServiceName } from './server.js';
 
-/** Entry point of `npm start`: `--only=idp|admin-api` runs one service, `--migrate-only` stops after migrating. */
+/**
+ * `npm run keys:rotate`: new signing keys take over; the previous ones stay published until the
+ * tokens they signed have expired. Running nodes pick the change up within a minute (at once
+ * through Redis when it is configured).
+ */
+async function rotateKeys(config: Config, logger: Logger) {
+  const context = await createContext(config, { logger });
+  try {
+    await migrate(context.dataSource);
+    const { added, retired } = await rotateSigningKeys(context, KEY_RETIREMENT_SECONDS);
+    context.broadcast.publish('keys.changed', {});
+    process.stdout.write(
+      `New signing keys: ${added.join(', ')}
+Previous keys stay published for ${KEY_RETIREMENT_SECONDS} s${retired.length ? `; retired now: ${retired.join(', ')}` : ''}
+`,
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Entry point of `npm start`: `--only=idp|admin-api` runs one service, `--migrate-only` stops after
+ * migrating, `--rotate-keys` rotates the signing keys.
+ */
 async function main() {
   const args = process.argv.slice(2);
   const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length) as ServiceName | undefined;
@@ -20,6 +45,10 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.log.level);
+  if (args.includes('--rotate-keys')) {
+    await rotateKeys(config, logger);
+    return;
+  }
   if (args.includes('--migrate-only')) config.server.port = 0;
   const server = await startServer({ config, services: only ? [only] : undefined, logger }).catch((error: unknown) => {
     if (error instanceof BootstrapError) {

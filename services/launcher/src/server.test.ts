@@ -82,7 +82,7 @@ describe('launcher', () => {
       let answer = '';
       socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
       const ended = new Promise((resolve) => socket.once('close', resolve));
-      socket.write('POST /api/v1/online HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+      socket.write('POST /api/v1/online HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer none\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
       await new Promise((resolve) => setTimeout(resolve, 100));
 
       const closing = server.close();

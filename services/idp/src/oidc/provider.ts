@@ -18,8 +18,9 @@ export interface ProviderOptions {
   adapterFactory?: (model: string) => unknown;
 }
 
-function audienceOf(token: { aud?: string | string[] }): string[] {
-  return token.aud === undefined ? [] : Array.isArray(token.aud) ? token.aud : [token.aud];
+function audienceOf(token: object): string[] {
+  const aud = (token as { aud?: string | string[] }).aud;
+  return aud === undefined ? [] : Array.isArray(aud) ? aud : [aud];
 }
 
 /** Cookie-signing keys derived from the encryption key: stable across restarts and nodes. */

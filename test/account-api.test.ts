@@ -1,0 +1,135 @@
+import { expect } from 'chai';
+import { Browser } from './support/browser.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+const BOOTSTRAP = `
+areas: [{ name: Default, default: true }]
+applications:
+  - id: '1'
+    name: identity
+    displayName: Identity Management
+    type: public
+    roles: [{ name: God }, { name: Administrator }]
+  - id: spa
+    name: spa
+    displayName: Browser app
+    type: public
+    firstParty: true
+    redirectUris: ['\${url}/spa/callback']
+users:
+  - { userName: bob@example.com, area: Default, password: 'Correct-Horse-42!' }
+`;
+
+describe('POST /api/v1/account/login', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ bootstrap: BOOTSTRAP, overrides: { 'signIn.groupDomains': 'group.example' } });
+  });
+  after(() => server.stop());
+
+  /** A browser at the sign-in page of a fresh authorization request. */
+  async function atLoginPage(): Promise<{ browser: Browser; uid: string }> {
+    const browser = new Browser(server.url);
+    const params = new URLSearchParams({
+      client_id: 'spa',
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: `${server.url}/spa/callback`,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    const res = await browser.get(`/oidc/auth?${params}`);
+    const uid = new URL(res.headers.get('location')!, server.url).searchParams.get('interaction')!;
+    await browser.get('/api/v1/config');
+    return { browser, uid };
+  }
+
+  const login = async (browser: Browser, body: Record<string, unknown>, language = 'en') => {
+    const res = await browser.postJson('/api/v1/account/login', body, { 'accept-language': language });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('sends the browser to the portal sign-in page with the interaction id', async () => {
+    const { uid } = await atLoginPage();
+    expect(uid).to.match(/^[\w-]{10,}$/);
+  });
+
+  it('requires the user name and the password, with the spec messages', async () => {
+    const { browser } = await atLoginPage();
+    const { status, body } = await login(browser, { userName: ' ', password: '' });
+    expect(status).to.equal(400);
+    expect(body).to.include({ success: false, code: 'account.user_name_required' });
+    expect(body.errors).to.deep.equal(['Enter your username', 'Enter your password']);
+    const french = await login(browser, { userName: 'bob@example.com', password: '' }, 'fr-FR');
+    expect(french.body.errors).to.deep.equal(['Saisissez votre mot de passe']);
+  });
+
+  it('refuses a state-changing call without the XSRF header', async () => {
+    const { browser } = await atLoginPage();
+    const res = await browser.postJson('/api/v1/account/login', { userName: 'bob@example.com', password: 'x' }, { 'x-xsrf-token': 'forged' });
+    expect(res.status).to.equal(403);
+    expect(((await res.json()) as { code: string }).code).to.equal('errors.xsrf');
+  });
+
+  it('answers a wrong password and an unknown user with the same status and body', async () => {
+    const { browser } = await atLoginPage();
+    const wrong = await login(browser, { userName: 'bob@example.com', password: 'nope' });
+    const unknown = await login(browser, { userName: 'nobody@example.com', password: 'nope' });
+    expect(wrong.status).to.equal(401);
+    expect(unknown).to.deep.equal(wrong);
+    expect(wrong.body).to.deep.include({
+      success: false,
+      code: 'account.invalid_credentials',
+      attemptsLeft: 4,
+      errors: ['Incorrect username or password. 4 attempts left'],
+    });
+  });
+
+  it('says when the account is locked, and until when', async () => {
+    const { browser } = await atLoginPage();
+    let last = { status: 0, body: {} as Record<string, unknown> };
+    for (let i = 0; i < 5; i++) last = await login(browser, { userName: 'locked-soon@example.com', password: 'nope' });
+    expect(last.status).to.equal(423);
+    expect(last.body.code).to.equal('account.locked');
+    expect(String((last.body.errors as string[])[0])).to.match(/^Your account is locked after 5 failed attempts\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
+    expect(Date.parse(String(last.body.lockedUntil))).to.be.greaterThan(Date.now());
+  });
+
+  it('tells group users to use their professional account', async () => {
+    const { browser } = await atLoginPage();
+    const { status, body } = await login(browser, { userName: 'ana@group.example', password: 'whatever' });
+    expect(status).to.equal(403);
+    expect(body).to.include({ code: 'account.use_professional_account', externalLoginRequired: true });
+  });
+
+  it('answers an expired sign-in when no interaction is in progress', async () => {
+    const browser = new Browser(server.url);
+    await browser.get('/api/v1/config');
+    const { status, body } = await login(browser, { userName: 'bob@example.com', password: 'Correct-Horse-42!', returnUrl: 'https://evil.example/' });
+    expect(status).to.equal(400);
+    expect(body).to.include({ code: 'account.interaction_expired', redirectTo: '/' });
+  });
+
+  it('finishes the interaction on success and sets a persistent session only with "remember me"', async () => {
+    for (const remember of [true, false]) {
+      const { browser } = await atLoginPage();
+      const { status, body } = await login(browser, { userName: 'bob@example.com', password: 'Correct-Horse-42!', rememberLogin: remember });
+      expect(status).to.equal(200);
+      expect(String(body.redirectTo)).to.match(new RegExp(`^${server.url}/oidc/auth/`));
+      const resumed = await browser.get(String(body.redirectTo));
+      const sessionCookie = resumed.headers.getSetCookie().find((c) => c.startsWith('gh_session='))!;
+      expect(sessionCookie, 'a session cookie is set at sign-in').to.be.a('string');
+      expect(sessionCookie).to.match(/httponly/i).and.match(/samesite=lax/i);
+      expect(/expires=/i.test(sessionCookie), `remember=${remember}`).to.equal(remember);
+      expect(new URL(resumed.headers.get('location')!).searchParams.get('code')).to.be.a('string');
+    }
+  });
+
+  it('redirects /api/v1/account/logout to the end-session endpoint', async () => {
+    const res = await new Browser(server.url).get('/api/v1/account/logout?post_logout_redirect_uri=%2F&client_id=spa');
+    expect(res.status).to.equal(302);
+    expect(res.headers.get('location')).to.equal('/oidc/session/end?post_logout_redirect_uri=%2F&client_id=spa');
+  });
+});
