@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { resolveConfigPath, type Config } from './config/loader.js';
 import { createDataSource } from './db/data-source.js';
+import { isEmbeddedDatabase } from './db/sql-client.js';
 import { Broadcast } from './events/broadcast.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
@@ -24,8 +25,10 @@ export interface AppContext {
   passwords: PasswordHasher;
   /** Cache invalidation across the nodes of a deployment. */
   broadcast: Broadcast;
-  /** True when the database is the in-process PGlite. */
+  /** True when this process started the embedded database (it serves it to others). */
   embeddedDatabase: boolean;
+  /** True when the database, wherever it runs, is PGlite: one session shared by all connections. */
+  pglite: boolean;
   close(): Promise<void>;
 }
 
@@ -80,6 +83,7 @@ export async function createContext(config: Config, options: CreateContextOption
     passwords: new PasswordHasher(config.security.hashConcurrency),
     broadcast,
     embeddedDatabase: Boolean(embedded),
+    pglite: await isEmbeddedDatabase(dataSource),
     async close() {
       if (closed) return;
       closed = true;

@@ -23,3 +23,4 @@ export * from './security/lockout.js';
 export * from './logging/audit.js';
 export * from './events/broadcast.js';
 export * from './http/koa-xsrf.js';
+export * from './db/sql-client.js';

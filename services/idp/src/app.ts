@@ -16,7 +16,7 @@ export interface IdpOptions {
   adapterFactory?: ProviderOptions['adapterFactory'];
 }
 
-export type IdpApp = Koa & { host: ProviderHost; close(): void };
+export type IdpApp = Koa & { host: ProviderHost; close(): Promise<void> };
 
 /** The identity provider: OpenID Connect at /oidc, sign-in and account APIs, and the portal. */
 export async function createApp(context: AppContext, options: IdpOptions = {}): Promise<IdpApp> {

@@ -102,7 +102,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       }, config.server.shutdownTimeoutMs);
       await drained;
       clearTimeout(timer);
-      idpInstance?.close();
+      await idpInstance?.close();
       await context.close();
     })());
 

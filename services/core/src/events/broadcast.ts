@@ -10,6 +10,12 @@ export interface BroadcastEvents {
   'application.changed': { clientId?: string };
   /** Signing keys were added or retired: reload them. */
   'keys.changed': Record<string, never>;
+  /** A user's own fields or state changed (profile, lock, draft, password): drop cached copies. */
+  'user.changed': { userId?: string };
+  /** Memberships, group members or role definitions changed: drop cached effective roles. */
+  'roles.changed': { userId?: string };
+  /** Provider tokens were revoked: drop cached copies (by id, or every token of a grant). */
+  'oidc.invalidated': { model: string; id?: string; grantId?: string };
 }
 
 type Name = keyof BroadcastEvents;
@@ -48,6 +54,13 @@ export class Broadcast {
 
   publish<N extends Name>(name: N, payload: BroadcastEvents[N]): void {
     this.local.emit(name, payload);
+    this.redis
+      ?.publish(CHANNEL, JSON.stringify({ origin: this.origin, name, payload }))
+      .catch((error: Error) => this.logger?.warn({ err: error.message, name }, 'broadcast publish failed'));
+  }
+
+  /** Reaches the other nodes only (through Redis); nothing happens here. */
+  publishToOthers<N extends Name>(name: N, payload: BroadcastEvents[N]): void {
     this.redis
       ?.publish(CHANNEL, JSON.stringify({ origin: this.origin, name, payload }))
       .catch((error: Error) => this.logger?.warn({ err: error.message, name }, 'broadcast publish failed'));

@@ -1,19 +1,8 @@
 import { bodyParser } from '@koa/bodyparser';
-import Koa, { type Context, type Next } from 'koa';
+import Koa from 'koa';
 import type { AppContext } from '../context.js';
 import { operationalRoutes } from './health.js';
-import { koaErrorHandler } from './koa-error-handler.js';
 import { koaRequestContext } from './koa-request-context.js';
-
-/** Headers every response carries. */
-export function koaSecurityHeaders() {
-  return async function securityHeaders(ctx: Context, next: Next) {
-    await next();
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', ctx.response.get('Referrer-Policy') || 'strict-origin-when-cross-origin');
-    ctx.set('X-Frame-Options', 'SAMEORIGIN');
-  };
-}
 
 /** JSON and form bodies for API routes, bounded by `server.bodyLimit`. */
 export function koaJsonBody(context: AppContext) {
@@ -29,10 +18,15 @@ export function createBaseApp(context: AppContext): Koa {
   const app = new Koa({ proxy: context.config.server.trustProxy });
   // The error handler answers every error; Koa's own default would print it a second time.
   app.silent = true;
-  app.use(koaRequestContext({ logger: context.logger, metrics: context.metrics }));
-  app.use(koaErrorHandler({ i18n: context.i18n, metrics: context.metrics, bodyLimit: context.config.server.bodyLimit }));
-  app.use(koaSecurityHeaders());
-  const operational = operationalRoutes(context);
-  app.use(operational.routes());
+  app.use(
+    koaRequestContext({
+      logger: context.logger,
+      metrics: context.metrics,
+      i18n: context.i18n,
+      bodyLimit: context.config.server.bodyLimit,
+    }),
+  );
+  const operational = operationalRoutes(context).routes() as unknown as Koa.Middleware;
+  app.use((ctx, next) => (ctx.path.startsWith('/health/') || ctx.path === '/metrics' ? operational(ctx, next) : next()));
   return app;
 }

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type { i18n as I18n } from 'i18next';
 import { AppError } from '../errors/app-error.js';
 import { mapDatabaseError } from '../errors/database-errors.js';
@@ -33,41 +33,29 @@ export function toAppError(error: unknown, bodyLimit: string): AppError {
   return new AppError('errors.internal', 500);
 }
 
-/**
- * Answers every error as `{ code, message, errors, requestId }` in the caller's language. An
- * unexpected error is logged with its stack and answered as a 500 that reveals nothing but the
- * request id. Unknown `/api/*` routes answer a JSON 404.
- */
-export function koaErrorHandler(options: { i18n: I18n; metrics: Metrics; bodyLimit: string }) {
-  return async function errorHandler(ctx: Context, next: Next) {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined && isApiPath(ctx.path)) {
-        throw new AppError('errors.route_not_found', 404, { method: ctx.method, path: ctx.path });
-      }
-    } catch (thrown) {
-      const error = toAppError(thrown, options.bodyLimit);
-      const requestId = ctx.state.requestId as string | undefined;
-      if (error.status >= 500) {
-        ctx.state.log?.error({ err: thrown }, 'unhandled error');
-      }
-      const lng = ctx.state.language as string | undefined;
-      const t = (key: string, params: Record<string, unknown> = {}) => options.i18n.t(key, { lng, ...params }) as string;
-      ctx.status = error.status;
-      ctx.type = 'application/json';
-      ctx.body = {
-        code: error.code,
-        message: t(error.code, { ...error.params, requestId }),
-        errors: error.errors.map((fe) => ({
-          field: fe.field,
-          code: fe.code,
-          message: t(fe.code, { field: fe.field, ...fe.params }),
-        })),
-        requestId,
-      };
-      options.metrics.httpErrors.inc({ code: error.code });
-    }
+/** Renders an error as `{ code, message, errors, requestId }` in the caller's language. */
+export function renderError(ctx: Context, thrown: unknown, options: { i18n: I18n; metrics: Metrics; bodyLimit: string }): void {
+  const error = toAppError(thrown, options.bodyLimit);
+  const requestId = ctx.state.requestId as string | undefined;
+  if (error.status >= 500) ctx.state.log?.error({ err: thrown, requestId }, 'unhandled error');
+  const lng = ctx.state.language as string | undefined;
+  const t = (key: string, params: Record<string, unknown> = {}) => options.i18n.t(key, { lng, ...params }) as string;
+  ctx.status = error.status;
+  ctx.type = 'application/json';
+  ctx.body = {
+    code: error.code,
+    message: t(error.code, { ...error.params, requestId }),
+    errors: error.errors.map((fe) => ({ field: fe.field, code: fe.code, message: t(fe.code, { field: fe.field, ...fe.params }) })),
+    requestId,
   };
+  options.metrics.httpErrors.inc({ code: error.code });
+}
+
+/** Unknown `/api/*` routes answer a JSON 404 rather than nothing. */
+export function throwIfUnknownApiRoute(ctx: Context): void {
+  if (ctx.status === 404 && ctx.body === undefined && isApiPath(ctx.path)) {
+    throw new AppError('errors.route_not_found', 404, { method: ctx.method, path: ctx.path });
+  }
 }
 
 function isApiPath(path: string): boolean {

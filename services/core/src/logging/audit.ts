@@ -41,12 +41,60 @@ export interface SessionLogEntry {
   roles: string[];
   applicationName: string;
   tenantId?: string | null;
+  date?: Date;
 }
 
-/** One row per token issued to an application for a user. */
-export async function writeSessionLog(db: Db, entry: SessionLogEntry): Promise<void> {
+/**
+ * Rows written in the background, several per statement: a hot path (a token endpoint) adds a row
+ * and goes on. Flushed every `intervalMs`, when `maxRows` are waiting, and on close.
+ */
+export class BufferedWriter<T> {
+  private rows: T[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly write: (rows: T[]) => Promise<void>,
+    private readonly onError: (error: Error) => void,
+    private readonly options: { maxRows: number; intervalMs: number } = { maxRows: 200, intervalMs: 250 },
+  ) {}
+
+  add(row: T): void {
+    this.rows.push(row);
+    if (this.rows.length >= this.options.maxRows) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.options.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes what is waiting; resolves when it (and any earlier flush) is stored. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const rows = this.rows;
+    this.rows = [];
+    this.flushing = this.flushing.then(() => (rows.length ? this.write(rows).catch((e: Error) => this.onError(e)) : undefined));
+    return this.flushing;
+  }
+}
+
+/** One row per token issued to an application for a user; several rows in one statement. */
+export async function writeSessionLogs(db: Db, entries: SessionLogEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  // roles travel as one JSON document: unnest cannot take an array of arrays.
   await db.query(
-    'INSERT INTO session_logs (user_id, user_name, roles, application_name, tenant_id) VALUES ($1, $2, $3, $4, $5)',
-    [entry.userId, entry.userName.slice(0, 256), entry.roles, entry.applicationName.slice(0, 200), entry.tenantId ?? null],
+    `INSERT INTO session_logs (user_id, user_name, roles, application_name, tenant_id, date)
+     SELECT r.user_id, r.user_name, ARRAY(SELECT jsonb_array_elements_text(r.roles)), r.application_name, r.tenant_id, r.date
+       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::text[], $5::uuid[], $6::timestamptz[])
+            AS r(user_id, user_name, roles, application_name, tenant_id, date)`,
+    [
+      entries.map((e) => e.userId),
+      entries.map((e) => e.userName.slice(0, 256)),
+      entries.map((e) => JSON.stringify(e.roles)),
+      entries.map((e) => e.applicationName.slice(0, 200)),
+      entries.map((e) => e.tenantId ?? null),
+      entries.map((e) => e.date ?? new Date()),
+    ],
   );
 }

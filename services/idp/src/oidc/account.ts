@@ -2,7 +2,7 @@ import { resolveEffectiveRoles, type AppContext } from '@gatehouse/core';
 import type { Account, KoaContextWithOIDC } from 'oidc-provider';
 import type { ClientRegistry } from './clients.js';
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   user_name: string;
   email: string;
@@ -31,21 +31,68 @@ export const CLAIMS = {
   roles: ['roles', 'groups'],
 };
 
+/** How long account rows and role names are reused; every change drops them at once anyway. */
+const CACHE_TTL_MS = 30_000;
+
+/**
+ * Users and their effective role names as the provider needs them on every token: cached briefly,
+ * dropped as soon as any node says the user or the memberships changed.
+ */
+export class AccountDirectory {
+  private readonly accounts = new Map<string, { row: AccountRow | undefined; at: number }>();
+  private readonly roles = new Map<string, { names: string[]; at: number }>();
+  private readonly unsubscribe: Array<() => void>;
+
+  constructor(private readonly context: AppContext) {
+    this.unsubscribe = [
+      context.broadcast.on('user.changed', ({ userId }) => (userId ? this.accounts.delete(userId) : this.accounts.clear())),
+      context.broadcast.on('roles.changed', ({ userId }) => {
+        if (!userId) return this.roles.clear();
+        for (const key of this.roles.keys()) if (key.startsWith(`${userId}:`)) this.roles.delete(key);
+      }),
+    ];
+  }
+
+  /** An active user (not draft, not permanently locked), or undefined. */
+  async find(userId: string): Promise<AccountRow | undefined> {
+    const hit = this.accounts.get(userId);
+    if (hit && hit.at + CACHE_TTL_MS > Date.now()) return hit.row;
+    const [row]: AccountRow[] = await this.context.dataSource.query(ACCOUNT_SQL, [userId]).catch(() => []);
+    this.accounts.set(userId, { row, at: Date.now() });
+    return row;
+  }
+
+  /** Distinct names of the user's effective roles in one application, across tenants. */
+  async roleNames(userId: string, applicationId: string): Promise<string[]> {
+    const key = `${userId}:${applicationId}`;
+    const hit = this.roles.get(key);
+    if (hit && hit.at + CACHE_TTL_MS > Date.now()) return hit.names;
+    const roles = await resolveEffectiveRoles(this.context.dataSource, userId, { applicationId });
+    const names = [...new Set(roles.map((r) => r.roleName))].sort();
+    this.roles.set(key, { names, at: Date.now() });
+    return names;
+  }
+
+  close(): void {
+    for (const off of this.unsubscribe) off();
+  }
+}
+
 /**
  * The provider's view of a user. Draft and permanently locked users are not found, so their
  * refresh tokens stop working. `roles` are the user's effective roles in the requesting
- * application (every tenant), computed when the claims are asked for.
+ * application (every tenant).
  */
-export function accountFinder(context: AppContext, registry: ClientRegistry) {
+export function accountFinder(directory: AccountDirectory, registry: ClientRegistry) {
   return async function findAccount(ctx: KoaContextWithOIDC, sub: string): Promise<Account | undefined> {
-    const [row]: AccountRow[] = await context.dataSource.query(ACCOUNT_SQL, [sub]).catch(() => []);
+    const row = await directory.find(sub);
     if (!row) return undefined;
     return {
       accountId: row.id,
       async claims() {
         const clientId = ctx.oidc?.client?.clientId;
         const app = clientId ? await registry.find(clientId) : undefined;
-        const roles = app ? await applicationRoleNames(context, row.id, app.id) : [];
+        const roles = app ? await directory.roleNames(row.id, app.id) : [];
         const name = [row.first_name, row.last_name].filter(Boolean).join(' ') || row.user_name;
         return {
           sub: row.id,
@@ -63,10 +110,4 @@ export function accountFinder(context: AppContext, registry: ClientRegistry) {
       },
     };
   };
-}
-
-/** Distinct names of the user's effective roles in one application, across tenants. */
-export async function applicationRoleNames(context: AppContext, userId: string, applicationId: string): Promise<string[]> {
-  const roles = await resolveEffectiveRoles(context.dataSource, userId, { applicationId });
-  return [...new Set(roles.map((r) => r.roleName))].sort();
 }

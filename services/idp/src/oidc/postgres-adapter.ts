@@ -1,115 +1,104 @@
 import { errors } from 'oidc-provider';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { SqlClient } from '@gatehouse/core';
+import { OidcStore, type StoredRow } from './oidc-store.js';
 import type { DataSource } from 'typeorm';
 
 /** What the adapter needs from TypeORM: a `DataSource` (or an `EntityManager`) will do. */
 export type Queryable = Pick<DataSource, 'query'>;
 
-interface StoredRow {
-  payload: AdapterPayload;
-  consumed: number | null;
-}
 
 // Expired rows stay in the table until the sweeper runs, so every read filters them out itself.
 const LIVE = '(expires_at IS NULL OR expires_at > now())';
 const SELECT = `SELECT payload, floor(extract(epoch FROM consumed_at))::double precision AS consumed FROM oidc_model_instances`;
 
-// Consumption is one-way: re-saving a consumed artefact must not make it redeemable again, unless
-// the row it replaces had already expired (then it is a new artefact that happens to reuse the id).
-const UPSERT = `
-  INSERT INTO oidc_model_instances AS o (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
-  VALUES ($1, $2, $3::jsonb, $4, $5, $6, now() + $7::double precision * interval '1 second', to_timestamp($8::double precision))
-  ON CONFLICT (model, id) DO UPDATE SET
-    payload = EXCLUDED.payload,
-    grant_id = EXCLUDED.grant_id,
-    user_code = EXCLUDED.user_code,
-    uid = EXCLUDED.uid,
-    expires_at = EXCLUDED.expires_at,
-    consumed_at = CASE WHEN o.expires_at <= now() THEN EXCLUDED.consumed_at ELSE COALESCE(o.consumed_at, EXCLUDED.consumed_at) END`;
-
-// TypeORM's postgres driver answers UPDATE and DELETE with `[rows, rowCount]` instead of the rows.
-function affectedRows(result: unknown): number {
-  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
-}
-
-function toPayload(row: StoredRow | undefined): AdapterPayload | undefined {
+function toPayload(row: Pick<StoredRow, 'payload' | 'consumed'> | undefined): AdapterPayload | undefined {
   if (!row) return undefined;
   return row.consumed === null ? row.payload : { ...row.payload, consumed: row.consumed };
 }
 
+const FIND_BY = {
+  user_code: `${SELECT} WHERE model = $1 AND user_code = $2 AND ${LIVE} LIMIT 1`,
+};
+const DESTROY = 'DELETE FROM oidc_model_instances WHERE model = $1 AND id = $2';
+const REVOKE = 'DELETE FROM oidc_model_instances WHERE model = $1 AND grant_id = $2';
+
 /**
- * oidc-provider storage for one model (Session, AuthorizationCode, RefreshToken, Grant, …) in the
- * `oidc_model_instances` table, shared by every node.
- *
- * Expired rows are never returned, even before {@link sweepExpired} deletes them. `consume` is an
- * atomic compare-and-set, so of two nodes redeeming the same code or refresh token exactly one wins
- * and the other gets `invalid_grant`.
+ * oidc-provider's storage on PostgreSQL: every model in `oidc_model_instances`, through the node's
+ * {@link OidcStore} (group commit, batched reads, cache of immutable tokens). Codes and refresh
+ * tokens are consumed with a compare-and-set, so of two nodes redeeming one, exactly one succeeds;
+ * the other answers `invalid_grant`.
  */
 export class PostgresAdapter implements Adapter {
+  private readonly store: OidcStore;
+
   constructor(
     private readonly model: string,
-    private readonly db: Queryable,
-  ) {}
+    db: DataSource | SqlClient | OidcStore,
+  ) {
+    this.store = db instanceof OidcStore ? db : new OidcStore(db);
+  }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-    // consumed_at is the single source of truth for consumption; find() puts it back in the payload.
     const { consumed, ...stored } = payload;
-    await this.db.query(UPSERT, [
-      this.model,
+    const lifetime = typeof expiresIn === 'number' && Number.isFinite(expiresIn) ? expiresIn : null;
+    await this.store.upsert({
+      model: this.model,
       id,
-      JSON.stringify(stored),
-      payload.grantId ?? null,
-      payload.userCode ?? null,
-      payload.uid ?? null,
-      typeof expiresIn === 'number' && Number.isFinite(expiresIn) ? expiresIn : null,
-      typeof consumed === 'number' ? consumed : consumed ? Date.now() / 1000 : null,
-    ]);
+      payload: stored,
+      grantId: payload.grantId ?? null,
+      userCode: payload.userCode ?? null,
+      uid: payload.uid ?? null,
+      expiresIn: lifetime,
+      consumed: typeof consumed === 'number' ? consumed : consumed ? Date.now() / 1000 : null,
+    });
+    if (this.store.isShared(this.model)) this.store.invalidateOthers(this.model, id);
+    this.store.remember(this.model, id, stored, lifetime === null ? null : Date.now() + lifetime * 1000);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return this.findOne('id', id);
+    const cached = this.store.cached(this.model, id);
+    if (cached) return cached;
+    const known = this.store.cachedModel(id);
+    if (known && known !== this.model) return undefined;
+    const row = await this.store.find(this.model, id);
+    if (row && row.consumed === null) this.store.remember(this.model, id, row.payload, row.expires_at_ms);
+    return toPayload(row);
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    return this.findOne('uid', uid);
+    return toPayload(await this.store.findByUid(this.model, uid));
   }
 
-  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
     return this.findOne('user_code', userCode);
   }
 
-  /** Marks the artefact consumed; throws `InvalidGrant` when it already was (or is gone or expired). */
   async consume(id: string): Promise<void> {
-    const result = await this.db.query(
-      `UPDATE oidc_model_instances SET consumed_at = now() WHERE model = $1 AND id = $2 AND consumed_at IS NULL AND ${LIVE}`,
-      [this.model, id],
-    );
-    // The loser of a race must not revoke the grant: the winner's freshly issued tokens belong to it.
-    if (affectedRows(result) !== 1) throw new errors.InvalidGrant(`${this.model} already consumed`);
+    if (!(await this.store.consume(this.model, id))) throw new errors.InvalidGrant(`${this.model} already consumed`);
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db.query('DELETE FROM oidc_model_instances WHERE model = $1 AND id = $2', [this.model, id]);
+    await this.store.sql.query(DESTROY, [this.model, id], 'oidc_destroy');
+    this.store.invalidate(this.model, { id });
   }
 
-  /** Deletes this model's rows of the grant; oidc-provider calls it once per grantable model. */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.db.query('DELETE FROM oidc_model_instances WHERE model = $1 AND grant_id = $2', [this.model, grantId]);
+    await this.store.sql.query(REVOKE, [this.model, grantId], 'oidc_revoke');
+    this.store.invalidate(this.model, { grantId });
   }
 
-  private async findOne(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
-    const rows: StoredRow[] = await this.db.query(`${SELECT} WHERE model = $1 AND ${column} = $2 AND ${LIVE} LIMIT 1`, [
-      this.model,
-      value,
-    ]);
+  private async findOne(column: 'user_code', value: string): Promise<AdapterPayload | undefined> {
+    const { rows } = await this.store.sql.query<StoredRow & Record<string, unknown>>(FIND_BY[column], [this.model, value], `oidc_find_${column}`);
     return toPayload(rows[0]);
   }
 }
 
-/**
- * Deletes expired rows of every model, `batchSize` at a time so no single statement holds locks on
- * a large backlog. Resolves to the number of rows deleted.
- */
+/** TypeORM answers an UPDATE or DELETE on postgres as `[rows, affectedCount]`. */
+function affectedRows(result: unknown): number {
+  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
+}
+
 export async function sweepExpired(db: Queryable, { batchSize = 1000 }: { batchSize?: number } = {}): Promise<number> {
   let total = 0;
   for (;;) {

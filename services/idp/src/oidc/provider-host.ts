@@ -1,8 +1,10 @@
-import { sweepSignInAttempts, type AppContext } from '@gatehouse/core';
+import { BufferedWriter, sweepSignInAttempts, writeSessionLogs, type AppContext, type SessionLogEntry } from '@gatehouse/core';
 import type { Context, Middleware, Next } from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
+import { AccountDirectory } from './account.js';
 import { ClientRegistry } from './clients.js';
+import { OidcStore } from './oidc-store.js';
 import { ensureSigningKeys, loadSigningKeys, signingKeysFingerprint } from './keys.js';
 import { startSweeper } from './postgres-adapter.js';
 import { createProvider, type ProviderOptions } from './provider.js';
@@ -16,6 +18,9 @@ const KEY_CHECK_INTERVAL_MS = 60_000;
  */
 export class ProviderHost {
   readonly registry: ClientRegistry;
+  private readonly store: OidcStore;
+  readonly directory: AccountDirectory;
+  private readonly sessionLog: BufferedWriter<SessionLogEntry>;
   private provider!: Provider;
   private mounted!: Middleware;
   private fingerprint = '';
@@ -26,6 +31,12 @@ export class ProviderHost {
     private readonly options: Pick<ProviderOptions, 'adapterFactory'>,
   ) {
     this.registry = new ClientRegistry(context);
+    this.store = new OidcStore(context.dataSource, context.broadcast, { prepare: !context.pglite });
+    this.directory = new AccountDirectory(context);
+    this.sessionLog = new BufferedWriter<SessionLogEntry>(
+      (rows) => writeSessionLogs(context.dataSource, rows),
+      (error) => context.logger.warn({ err: error.message }, 'session log failed'),
+    );
   }
 
   static async start(context: AppContext, options: Pick<ProviderOptions, 'adapterFactory'> = {}): Promise<ProviderHost> {
@@ -68,14 +79,25 @@ export class ProviderHost {
 
   private async reload(): Promise<void> {
     const { keys, fingerprint } = await loadSigningKeys(this.context);
-    this.provider = createProvider(this.context, { keys, registry: this.registry, adapterFactory: this.options.adapterFactory });
+    this.provider = createProvider(this.context, {
+      keys,
+      registry: this.registry,
+      store: this.store,
+      directory: this.directory,
+      sessionLog: this.sessionLog,
+      adapterFactory: this.options.adapterFactory,
+    });
     this.mounted = mount('/oidc', this.provider as never);
     if (this.fingerprint) this.context.logger.info({ keys: fingerprint }, 'signing keys reloaded');
     this.fingerprint = fingerprint;
   }
 
-  close(): void {
+  /** Stops timers and writes the session-log rows still waiting. */
+  async close(): Promise<void> {
     for (const timer of this.timers.splice(0)) timer.stop();
+    await this.sessionLog.flush();
     this.registry.close();
+    this.directory.close();
+    this.store.close();
   }
 }

@@ -1,8 +1,9 @@
-import { IDENTITY_APPLICATION_ID, writeSessionLog, type AppContext } from '@gatehouse/core';
+import { BufferedWriter, IDENTITY_APPLICATION_ID, writeSessionLogs, type AppContext, type SessionLogEntry } from '@gatehouse/core';
 import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
-import { CLAIMS, accountFinder, applicationRoleNames } from './account.js';
+import { AccountDirectory, CLAIMS, accountFinder } from './account.js';
 import type { ClientRegistry } from './clients.js';
 import { errorPage, loggedOutPage, logoutPage } from './pages.js';
+import { OidcStore } from './oidc-store.js';
 import { PostgresAdapter } from './postgres-adapter.js';
 import { TTL, refreshTokenTtl } from './ttl.js';
 
@@ -14,6 +15,12 @@ export const interactionUrl = (uid: string) => `/account/login?interaction=${enc
 export interface ProviderOptions {
   keys: JWK[];
   registry: ClientRegistry;
+  /** The node's shared storage front (group commit, read batching, token cache). */
+  store?: OidcStore;
+  /** Cached users and role names. */
+  directory?: AccountDirectory;
+  /** Where session-log rows go (written in the background, in batches). */
+  sessionLog?: BufferedWriter<SessionLogEntry>;
   /** Storage of the provider's models; the database by default. */
   adapterFactory?: (model: string) => unknown;
 }
@@ -32,6 +39,10 @@ export function cookieKeys(context: AppContext): string[] {
 export function createProvider(context: AppContext, options: ProviderOptions): Provider {
   const { config, logger } = context;
   const { registry } = options;
+  const directory = options.directory ?? new AccountDirectory(context);
+  const sessionLog =
+    options.sessionLog ??
+    new BufferedWriter<SessionLogEntry>((rows) => writeSessionLogs(context.dataSource, rows), (e) => logger.warn({ err: e.message }, 'session log failed'));
   const adminAudience = config.oidc.adminApiAudience;
 
   const clientAdapter = {
@@ -40,11 +51,12 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
     },
   };
   const adapter = (model: string) =>
-    model === 'Client' ? clientAdapter : (options.adapterFactory?.(model) ?? new PostgresAdapter(model, context.dataSource));
+    model === 'Client' ? clientAdapter : (options.adapterFactory?.(model) ?? new PostgresAdapter(model, store));
+  const store = options.store ?? new OidcStore(context.dataSource, context.broadcast, { prepare: !context.pglite });
 
   const configuration: Configuration = {
     adapter: adapter as unknown as Configuration['adapter'],
-    findAccount: accountFinder(context, registry),
+    findAccount: accountFinder(directory, registry),
     jwks: { keys: options.keys },
     claims: CLAIMS,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
@@ -138,7 +150,7 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
     // The admin API reads the caller's global roles from its JWT access token.
     extraTokenClaims: async (_ctx, token) => {
       if (token.aud !== adminAudience || !('accountId' in token) || !token.accountId) return undefined;
-      return { roles: await applicationRoleNames(context, token.accountId as string, IDENTITY_APPLICATION_ID) };
+      return { roles: await directory.roleNames(token.accountId as string, IDENTITY_APPLICATION_ID) };
     },
     renderError: async (ctx, out, error) => {
       ctx.type = 'html';
@@ -174,20 +186,22 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
     await next();
   });
 
-  // One session-log row per token issued to an application for a user.
+  // One session-log row per token issued to an application for a user, written in the background.
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
     const { entities } = ctx.oidc;
     const accountId = entities.Account?.accountId;
     const clientId = entities.Client?.clientId;
     if (!accountId || !clientId) return;
+    const date = new Date();
     void (async () => {
       const app = await registry.find(clientId);
-      const [user] = await context.dataSource.query('SELECT user_name FROM users WHERE id = $1', [accountId]);
-      await writeSessionLog(context.dataSource, {
+      const user = await directory.find(accountId);
+      sessionLog.add({
         userId: accountId,
         userName: user?.user_name ?? accountId,
-        roles: app ? await applicationRoleNames(context, accountId, app.id) : [],
+        roles: app ? await directory.roleNames(accountId, app.id) : [],
         applicationName: app?.name ?? clientId,
+        date,
       });
     })().catch((error: Error) => logger.warn({ err: error.message }, 'session log failed'));
   });

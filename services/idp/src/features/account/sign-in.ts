@@ -91,6 +91,8 @@ export class PasswordSignIn {
 
     if (!valid) {
       const outcome = user ? await recordUserFailure(db, user.id, this.policy) : await recordUnknownFailure(db, normalized, this.policy);
+      // A permanent lock must end this user's tokens on every node at once.
+      if (user && outcome.kind === 'permanently_locked') this.context.broadcast.publish('user.changed', { userId: user.id });
       const result = outcome.kind === 'locked' || outcome.kind === 'already_locked' ? 'UserLocked' : outcome.kind.includes('permanent') ? 'FullUserLocked' : 'Failure';
       await log(result, user ? 'Invalid password' : 'Unknown user name', user?.id);
       return this.refusalFor(outcome);

@@ -1,0 +1,297 @@
+import { sqlClient, type Broadcast, type SqlClient } from '@gatehouse/core';
+import type { AdapterPayload } from 'oidc-provider';
+import type { DataSource } from 'typeorm';
+
+/**
+ * Models whose stored payload never changes after it is written (they are only deleted): safe to
+ * serve from memory. Consumable models (codes, refresh tokens) and mutable ones (sessions,
+ * interactions, grants) are always read from the database.
+ */
+export const CACHEABLE_MODELS = new Set(['AccessToken', 'ClientCredentials', 'Grant']);
+const CACHE_LIMIT = 50_000;
+/**
+ * Longest a cached entry is trusted. Invalidation reaches every node at once through Redis; a
+ * deployment of several nodes without Redis sees another node's revocation within this delay.
+ */
+const CACHE_MAX_AGE_MS = 60_000;
+
+export interface StoredRow {
+  model: string;
+  id: string;
+  payload: AdapterPayload;
+  consumed: number | null;
+  expires_at_ms: number | null;
+}
+
+interface Pending<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+const UPSERT_MANY = `
+  INSERT INTO oidc_model_instances AS o (model, id, payload, grant_id, user_code, uid, expires_at, consumed_at)
+  SELECT r.model, r.id, r.payload, r.grant_id, r.user_code, r.uid,
+         now() + r.expires_in * interval '1 second', to_timestamp(r.consumed)
+    FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[])
+         AS r(model, id, payload, grant_id, user_code, uid, expires_in, consumed)
+  ON CONFLICT (model, id) DO UPDATE SET
+    payload = EXCLUDED.payload,
+    grant_id = EXCLUDED.grant_id,
+    user_code = EXCLUDED.user_code,
+    uid = EXCLUDED.uid,
+    expires_at = EXCLUDED.expires_at,
+    consumed_at = CASE WHEN o.expires_at <= now() THEN EXCLUDED.consumed_at ELSE COALESCE(o.consumed_at, EXCLUDED.consumed_at) END`;
+
+const FIND_MANY = `
+  SELECT o.model, o.id, o.payload, floor(extract(epoch FROM o.consumed_at))::float8 AS consumed,
+         (extract(epoch FROM o.expires_at) * 1000)::float8 AS expires_at_ms
+    FROM oidc_model_instances o
+    JOIN unnest($1::text[], $2::text[]) AS k(model, id) ON o.model = k.model AND o.id = k.id
+   WHERE o.expires_at IS NULL OR o.expires_at > now()`;
+
+const FIND_MANY_BY_UID = `
+  SELECT DISTINCT ON (o.model, o.uid) o.model, o.id, o.uid, o.payload,
+         floor(extract(epoch FROM o.consumed_at))::float8 AS consumed,
+         (extract(epoch FROM o.expires_at) * 1000)::float8 AS expires_at_ms
+    FROM oidc_model_instances o
+    JOIN unnest($1::text[], $2::text[]) AS k(model, uid) ON o.model = k.model AND o.uid = k.uid
+   WHERE o.expires_at IS NULL OR o.expires_at > now()`;
+
+const CONSUME_MANY = `
+  UPDATE oidc_model_instances o SET consumed_at = now()
+    FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) AS k(model, id)) k
+   WHERE o.model = k.model AND o.id = k.id AND o.consumed_at IS NULL
+     AND (o.expires_at IS NULL OR o.expires_at > now())
+  RETURNING o.model, o.id`;
+
+export interface UpsertRow {
+  model: string;
+  id: string;
+  payload: AdapterPayload;
+  grantId: string | null;
+  userCode: string | null;
+  uid: string | null;
+  expiresIn: number | null;
+  consumed: number | null;
+}
+
+/**
+ * What the provider's adapters share on one node: the SQL client, group commit of writes, batched
+ * reads, and a write-through cache of immutable tokens. Upserts and reads issued in the same turn of
+ * the event loop go to the database as one statement each: a token endpoint under load then costs
+ * one round trip per batch instead of one per token, and every caller still waits for its own
+ * write to be committed before answering.
+ */
+export class OidcStore {
+  readonly sql: SqlClient;
+  private readonly cache = new Map<string, { payload: AdapterPayload; grantId?: string; expiresAt: number | null; cachedAt: number }>();
+  private upserts: Array<{ row: UpsertRow } & Pending<void>> = [];
+  private reads: Array<{ model: string; id: string } & Pending<StoredRow | undefined>> = [];
+  private uidReads: Array<{ model: string; id: string } & Pending<StoredRow | undefined>> = [];
+  private consumes: Array<{ model: string; id: string } & Pending<boolean>> = [];
+  private upsertScheduled = false;
+  private readScheduled = false;
+  private uidScheduled = false;
+  private consumeScheduled = false;
+  private readonly unsubscribe?: () => void;
+
+  constructor(
+    db: DataSource | SqlClient,
+    private readonly broadcast?: Broadcast,
+    options: { prepare?: boolean } = {},
+  ) {
+    this.sql = 'driver' in db ? sqlClient(db, { prepare: options.prepare ?? false }) : db;
+    this.unsubscribe = broadcast?.on('oidc.invalidated', ({ model, id, grantId }) => this.forget(model, id, grantId));
+  }
+
+  close(): void {
+    this.unsubscribe?.();
+    this.cache.clear();
+  }
+
+  /**
+   * The model an id is cached under on this node. Token ids are random and unique across models,
+   * so an id known as an access token is no refresh token: that lookup needs no round trip.
+   */
+  cachedModel(id: string): string | undefined {
+    for (const model of CACHEABLE_MODELS) if (this.cache.has(`${model}\u0000${id}`)) return model;
+    return undefined;
+  }
+
+  /** Cached payload of an immutable token, if this node has it and it has not expired. */
+  cached(model: string, id: string): AdapterPayload | undefined {
+    const entry = this.cache.get(`${model}\u0000${id}`);
+    if (!entry) return undefined;
+    if ((entry.expiresAt !== null && entry.expiresAt <= Date.now()) || entry.cachedAt + CACHE_MAX_AGE_MS <= Date.now()) {
+      this.cache.delete(`${model}\u0000${id}`);
+      return undefined;
+    }
+    return entry.payload;
+  }
+
+  remember(model: string, id: string, payload: AdapterPayload, expiresAt: number | null): void {
+    if (!CACHEABLE_MODELS.has(model)) return;
+    if (this.cache.size >= CACHE_LIMIT) {
+      // Drop the oldest tenth; Map iteration is in insertion order.
+      let drop = CACHE_LIMIT / 10;
+      for (const key of this.cache.keys()) {
+        if (drop-- <= 0) break;
+        this.cache.delete(key);
+      }
+    }
+    this.cache.set(`${model}\u0000${id}`, { payload, grantId: payload.grantId, expiresAt, cachedAt: Date.now() });
+  }
+
+  /** Grants change in place (consent adds scopes): other nodes must drop their copy when one is saved. */
+  isShared(model: string): boolean {
+    return model === 'Grant';
+  }
+
+  /** Tells the other nodes (not this one, which keeps the version it just wrote) to drop a copy. */
+  invalidateOthers(model: string, id: string): void {
+    this.broadcast?.publishToOthers('oidc.invalidated', { model, id });
+  }
+
+  /** Drops cached tokens here and, through the broadcast, on every node. */
+  invalidate(model: string, ids: { id?: string; grantId?: string }): void {
+    if (!CACHEABLE_MODELS.has(model)) return;
+    this.forget(model, ids.id, ids.grantId);
+    this.broadcast?.publish('oidc.invalidated', { model, id: ids.id, grantId: ids.grantId });
+  }
+
+  private forget(model: string, id?: string, grantId?: string): void {
+    if (id) this.cache.delete(`${model}\u0000${id}`);
+    if (grantId) {
+      for (const [key, entry] of this.cache) if (entry.grantId === grantId && key.startsWith(`${model}\u0000`)) this.cache.delete(key);
+    }
+  }
+
+  upsert(row: UpsertRow): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.upserts.push({ row, resolve, reject });
+      if (!this.upsertScheduled) {
+        this.upsertScheduled = true;
+        setImmediate(() => void this.flushUpserts());
+      }
+    });
+  }
+
+  find(model: string, id: string): Promise<StoredRow | undefined> {
+    return new Promise((resolve, reject) => {
+      this.reads.push({ model, id, resolve, reject });
+      if (!this.readScheduled) {
+        this.readScheduled = true;
+        setImmediate(() => void this.flushReads());
+      }
+    });
+  }
+
+  /** Rows by their `uid` column (sessions), batched like {@link find}. */
+  findByUid(model: string, uid: string): Promise<StoredRow | undefined> {
+    return new Promise((resolve, reject) => {
+      this.uidReads.push({ model, id: uid, resolve, reject });
+      if (!this.uidScheduled) {
+        this.uidScheduled = true;
+        setImmediate(() => void this.flushUidReads());
+      }
+    });
+  }
+
+  /**
+   * Compare-and-set consumption, batched: true for the caller whose update marked the row, false
+   * when it was consumed already (or is gone). One statement decides every row of the batch.
+   */
+  consume(model: string, id: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.consumes.push({ model, id, resolve, reject });
+      if (!this.consumeScheduled) {
+        this.consumeScheduled = true;
+        setImmediate(() => void this.flushConsumes());
+      }
+    });
+  }
+
+  private async flushUidReads(): Promise<void> {
+    const batch = this.uidReads;
+    this.uidReads = [];
+    this.uidScheduled = false;
+    try {
+      const { rows } = await this.sql.query<StoredRow & { uid: string }>(
+        FIND_MANY_BY_UID,
+        [batch.map((r) => r.model), batch.map((r) => r.id)],
+        'oidc_find_many_uid',
+      );
+      const byKey = new Map(rows.map((r) => [`${r.model}\u0000${r.uid}`, r]));
+      for (const item of batch) item.resolve(byKey.get(`${item.model}\u0000${item.id}`));
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  }
+
+  private async flushConsumes(): Promise<void> {
+    const batch = this.consumes;
+    this.consumes = [];
+    this.consumeScheduled = false;
+    try {
+      const { rows } = await this.sql.query<{ model: string; id: string }>(
+        CONSUME_MANY,
+        [batch.map((r) => r.model), batch.map((r) => r.id)],
+        'oidc_consume_many',
+      );
+      // The same id twice in one batch: only the first caller wins, like two separate updates.
+      const won = new Set(rows.map((r) => `${r.model}\u0000${r.id}`));
+      for (const item of batch) {
+        const key = `${item.model}\u0000${item.id}`;
+        item.resolve(won.delete(key));
+      }
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  }
+
+  private async flushUpserts(): Promise<void> {
+    const batch = this.upserts;
+    this.upserts = [];
+    this.upsertScheduled = false;
+    // A row written twice in one batch keeps its last version (one statement cannot touch a row twice).
+    const latest = new Map<string, UpsertRow>();
+    for (const { row } of batch) latest.set(`${row.model}\u0000${row.id}`, row);
+    const rows = [...latest.values()];
+    try {
+      await this.sql.query(
+        UPSERT_MANY,
+        [
+          rows.map((r) => r.model),
+          rows.map((r) => r.id),
+          rows.map((r) => JSON.stringify(r.payload)),
+          rows.map((r) => r.grantId),
+          rows.map((r) => r.userCode),
+          rows.map((r) => r.uid),
+          rows.map((r) => r.expiresIn),
+          rows.map((r) => r.consumed),
+        ],
+        'oidc_upsert_many',
+      );
+      for (const item of batch) item.resolve();
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  }
+
+  private async flushReads(): Promise<void> {
+    const batch = this.reads;
+    this.reads = [];
+    this.readScheduled = false;
+    try {
+      const { rows } = await this.sql.query<StoredRow & Record<string, unknown>>(
+        FIND_MANY,
+        [batch.map((r) => r.model), batch.map((r) => r.id)],
+        'oidc_find_many',
+      );
+      const byKey = new Map(rows.map((r) => [`${r.model}\u0000${r.id}`, r]));
+      for (const item of batch) item.resolve(byKey.get(`${item.model}\u0000${item.id}`));
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  }
+}
