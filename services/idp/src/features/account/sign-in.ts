@@ -1,10 +1,9 @@
 import {
   DEFAULT_LOCKOUT_POLICY,
-  User,
   lockStatus,
   recordUnknownFailure,
   recordUserFailure,
-  recordUserSuccess,
+  sqlClient,
   unknownLockState,
   writeAuthenticationLog,
   type AppContext,
@@ -32,7 +31,17 @@ export interface SignInRefusal {
   externalLoginRequired?: boolean;
 }
 
-export type SignInResult = { ok: true; user: User } | SignInRefusal;
+/** What a successful sign-in knows of the user. */
+export interface SignInUser {
+  id: string;
+  userName: string;
+  passwordHash: string | null;
+  draft: boolean;
+  locked: boolean;
+  lockoutEnd: Date | null;
+}
+
+export type SignInResult = { ok: true; user: SignInUser } | SignInRefusal;
 
 /** Group users sign in with Microsoft only: their user name is in a group domain or holds the fragment. */
 export function requiresProfessionalAccount(context: AppContext, userName: string): boolean {
@@ -78,7 +87,7 @@ export class PasswordSignIn {
       return { ok: false, status: 403, code: 'account.use_professional_account', externalLoginRequired: true };
     }
 
-    const user = await db.getRepository(User).findOneBy({ normalizedUserName: normalized });
+    const user = await findUserForSignIn(this.context, normalized);
     const state = user ?? (await unknownLockState(db, normalized));
     const lock = lockStatus(state);
     // Always spend one verification, whatever the account's state.
@@ -103,12 +112,25 @@ export class PasswordSignIn {
       return { ok: false, status: 403, code: 'account.pending_approval' };
     }
 
-    await recordUserSuccess(db, user!.id);
-    if (passwords.needsRehash(user!.passwordHash!)) {
-      const rehashed = await passwords.hash(request.password);
-      await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user!.id, rehashed]);
-    }
-    await log('Success', 'Password verified', user!.id);
+    const rehashed = passwords.needsRehash(user!.passwordHash!) ? await passwords.hash(request.password) : null;
+    // The success and its log row in one round trip.
+    await db.query(
+      `WITH success AS (
+         UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now(),
+                password_hash = COALESCE($2, password_hash)
+          WHERE id = $1)
+       INSERT INTO authentication_logs (user_id, user_name, result, reason, authentication_provider, return_url, application_name, ip, user_agent)
+       VALUES ($1, $3, 'Success', 'Password verified', 'Local', $4, $5, $6, $7)`,
+      [
+        user!.id,
+        rehashed,
+        userName.slice(0, 256),
+        request.returnUrl?.slice(0, 2000) ?? null,
+        request.applicationName?.slice(0, 200) ?? null,
+        request.ip?.slice(0, 64) ?? null,
+        request.userAgent?.slice(0, 500) ?? null,
+      ],
+    );
     return { ok: true, user: user! };
   }
 
@@ -136,6 +158,25 @@ export class PasswordSignIn {
         return { ok: false, status: 423, code: 'account.locked_permanently' };
     }
   }
+}
+
+/** The fields sign-in needs, by normalized user name (one prepared-shape query, no ORM mapping). */
+async function findUserForSignIn(context: AppContext, normalized: string): Promise<SignInUser | undefined> {
+  const { rows } = await sqlClient(context.dataSource, { prepare: !context.pglite }).query<Record<string, unknown>>(
+    `SELECT id, user_name, password_hash, draft, locked, lockout_end FROM users WHERE normalized_user_name = $1`,
+    [normalized],
+    'sign_in_user',
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    id: row.id as string,
+    userName: row.user_name as string,
+    passwordHash: row.password_hash as string | null,
+    draft: row.draft as boolean,
+    locked: row.locked as boolean,
+    lockoutEnd: row.lockout_end as Date | null,
+  };
 }
 
 function formatUtc(date: Date): string {
