@@ -25,7 +25,7 @@ describe('POST /api/v1/account/login', function () {
   let server: TestServer;
 
   before(async () => {
-    server = await startTestServer({ bootstrap: BOOTSTRAP, overrides: { 'signIn.groupDomains': 'group.example' } });
+    server = await startTestServer({ bootstrap: BOOTSTRAP, overrides: { 'signIn.groupDomains': 'group.example', 'server.trustProxy': true } });
   });
   after(() => server.stop());
 
@@ -125,6 +125,31 @@ describe('POST /api/v1/account/login', function () {
       expect(/expires=/i.test(sessionCookie), `remember=${remember}`).to.equal(remember);
       expect(new URL(resumed.headers.get('location')!).searchParams.get('code')).to.be.a('string');
     }
+  });
+
+  it('marks the session cookie Secure behind TLS, and issues a new session id at each sign-in', async () => {
+    const tls = { 'x-forwarded-proto': 'https' };
+    const { browser } = await atLoginPage();
+    const first = await login(browser, { userName: 'bob@example.com', password: 'Correct-Horse-42!' });
+    const resumed = await browser.get(String(first.body.redirectTo), tls);
+    expect(resumed.headers.getSetCookie().find((c) => c.startsWith('gh_session='))).to.match(/;\s*secure/i);
+    const before = browser.cookie('gh_session');
+
+    // Signing in again in the same browser (prompt=login) must not keep the old session id.
+    const params = new URLSearchParams({
+      client_id: 'spa',
+      response_type: 'code',
+      scope: 'openid',
+      prompt: 'login',
+      redirect_uri: `${server.url}/spa/callback`,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    const again = await browser.get(`/oidc/auth?${params}`);
+    expect(new URL(again.headers.get('location')!, server.url).pathname).to.equal('/account/login');
+    const second = await login(browser, { userName: 'bob@example.com', password: 'Correct-Horse-42!' });
+    await browser.get(String(second.body.redirectTo));
+    expect(browser.cookie('gh_session')).to.be.a('string').and.not.equal(before);
   });
 
   it('redirects /api/v1/account/logout to the end-session endpoint', async () => {
