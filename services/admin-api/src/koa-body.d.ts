@@ -1,0 +1,2 @@
+// Brings @koa/bodyparser's `ctx.request.body` typing into this package's build.
+import '@koa/bodyparser';
