@@ -17,6 +17,7 @@ export interface Config {
   };
   database: { url?: string; poolSize: number; dataDir: string; embeddedPort: number };
   redis: { url?: string };
+  mail: { smtpUrl?: string; from: string };
   metrics: { token?: string };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   security: { encryptionKey?: string; hashConcurrency?: number };

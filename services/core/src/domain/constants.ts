@@ -80,6 +80,7 @@ export const JOB_STATUSES = ['Queued', 'Running', 'Succeeded', 'Failed', 'Cancel
 export const RIGHTS = ['Access', 'Information', 'Correction', 'TreatmentOpisition', 'Supression', 'DataPortability'] as const;
 export const RIGHTS_REQUEST_TYPES = ['Direct', 'Representative'] as const;
 
-export const USER_TOKEN_PURPOSES = ['PasswordReset', 'Invitation', 'EmailVerification', 'SignInCode'] as const;
-export const MAIL_STATUSES = ['Pending', 'Sent', 'Failed'] as const;
+export const USER_TOKEN_PURPOSES = ['PasswordReset', 'Invitation', 'EmailVerification', 'SignInCode', 'ExpiredPassword'] as const;
+/** Kept: no SMTP server is configured; the mail stays in the outbox. */
+export const MAIL_STATUSES = ['Pending', 'Sent', 'Failed', 'Kept'] as const;
 export const SIGNING_KEY_STATUSES = ['active', 'retiring', 'retired'] as const;

@@ -1,4 +1,4 @@
-import { Check, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import {
   GROUP_PERMISSIONS,
   TENANT_CREATION_TYPES,
@@ -139,6 +139,14 @@ export class User {
   passwordChangedAt: Date | null;
   @Bool('two_factor_enabled')
   twoFactorEnabled: boolean;
+  /** Authenticator-app (TOTP) secret, encrypted; null when none is enrolled. */
+  @Text('totp_secret_encrypted', { nullable: true })
+  totpSecretEncrypted: string | null;
+  @Timestamp('totp_enabled_at', { nullable: true })
+  totpEnabledAt: Date | null;
+  /** Last accepted TOTP time step: a code is accepted once per step. */
+  @Column({ name: 'totp_last_step', type: 'bigint', nullable: true })
+  totpLastStep: string | null;
   @Timestamp('last_login_at', { nullable: true })
   lastLoginAt: Date | null;
   @Uuid('modified_by_id', { nullable: true })

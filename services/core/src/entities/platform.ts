@@ -143,7 +143,10 @@ export class RightsRequestFile {
   createdAt: Date;
 }
 
-/** Mail waiting to be sent (or kept, when no SMTP server is configured). */
+/**
+ * Mail waiting to be sent (or kept, when no SMTP server is configured). Subject and bodies carry
+ * links with secrets (reset tokens, sign-in codes): `html` and `text` hold them encrypted.
+ */
 @Entity('mail_outbox')
 @Index('mail_outbox__status_next_attempt_at', ['status', 'nextAttemptAt'])
 @Check('mail_outbox__status__check', oneOf('status', MAIL_STATUSES))
