@@ -24,3 +24,6 @@ export * from './logging/audit.js';
 export * from './events/broadcast.js';
 export * from './http/koa-xsrf.js';
 export * from './db/sql-client.js';
+export * from './security/password-policy.js';
+export * from './security/totp.js';
+export * from './mail/index.js';

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { createBaseApp, koaJsonBody, koaSpa, koaXsrf, type AppContext } from '@gatehouse/core';
+import { Mailer, createBaseApp, koaJsonBody, koaSpa, koaXsrf, type AppContext } from '@gatehouse/core';
 import type Koa from 'koa';
 import { accountRoutes } from './features/account/router.js';
 import { configRoutes } from './features/config/router.js';
+import { profileRoutes } from './features/profile/router.js';
 import { ProviderHost } from './oidc/provider-host.js';
 import { cookieKeys, type ProviderOptions } from './oidc/provider.js';
 
@@ -10,17 +11,21 @@ import { cookieKeys, type ProviderOptions } from './oidc/provider.js';
 const PORTAL_ROUTES = /^\/(|account(\/.*)?|profile(\/.*)?|auth\/callback|home)$/;
 
 export interface IdpOptions {
+  /** Sends the mails of sign-in codes, reset links and notices (one is made from the context by default). */
+  mailer?: Mailer;
   /** The portal's build folder; defaults to frontends/portal/dist under the project root. */
   portalDist?: string;
   /** Storage of the provider's models (the database by default). */
   adapterFactory?: ProviderOptions['adapterFactory'];
 }
 
-export type IdpApp = Koa & { host: ProviderHost; close(): Promise<void> };
+export type IdpApp = Koa & { host: ProviderHost; mailer: Mailer; close(): Promise<void> };
 
 /** The identity provider: OpenID Connect at /oidc, sign-in and account APIs, and the portal. */
 export async function createApp(context: AppContext, options: IdpOptions = {}): Promise<IdpApp> {
   const host = await ProviderHost.start(context, { adapterFactory: options.adapterFactory });
+  const mailer = options.mailer ?? new Mailer(context);
+  mailer.start();
   const app = createBaseApp(context);
   // Mounted, the provider sets its signed cookies through this app's context.
   app.keys = cookieKeys(context);
@@ -30,7 +35,7 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
   // Every API call sets the XSRF cookie if missing; state-changing ones must echo it.
   const xsrf = koaXsrf();
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? xsrf(ctx, next) : next()));
-  for (const router of [configRoutes(context), accountRoutes(context, host)]) {
+  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), profileRoutes(context, host, mailer)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(
@@ -38,7 +43,16 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
       root: options.portalDist ?? path.join(context.config.rootDir, 'frontends/portal/dist'),
       basePath: '',
       isKnownRoute: (p) => PORTAL_ROUTES.test(p.replace(/\/$/, '') || '/'),
+      // The reset page's URL carries the token: it must never leak through a Referer header.
+      headersFor: (p): Record<string, string> => (p.startsWith('/account/changePassword') ? { 'Referrer-Policy': 'no-referrer' } : {}),
     }),
   );
-  return Object.assign(app, { host, close: () => host.close() });
+  return Object.assign(app, {
+    host,
+    mailer,
+    close: async () => {
+      await mailer.stop();
+      await host.close();
+    },
+  });
 }

@@ -34,8 +34,8 @@ describe('launcher', () => {
       expect((await get(`${first.url}/health/ready`)).status).to.equal(200);
       expect(JSON.parse((await get(`${first.url}/api/v1/config`)).body).clientId).to.equal('portal');
       const admin = await get(`${first.url}/api/v1/admin/anything`);
-      expect(admin.status, 'admin paths reach the admin API').to.equal(404);
-      expect(JSON.parse(admin.body).code).to.equal('errors.route_not_found');
+      expect(admin.status, 'admin paths reach the admin API, which asks who is calling first').to.equal(401);
+      expect(JSON.parse(admin.body).code).to.equal('errors.unauthorized');
       await first.context.dataSource.query(`UPDATE areas SET name = 'Customers' WHERE name = 'Customers'`);
     } finally {
       await first.close();

@@ -15,7 +15,7 @@ export interface BroadcastEvents {
   /** Memberships, group members or role definitions changed: drop cached effective roles. */
   'roles.changed': { userId?: string };
   /** Provider tokens were revoked: drop cached copies (by id, or every token of a grant). */
-  'oidc.invalidated': { model: string; id?: string; grantId?: string };
+  'oidc.invalidated': { model?: string; id?: string; grantId?: string; accountId?: string };
 }
 
 type Name = keyof BroadcastEvents;

@@ -10,6 +10,8 @@ export interface SpaOptions {
   basePath: string;
   /** Top-level client routes; other paths get index.html with status 404 (the SPA shows not-found). */
   isKnownRoute?: (pathWithinBase: string) => boolean;
+  /** Extra headers for the HTML shell of some routes. */
+  headersFor?: (pathWithinBase: string) => Record<string, string>;
 }
 
 const CONTENT_SECURITY_POLICY = [
@@ -61,6 +63,7 @@ export function koaSpa(options: SpaOptions) {
     ctx.status = options.isKnownRoute && !options.isKnownRoute(within) ? 404 : 200;
     ctx.set('Cache-Control', 'no-cache');
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    for (const [name, value] of Object.entries(options.headersFor?.(within) ?? {})) ctx.set(name, value);
     if (!existsSync(path.join(root, 'index.html'))) {
       ctx.type = 'html';
       ctx.body = NOT_BUILT;

@@ -3,7 +3,8 @@ import { AppError, type FieldError } from '../errors/app-error.js';
 
 /** Validates input against a schema; a failure is a 400 naming every field and reason. */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const result = schema.safeParse(input);
+  // reportInput: zod 4 leaves the offending value out of issues otherwise, and "missing" cannot be told from "wrong type".
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw new AppError('errors.validation', 400, {}, result.error.issues.map(toFieldError));
 }

@@ -101,7 +101,9 @@ export class OidcStore {
     options: { prepare?: boolean } = {},
   ) {
     this.sql = 'driver' in db ? sqlClient(db, { prepare: options.prepare ?? false }) : db;
-    this.unsubscribe = broadcast?.on('oidc.invalidated', ({ model, id, grantId }) => this.forget(model, id, grantId));
+    this.unsubscribe = broadcast?.on('oidc.invalidated', ({ model, id, grantId, accountId }) =>
+      accountId ? this.forgetAccount(accountId) : model && this.forget(model, id, grantId),
+    );
   }
 
   close(): void {
@@ -157,6 +159,11 @@ export class OidcStore {
     if (!CACHEABLE_MODELS.has(model)) return;
     this.forget(model, ids.id, ids.grantId);
     this.broadcast?.publish('oidc.invalidated', { model, id: ids.id, grantId: ids.grantId });
+  }
+
+  /** Drops every cached token and grant of a user (their sessions were revoked). */
+  forgetAccount(accountId: string): void {
+    for (const [key, entry] of this.cache) if ((entry.payload as { accountId?: string }).accountId === accountId) this.cache.delete(key);
   }
 
   private forget(model: string, id?: string, grantId?: string): void {

@@ -1,10 +1,12 @@
 import Router from '@koa/router';
-import { AppError, parseInput, type AppContext } from '@gatehouse/core';
+import { AppError, parseInput, type AppContext, type Mailer } from '@gatehouse/core';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { ProviderHost } from '../../oidc/provider-host.js';
-import { consentSchema, loginSchema } from './schema.js';
+import { PasswordReset } from './password-reset.js';
+import { changePasswordSchema, consentSchema, loginSchema, resendCodeSchema, resetPasswordSchema, verifyCodeSchema } from './schema.js';
 import { PasswordSignIn, type SignInRefusal } from './sign-in.js';
+import { SignInSteps, type NextStep, type StepContext } from './steps.js';
 
 /** The spec's login response. */
 interface LoginResponse {
@@ -44,8 +46,10 @@ async function currentInteraction(provider: Provider, ctx: Context) {
  * sends the browser to `/account/login?interaction=<uid>`; these calls finish the interaction and
  * answer `redirectTo`, where the browser continues the OpenID Connect flow.
  */
-export function accountRoutes(context: AppContext, host: ProviderHost, signIn = new PasswordSignIn(context)): Router {
+export function accountRoutes(context: AppContext, host: ProviderHost, mailer: Mailer, signIn = new PasswordSignIn(context)): Router {
   const router = new Router({ prefix: '/api/v1/account' });
+  const steps = new SignInSteps(context, mailer, signIn);
+  const reset = new PasswordReset(context, mailer);
   const t = (ctx: Context, key: string, params: Record<string, unknown> = {}) =>
     context.i18n.t(key, { lng: ctx.state.language, ...params }) as string;
 
@@ -75,26 +79,104 @@ export function accountRoutes(context: AppContext, host: ProviderHost, signIn = 
       return expired(ctx, body.returnUrl);
     }
     const client = await host.registry.find(String(interaction.params.client_id));
-    const result = await signIn.signIn({
-      userName: body.userName,
-      password: body.password,
+    const request = {
       returnUrl: body.returnUrl ?? String(interaction.params.redirect_uri ?? ''),
       applicationName: client?.name,
       ip: ctx.ip,
       userAgent: ctx.get('user-agent'),
-    });
+    };
+    const result = await signIn.verify({ userName: body.userName, password: body.password, ...request });
     if (!result.ok) return refuse(ctx, result);
+    const step: StepContext = { interaction: interaction.uid, remember: body.rememberLogin, ...request };
+    const next = await steps.afterPassword(result.user.id, step);
+    if (next.kind === 'done') await signIn.complete(result.user, request, 'Password verified');
+    await answerStep(ctx, next, result.user.id, step, ['pwd']);
+  });
 
-    const redirectTo = await provider.interactionResult(
+  /** Answers where the sign-in stands: finished (redirectTo), or the next step with its token. */
+  const answerStep = async (ctx: Context, next: NextStep, userId: string, step: StepContext, amr: string[]) => {
+    if (next.kind === 'expired-password') {
+      ctx.body = loginResponse({ changePassword: true, token: next.token, code: 'account.password_expired', errors: [t(ctx, 'account.password_expired')] });
+      return;
+    }
+    if (next.kind === 'second-factor') {
+      ctx.body = {
+        ...loginResponse({ twoAuthentificationRequired: true, token: next.token }),
+        twoFactorMethod: next.method,
+        codeExpiresAt: next.expiresAt ? new Date(next.expiresAt).toISOString() : null,
+      };
+      return;
+    }
+    const redirectTo = await host.current.interactionResult(
       ctx.req,
       ctx.res,
-      { login: { accountId: result.user.id, remember: body.rememberLogin, amr: ['pwd'] } },
+      { login: { accountId: userId, remember: step.remember, amr } },
       { mergeWithLastSubmission: false },
     );
     ctx.body = loginResponse({ success: true, redirectTo });
+  };
+
+  /** The second factor: the e-mailed code or an authenticator app's code. */
+  router.post('/verifyCode', async (ctx) => {
+    const body = parseInput(verifyCodeSchema, ctx.request.body ?? {});
+    const interaction = await currentInteraction(host.current, ctx);
+    if (!interaction) return expired(ctx);
+    const result = await steps.verifyCode(body.token, body.code, interaction.uid);
+    if (!result.ok) return refuse(ctx, result);
+    await answerStep(ctx, { kind: 'done' }, result.userId, result.step, ['pwd', 'otp']);
   });
 
-  const refuse = (ctx: Context, refusal: SignInRefusal) => {
+  /** "Resend Code": a new code by mail; the previous one stops working. */
+  router.post('/resendCode', async (ctx) => {
+    const body = parseInput(resendCodeSchema, ctx.request.body ?? {});
+    const interaction = await currentInteraction(host.current, ctx);
+    if (!interaction) return expired(ctx);
+    const result = await steps.resendCode(body.token, interaction.uid);
+    if (!result.ok) return refuse(ctx, result);
+    ctx.body = { success: true, errors: [], codeExpiresAt: new Date(result.expiresAt).toISOString() };
+  });
+
+  /**
+   * A new password: with the token of the expired-password step (then the sign-in goes on), or with
+   * the token of an e-mailed reset link (identityName required).
+   */
+  router.post('/changePassword', async (ctx) => {
+    const body = parseInput(changePasswordSchema, ctx.request.body ?? {});
+    if (body.identityName) {
+      const result = await reset.complete(body.identityName, body.token, body.newPassword, body.confirmPassword);
+      if (!result.ok) return refuse(ctx, result);
+      ctx.body = {
+        success: true,
+        errors: [],
+        message: t(ctx, 'account.password_reset_done'),
+        redirectTo: safeReturnUrl(context, body.returnUrl) ?? '/',
+      };
+      return;
+    }
+    const interaction = await currentInteraction(host.current, ctx);
+    if (!interaction) return expired(ctx);
+    const result = await steps.changeExpiredPassword(body.token, interaction.uid, body.newPassword, body.confirmPassword);
+    if (!result.ok) return refuse(ctx, result);
+    await answerStep(ctx, result.next, result.userId, result.step, ['pwd']);
+  });
+
+  /** Forgot password: the same answer whether or not the account exists. */
+  router.post('/resetPassword', async (ctx) => {
+    const body = parseInput(resetPasswordSchema, ctx.request.body ?? {});
+    const result = await reset.request(body.username, body.language ?? ctx.state.language, safeReturnUrl(context, body.returnUrl));
+    if (!result.ok) return refuse(ctx, result);
+    ctx.body = { success: true, errors: [], message: t(ctx, 'account.reset_sent') };
+  });
+
+  /** Checks a reset link's token when the page opens. */
+  router.get('/validateToken/:identityName/:token', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const result = await reset.validate(ctx.params.identityName!, ctx.params.token!);
+    if (!result.ok) return refuse(ctx, result);
+    ctx.body = { success: true, errors: [] };
+  });
+
+  function refuse(ctx: Context, refusal: SignInRefusal) {
     ctx.status = refusal.status;
     ctx.body = loginResponse({
       code: refusal.code,
@@ -103,7 +185,7 @@ export function accountRoutes(context: AppContext, host: ProviderHost, signIn = 
       lockedUntil: refusal.lockedUntil?.toISOString(),
       externalLoginRequired: refusal.externalLoginRequired,
     });
-  };
+  }
 
   /** What the page must show for the interaction in progress: sign-in or consent, and for which application. */
   router.get('/interaction', async (ctx) => {

@@ -11,3 +11,28 @@ export const loginSchema = z.object({
 });
 
 export const consentSchema = z.strictObject({ approve: z.boolean() });
+
+export const verifyCodeSchema = z.object({
+  token: z.string().min(1).max(200),
+  code: z.string().max(20).default(''),
+  // Sent by the portal with the code; the step's token already identifies the sign-in.
+  userName: z.string().max(256).optional(),
+  password: z.string().max(1024).optional(),
+  rememberPassword: z.boolean().optional(),
+});
+
+export const resendCodeSchema = z.object({ token: z.string().min(1).max(200) });
+
+export const changePasswordSchema = z.object({
+  identityName: z.string().max(256).optional(),
+  token: z.string().min(1).max(200),
+  newPassword: z.string().max(1024).default(''),
+  confirmPassword: z.string().max(1024).optional(),
+  returnUrl: z.string().max(2000).optional().nullable(),
+});
+
+export const resetPasswordSchema = z.object({
+  username: z.string().trim().min(1).max(256),
+  language: z.string().max(10).optional(),
+  returnUrl: z.string().max(2000).optional(),
+});

@@ -65,7 +65,18 @@ export class PasswordSignIn {
     private readonly policy: LockoutPolicy = DEFAULT_LOCKOUT_POLICY,
   ) {}
 
+  /** Checks the password and, when nothing else is asked of the user, completes the sign-in. */
   async signIn(request: SignInRequest): Promise<SignInResult> {
+    const result = await this.verify(request);
+    if (result.ok) await this.complete(result.user, request, 'Password verified');
+    return result;
+  }
+
+  /**
+   * Checks the password only. The failure counter is not reset here: it resets when the whole
+   * sign-in completes, so re-entering the password cannot buy more guesses at a second factor.
+   */
+  async verify(request: SignInRequest): Promise<SignInResult> {
     const { dataSource: db, passwords } = this.context;
     const userName = request.userName.trim();
     const normalized = userName.toLowerCase();
@@ -112,26 +123,29 @@ export class PasswordSignIn {
       return { ok: false, status: 403, code: 'account.pending_approval' };
     }
 
-    const rehashed = passwords.needsRehash(user!.passwordHash!) ? await passwords.hash(request.password) : null;
-    // The success and its log row in one round trip.
-    await db.query(
+    if (passwords.needsRehash(user!.passwordHash!)) {
+      await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user!.id, await passwords.hash(request.password)]);
+    }
+    return { ok: true, user: user! };
+  }
+
+  /** The sign-in succeeded: counters cleared, last sign-in dated and the success logged, in one round trip. */
+  async complete(user: { id: string; userName: string }, request: Omit<SignInRequest, 'password' | 'userName'>, reason: string): Promise<void> {
+    await this.context.dataSource.query(
       `WITH success AS (
-         UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now(),
-                password_hash = COALESCE($2, password_hash)
-          WHERE id = $1)
+         UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now() WHERE id = $1)
        INSERT INTO authentication_logs (user_id, user_name, result, reason, authentication_provider, return_url, application_name, ip, user_agent)
-       VALUES ($1, $3, 'Success', 'Password verified', 'Local', $4, $5, $6, $7)`,
+       VALUES ($1, $2, 'Success', $3, 'Local', $4, $5, $6, $7)`,
       [
-        user!.id,
-        rehashed,
-        userName.slice(0, 256),
+        user.id,
+        user.userName.slice(0, 256),
+        reason,
         request.returnUrl?.slice(0, 2000) ?? null,
         request.applicationName?.slice(0, 200) ?? null,
         request.ip?.slice(0, 64) ?? null,
         request.userAgent?.slice(0, 500) ?? null,
       ],
     );
-    return { ok: true, user: user! };
   }
 
   private refusalFor(outcome: FailureOutcome): SignInRefusal {

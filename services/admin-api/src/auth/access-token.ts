@@ -1,0 +1,214 @@
+import type { AppContext } from '@gatehouse/core';
+import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTPayload, type LocalJWKSet } from 'jose';
+
+/** What the admin API learns from a verified access token. */
+export interface AccessTokenClaims {
+  /** The user the token was issued to (`sub`). */
+  userId: string;
+  /** The user's global roles in the Identity application when the token was issued (`roles`). */
+  roles: string[];
+  /** Granted scopes (`scope`, space-delimited in the token). */
+  scopes: string[];
+  /** The token's own id (`jti`), null when it has none. */
+  tokenId: string | null;
+}
+
+/** Why a token was refused; `reason` goes to the logs, never to the caller. */
+export class InvalidTokenError extends Error {
+  constructor(
+    readonly reason: 'malformed' | 'unknown_key' | 'signature' | 'expired' | 'claims' | 'insufficient_scope',
+    options?: { cause?: unknown },
+  ) {
+    super(`invalid access token: ${reason}`, options);
+    this.name = 'InvalidTokenError';
+  }
+}
+
+export interface AccessTokenVerifierOptions {
+  /** A scope every token must carry; tokens without it are refused as `insufficient_scope`. */
+  requiredScope?: string;
+  /** Clock, in milliseconds; tests move it to step over the refresh intervals. */
+  now?: () => number;
+}
+
+/** The scope the provider grants on the admin API audience (the idp's ADMIN_API_SCOPE). */
+export const ADMIN_API_SCOPE = 'admin';
+/** The provider signs admin API tokens with RS256; ES256 and EdDSA keys exist for clients that ask. */
+const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
+/** Keys are reread at least this often, so a rotation on another node without Redis is seen. */
+export const KEYS_MAX_AGE_MS = 60_000;
+/** At most one reread per this interval for tokens naming an unknown key id, so garbage kids cannot hammer the database. */
+export const UNKNOWN_KID_REFRESH_INTERVAL_MS = 10_000;
+/** Absorbs small clock differences between the provider's nodes and this one. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface KeySet {
+  jwks: LocalJWKSet;
+  /** When this set must be reread: the max age, or earlier when a retiring key's date comes. */
+  expiresAt: number;
+}
+
+interface PublishedKeyRow {
+  kid: string;
+  public_jwk: JWK;
+  retire_at: Date | null;
+}
+
+/**
+ * Verifies the provider's JWT access tokens for the admin API locally, against the public halves
+ * of the signing keys in the database: no call to the provider per request. The key set is cached,
+ * reread when `keys.changed` is broadcast, when it is older than a minute or a retiring key's date
+ * has passed, and (rate-limited) when a token names a key id it does not hold.
+ */
+export class AccessTokenVerifier {
+  private cache: KeySet | undefined;
+  private loading: Promise<KeySet> | undefined;
+  /** Bumped on `keys.changed`: a read that started before the change must not be trusted after it. */
+  private generation = 0;
+  private lastUnknownKidRefresh = Number.NEGATIVE_INFINITY;
+  private readonly now: () => number;
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly options: AccessTokenVerifierOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.stopListening = context.broadcast.on('keys.changed', () => this.invalidate());
+  }
+
+  /**
+   * Whether `token` has the shape of a JWT at all; other bearer tokens (personal access tokens)
+   * belong to another verifier.
+   */
+  recognizes(token: string): boolean {
+    return JWS_COMPACT.test(token);
+  }
+
+  /** The token's claims; throws InvalidTokenError when it is not a valid admin API access token. */
+  async verify(token: string): Promise<AccessTokenClaims> {
+    if (!this.recognizes(token)) throw new InvalidTokenError('malformed');
+    let keys = await this.currentKeys();
+    try {
+      return await this.verifyWith(token, keys);
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError) || error.reason !== 'unknown_key') throw error;
+      const fresher = await this.keysAfterUnknownKid(keys);
+      if (!fresher || fresher === keys) throw error;
+      keys = fresher;
+      return await this.verifyWith(token, keys);
+    }
+  }
+
+  /** Stops listening to key changes (the context's broadcast drops every listener when it closes anyway). */
+  close(): void {
+    this.stopListening();
+  }
+
+  private async verifyWith(token: string, keys: KeySet): Promise<AccessTokenClaims> {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys.jwks, {
+        issuer: this.context.config.oidc.issuer,
+        audience: this.context.config.oidc.adminApiAudience,
+        algorithms: ALGORITHMS,
+        // RFC 9068: the type keeps an ID token (or any other JWT we sign) from passing as an access token.
+        typ: 'at+jwt',
+        // Without exp a token would never expire; jose only checks exp when it is present.
+        requiredClaims: ['sub', 'exp'],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: new Date(this.now()),
+      }));
+    } catch (error) {
+      throw new InvalidTokenError(reasonOf(error), { cause: error });
+    }
+    if (typeof payload.sub !== 'string' || !UUID.test(payload.sub)) throw new InvalidTokenError('claims');
+    const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+    if (this.options.requiredScope && !scopes.includes(this.options.requiredScope)) throw new InvalidTokenError('insufficient_scope');
+    const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
+    return { userId: payload.sub, roles, scopes, tokenId: typeof payload.jti === 'string' ? payload.jti : null };
+  }
+
+  private currentKeys(): Promise<KeySet> {
+    if (this.cache && this.now() < this.cache.expiresAt) return Promise.resolve(this.cache);
+    return this.load();
+  }
+
+  /**
+   * Keys to retry with after a token named an unknown key id: the result of a read already under
+   * way or finished since, else a new read if the rate limit allows, else none.
+   */
+  private async keysAfterUnknownKid(used: KeySet): Promise<KeySet | undefined> {
+    if (this.loading) return this.loading;
+    if (this.cache && this.cache !== used && this.now() < this.cache.expiresAt) return this.cache;
+    if (this.now() - this.lastUnknownKidRefresh < UNKNOWN_KID_REFRESH_INTERVAL_MS) return undefined;
+    this.lastUnknownKidRefresh = this.now();
+    return this.load();
+  }
+
+  /** One read at a time: concurrent callers share it. */
+  private load(): Promise<KeySet> {
+    if (this.loading) return this.loading;
+    const generation = this.generation;
+    const loading = this.read().then(
+      (keys) => {
+        if (this.loading === loading) this.loading = undefined;
+        // A change broadcast during the read may not be in it: use it once, reread next time.
+        if (generation !== this.generation) return { ...keys, expiresAt: 0 };
+        this.cache = keys;
+        return keys;
+      },
+      (error: unknown) => {
+        if (this.loading === loading) this.loading = undefined;
+        throw error;
+      },
+    );
+    this.loading = loading;
+    return loading;
+  }
+
+  private async read(): Promise<KeySet> {
+    const rows: PublishedKeyRow[] = await this.context.dataSource.query(
+      `SELECT kid, public_jwk, retire_at FROM signing_keys
+        WHERE status = 'active' OR (status = 'retiring' AND retire_at > now())`,
+    );
+    const now = this.now();
+    let expiresAt = now + KEYS_MAX_AGE_MS;
+    for (const row of rows) if (row.retire_at) expiresAt = Math.min(expiresAt, new Date(row.retire_at).getTime());
+    return {
+      jwks: createLocalJWKSet({ keys: rows.map((row) => ({ ...row.public_jwk, kid: row.kid })) }),
+      expiresAt,
+    };
+  }
+
+  private invalidate(): void {
+    this.generation += 1;
+    this.cache = undefined;
+    this.loading = undefined;
+  }
+}
+
+function reasonOf(error: unknown): InvalidTokenError['reason'] {
+  if (error instanceof errors.JWKSNoMatchingKey) return 'unknown_key';
+  if (error instanceof errors.JWTExpired) return 'expired';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'signature';
+  if (error instanceof errors.JWTClaimValidationFailed) return 'claims';
+  return 'malformed';
+}
+
+const verifiers = new WeakMap<AppContext, AccessTokenVerifier>();
+
+/**
+ * The context's one verifier for admin API tokens (one key cache and one `keys.changed` listener
+ * per context, however many apps are built on it).
+ */
+export function adminAccessTokenVerifier(context: AppContext): AccessTokenVerifier {
+  let verifier = verifiers.get(context);
+  if (!verifier) {
+    verifier = new AccessTokenVerifier(context, { requiredScope: ADMIN_API_SCOPE });
+    verifiers.set(context, verifier);
+  }
+  return verifier;
+}

@@ -1,0 +1,78 @@
+import { AppError } from '@gatehouse/core';
+import type { Context, Middleware } from 'koa';
+import { InvalidTokenError, type AccessTokenVerifier } from './access-token.js';
+
+/** Who is calling the admin API, whatever kind of bearer token they came with. */
+export interface Caller {
+  /** Which verifier accepted the token; personal access tokens will add their own kind. */
+  kind: 'access_token';
+  userId: string;
+  roles: string[];
+  scopes: string[];
+  tokenId: string | null;
+}
+
+/**
+ * One kind of bearer token. `verify` answers null when the token is not of its kind (the next
+ * verifier is tried), the caller when it is valid, and throws InvalidTokenError when it is of its
+ * kind but invalid. Any other error is a failure of ours (a 500), never a reason to sign the user out.
+ */
+export interface BearerVerifier {
+  verify(token: string): Promise<Caller | null>;
+}
+
+/** The provider's JWT access tokens for the admin API audience. */
+export function accessTokenBearer(verifier: AccessTokenVerifier): BearerVerifier {
+  return {
+    async verify(token) {
+      if (!verifier.recognizes(token)) return null;
+      return { kind: 'access_token', ...(await verifier.verify(token)) };
+    },
+  };
+}
+
+const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
+
+/**
+ * Authenticates every request with `Authorization: Bearer …`: the verifiers are tried in order and
+ * the first that knows the token decides. The caller goes to `ctx.state.caller`; a missing,
+ * unknown, invalid or expired token is a 401 with a `WWW-Authenticate` challenge (RFC 6750).
+ */
+export function koaAdminAuth(verifiers: readonly BearerVerifier[]): Middleware {
+  return async function adminAuth(ctx, next) {
+    const token = BEARER.exec(ctx.get('authorization'))?.[1];
+    // RFC 6750 §3.1: a request without credentials gets a bare challenge, no error code.
+    if (!token) refuse(ctx, 'Bearer');
+    let caller: Caller | null = null;
+    try {
+      for (const verifier of verifiers) {
+        caller = await verifier.verify(token);
+        if (caller) break;
+      }
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError)) throw error;
+      ctx.state.log?.debug({ reason: error.reason, requestId: ctx.state.requestId }, 'bearer token refused');
+      if (error.reason === 'insufficient_scope') {
+        ctx.set('WWW-Authenticate', 'Bearer error="insufficient_scope"');
+        throw new AppError('errors.forbidden', 403);
+      }
+      refuse(ctx, 'Bearer error="invalid_token"');
+    }
+    if (!caller) refuse(ctx, 'Bearer error="invalid_token"');
+    ctx.state.caller = caller;
+    await next();
+  };
+}
+
+// The error handler keeps headers already set, so the challenge survives the thrown error.
+function refuse(ctx: Context, challenge: string): never {
+  ctx.set('WWW-Authenticate', challenge);
+  throw new AppError('errors.unauthorized', 401);
+}
+
+/** The authenticated caller; a route reached without koaAdminAuth in front fails closed with a 401. */
+export function callerOf(ctx: Context): Caller {
+  const caller = ctx.state.caller as Caller | undefined;
+  if (!caller) throw new AppError('errors.unauthorized', 401);
+  return caller;
+}

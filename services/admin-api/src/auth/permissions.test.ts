@@ -1,0 +1,28 @@
+import { IDENTITY_ROLES, type AppContext } from '@gatehouse/core';
+import { sharedTestContext } from '@gatehouse/core/testing';
+import { expect } from 'chai';
+import { adminRouter } from '../app.js';
+import { ENDPOINT_ROLES } from './permissions.js';
+
+describe('admin endpoint roles', () => {
+  let context: AppContext;
+  before(async () => {
+    context = await sharedTestContext();
+  });
+
+  it('guards every admin route with requireRole naming an entry of ENDPOINT_ROLES', () => {
+    const routes = adminRouter(context).stack.filter((layer) => layer.methods.length > 0);
+    expect(routes).to.not.be.empty;
+    const unguarded = routes
+      .filter((layer) => !layer.stack.some((fn) => Object.hasOwn(ENDPOINT_ROLES, (fn as { endpoint?: string }).endpoint ?? '')))
+      .map((layer) => `${layer.methods.join(',')} ${layer.path}`);
+    expect(unguarded).to.deep.equal([]);
+  });
+
+  it('gives every endpoint at least one role, all of them known Identity roles', () => {
+    for (const [endpoint, roles] of Object.entries(ENDPOINT_ROLES)) {
+      expect(roles, endpoint).to.not.be.empty;
+      for (const role of roles) expect(IDENTITY_ROLES, endpoint).to.include(role);
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { FieldError } from '../errors/app-error.js';
+import type { PasswordHasher } from './passwords.js';
+
+type Db = DataSource | EntityManager;
+
+/** Title of the security configuration that holds the password policy. */
+export const PASSWORD_POLICY_CONFIG = 'PasswordPolicy';
+
+const policySchema = z.object({
+  minLength: z.number().int().min(8).max(128).default(12),
+  requireUppercase: z.boolean().default(true),
+  requireLowercase: z.boolean().default(true),
+  requireDigit: z.boolean().default(true),
+  requireSymbol: z.boolean().default(true),
+  /** Previous passwords that may not be used again. */
+  historySize: z.number().int().min(0).max(24).default(7),
+  /** A password older than this must be changed at the next sign-in; 0 never expires. */
+  maxAgeDays: z.number().int().min(0).max(3650).default(90),
+});
+
+export type PasswordPolicy = z.infer<typeof policySchema>;
+export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = policySchema.parse({});
+
+/**
+ * The policy in force: the `PasswordPolicy` security configuration (edited by a God user) over the
+ * defaults. A malformed document falls back to the defaults rather than weakening anything.
+ */
+export async function loadPasswordPolicy(db: Db): Promise<PasswordPolicy> {
+  const [row] = await db.query('SELECT body FROM security_configs WHERE title = $1', [PASSWORD_POLICY_CONFIG]);
+  const parsed = policySchema.safeParse(row?.body ?? {});
+  return parsed.success ? parsed.data : DEFAULT_PASSWORD_POLICY;
+}
+
+/** Every rule the password breaks, as field errors whose codes are i18n keys. */
+export function checkPasswordRules(password: string, policy: PasswordPolicy, field = 'newPassword'): FieldError[] {
+  const broken: FieldError[] = [];
+  if (password.length < policy.minLength) broken.push({ field, code: 'password.too_short', params: { min: policy.minLength } });
+  if (policy.requireUppercase && !/\p{Lu}/u.test(password)) broken.push({ field, code: 'password.uppercase' });
+  if (policy.requireLowercase && !/\p{Ll}/u.test(password)) broken.push({ field, code: 'password.lowercase' });
+  if (policy.requireDigit && !/\p{Nd}/u.test(password)) broken.push({ field, code: 'password.digit' });
+  if (policy.requireSymbol && !/[^\p{L}\p{Nd}\s]/u.test(password)) broken.push({ field, code: 'password.symbol' });
+  return broken;
+}
+
+export function isPasswordExpired(changedAt: Date | null, policy: PasswordPolicy, now = new Date()): boolean {
+  if (policy.maxAgeDays === 0) return false;
+  // Never set (created by an administrator, or before the policy): change it now.
+  if (!changedAt) return true;
+  return now.getTime() - changedAt.getTime() > policy.maxAgeDays * 86_400_000;
+}
+
+/** True when the password matches the current one or one of the last `historySize`. */
+export async function isRecentPassword(
+  db: Db,
+  hasher: PasswordHasher,
+  userId: string,
+  password: string,
+  policy: PasswordPolicy,
+): Promise<boolean> {
+  if (policy.historySize === 0) return false;
+  const [current] = await db.query('SELECT password_hash FROM users WHERE id = $1', [userId]);
+  const history: Array<{ password_hash: string }> = await db.query(
+    'SELECT password_hash FROM user_password_history WHERE user_id = $1 ORDER BY created_at DESC LIMIT $2',
+    [userId, Math.max(0, policy.historySize - 1)],
+  );
+  const hashes = [current?.password_hash, ...history.map((h) => h.password_hash)].filter((h): h is string => Boolean(h));
+  // Verified one after the other: the hasher bounds concurrency anyway, and the first match ends it.
+  for (const hash of hashes) if (await hasher.verify(hash, password)) return true;
+  return false;
+}
+
+/**
+ * Stores a new password: the previous hash goes to the history (trimmed to the policy's size), the
+ * change date is set, and the failure counters are cleared. Run inside the caller's transaction.
+ */
+export async function storeNewPassword(db: Db, userId: string, newHash: string, policy: PasswordPolicy): Promise<void> {
+  await db.query(
+    `INSERT INTO user_password_history (user_id, password_hash)
+     SELECT id, password_hash FROM users WHERE id = $1 AND password_hash IS NOT NULL`,
+    [userId],
+  );
+  await db.query(
+    `DELETE FROM user_password_history WHERE user_id = $1 AND id NOT IN (
+       SELECT id FROM user_password_history WHERE user_id = $1 ORDER BY created_at DESC LIMIT $2)`,
+    [userId, Math.max(0, policy.historySize - 1)],
+  );
+  await db.query(
+    `UPDATE users SET password_hash = $2, password_changed_at = now(), failed_attempts = 0, lockout_count = 0,
+                      lockout_end = NULL, modified_on = now()
+      WHERE id = $1`,
+    [userId, newHash],
+  );
+}

@@ -1,0 +1,61 @@
+import {
+  AppError,
+  checkPasswordRules,
+  isRecentPassword,
+  loadPasswordPolicy,
+  storeNewPassword,
+  type AppContext,
+  type FieldError,
+  type Mailer,
+} from '@gatehouse/core';
+import { revokeUserSessions } from '../../oidc/revoke.js';
+
+/**
+ * Changes a user's password under the policy: every broken rule named at once, no reuse of recent
+ * passwords, then the history kept, counters cleared, every session and refresh token of the user
+ * revoked, and a "password changed" notice mailed.
+ */
+export async function changePassword(
+  context: AppContext,
+  mailer: Mailer,
+  options: { userId: string; newPassword: string; confirmPassword?: string },
+): Promise<void> {
+  await assertAcceptablePassword(context, options);
+  await applyNewPassword(context, mailer, options.userId, options.newPassword);
+}
+
+/** Throws a 400 naming every broken rule (policy, confirmation, reuse); stores nothing. */
+export async function assertAcceptablePassword(
+  context: AppContext,
+  options: { userId: string; newPassword: string; confirmPassword?: string },
+): Promise<void> {
+  const policy = await loadPasswordPolicy(context.dataSource);
+  const errors: FieldError[] = [];
+  if (!options.newPassword) errors.push({ field: 'newPassword', code: 'password.required' });
+  else errors.push(...checkPasswordRules(options.newPassword, policy));
+  if (options.confirmPassword !== undefined && options.confirmPassword !== options.newPassword) {
+    errors.push({ field: 'confirmPassword', code: 'password.mismatch' });
+  }
+  if (errors.length === 0 && (await isRecentPassword(context.dataSource, context.passwords, options.userId, options.newPassword, policy))) {
+    errors.push({ field: 'newPassword', code: 'password.reused', params: { count: policy.historySize } });
+  }
+  if (errors.length) throw new AppError('errors.validation', 400, {}, errors);
+}
+
+/** Stores an already accepted password and does what follows a change (revocation, notice). */
+export async function applyNewPassword(context: AppContext, mailer: Mailer, userId: string, newPassword: string): Promise<void> {
+  const policy = await loadPasswordPolicy(context.dataSource);
+  const options = { userId, newPassword };
+  const hash = await context.passwords.hash(options.newPassword);
+  await context.dataSource.transaction((em) => storeNewPassword(em, options.userId, hash, policy));
+  await revokeUserSessions(context, options.userId);
+  const [user] = await context.dataSource.query('SELECT email, language, first_name, user_name FROM users WHERE id = $1', [options.userId]);
+  mailer
+    .send({
+      to: user.email,
+      template: 'password-changed',
+      language: user.language,
+      params: { name: user.first_name ?? user.user_name, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' },
+    })
+    .catch((error: Error) => context.logger.warn({ err: error.message }, 'password-changed mail failed'));
+}

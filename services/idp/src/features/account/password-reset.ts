@@ -1,0 +1,91 @@
+import { LANGUAGES, type AppContext, type Language, type Mailer } from '@gatehouse/core';
+import { applyNewPassword, assertAcceptablePassword } from './password-change.js';
+import { requiresProfessionalAccount, type SignInRefusal } from './sign-in.js';
+import { consumeUserToken, findUserToken, issueUserToken, revokeUserTokens } from './user-tokens.js';
+
+/** A reset link works once, for an hour (documented). */
+export const RESET_TOKEN_SECONDS = 60 * 60;
+/** Asking again within a minute sends nothing more (the answer is the same). */
+const RESET_REQUEST_INTERVAL_SECONDS = 60;
+
+interface ResetUser {
+  id: string;
+  user_name: string;
+  email: string;
+  language: string;
+  first_name: string | null;
+  draft: boolean;
+  locked: boolean;
+}
+
+/**
+ * Forgot password: a single-use link by mail. The answer does not tell whether the account exists
+ * (locked and draft accounts get the spec's own messages).
+ */
+export class PasswordReset {
+  constructor(
+    private readonly context: AppContext,
+    private readonly mailer: Mailer,
+  ) {}
+
+  private async userByName(name: string): Promise<ResetUser | undefined> {
+    const [user] = await this.context.dataSource.query(
+      'SELECT id, user_name, email, language, first_name, draft, locked FROM users WHERE normalized_user_name = $1',
+      [name.trim().toLowerCase()],
+    );
+    return user;
+  }
+
+  async request(userName: string, language: string | undefined, returnUrl?: string): Promise<{ ok: true } | SignInRefusal> {
+    const user = await this.userByName(userName);
+    if (!user) return { ok: true };
+    if (user.locked) return { ok: false, status: 400, code: 'account.reset_user_locked' };
+    if (user.draft || requiresProfessionalAccount(this.context, user.user_name)) {
+      return { ok: false, status: 400, code: 'account.reset_not_allowed' };
+    }
+    const [recent] = await this.context.dataSource.query(
+      `SELECT 1 FROM user_tokens WHERE user_id = $1 AND purpose = 'PasswordReset' AND created_at > now() - make_interval(secs => $2)`,
+      [user.id, RESET_REQUEST_INTERVAL_SECONDS],
+    );
+    if (recent) return { ok: true };
+
+    await revokeUserTokens(this.context, user.id, 'PasswordReset');
+    const { token } = await issueUserToken(this.context, { userId: user.id, purpose: 'PasswordReset', ttlSeconds: RESET_TOKEN_SECONDS });
+    const base = this.context.config.server.publicUrl;
+    const link = new URL(`${base}/account/changePassword`);
+    link.searchParams.set('identityName', user.user_name);
+    link.searchParams.set('token', token);
+    link.searchParams.set('returnUrl', returnUrl ?? `${base}/`);
+    const mailLanguage = (LANGUAGES as readonly string[]).includes(language ?? '') ? (language as Language) : user.language;
+    // Delivered in the background: waiting for the SMTP server would make known accounts slower to answer.
+    void this.mailer
+      .send({
+        to: user.email,
+        template: 'password-reset',
+        language: mailLanguage,
+        params: { name: user.first_name ?? user.user_name, link: link.toString(), minutes: RESET_TOKEN_SECONDS / 60 },
+      })
+      .catch((error: Error) => this.context.logger.warn({ err: error.message }, 'reset mail failed'));
+    return { ok: true };
+  }
+
+  /** The link's token, for that user, still usable. Spaces read as `+` (links pasted from some mail clients). */
+  async validate(identityName: string, token: string): Promise<{ ok: true; user: ResetUser; tokenId: string } | SignInRefusal> {
+    const row = await findUserToken(this.context, token.replaceAll(' ', '+'), 'PasswordReset');
+    const user = row ? await this.userByName(identityName) : undefined;
+    if (!row || !user || user.id !== row.user_id) return { ok: false, status: 400, code: 'account.invalid_token' };
+    if (user.locked) return { ok: false, status: 400, code: 'account.reset_user_locked' };
+    if (user.draft) return { ok: false, status: 400, code: 'account.reset_not_allowed' };
+    return { ok: true, user, tokenId: row.id };
+  }
+
+  /** Sets the new password from a link: checked against the policy first, so a refused password does not burn the link. */
+  async complete(identityName: string, token: string, newPassword: string, confirmPassword?: string): Promise<{ ok: true } | SignInRefusal> {
+    const valid = await this.validate(identityName, token);
+    if (!valid.ok) return valid;
+    await assertAcceptablePassword(this.context, { userId: valid.user.id, newPassword, confirmPassword });
+    if (!(await consumeUserToken(this.context, valid.tokenId))) return { ok: false, status: 400, code: 'account.invalid_token' };
+    await applyNewPassword(this.context, this.mailer, valid.user.id, newPassword);
+    return { ok: true };
+  }
+}

@@ -1,0 +1,47 @@
+import { Browser } from './browser.js';
+import { startTestServer, type TestServer } from './server.js';
+import { MailCatcher } from './smtp.js';
+
+/** RFC 7636's example verifier and its S256 challenge. */
+export const PKCE_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+export const PKCE = { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
+
+/** The product plus a real SMTP server it delivers to; call `stop()` after the suite. */
+export async function startServerWithMail(bootstrap: string): Promise<{ server: TestServer; smtp: MailCatcher; stop(): Promise<void> }> {
+  const smtp = await new MailCatcher().start();
+  const server = await startTestServer({ bootstrap, overrides: { 'mail.smtpUrl': smtp.url } });
+  return {
+    server,
+    smtp,
+    async stop() {
+      await server.stop();
+      await smtp.stop();
+    },
+  };
+}
+
+/** A browser at the sign-in page of a new authorization request of the `spa` client. */
+export async function atLoginPage(server: TestServer): Promise<Browser> {
+  const browser = new Browser(server.url);
+  const params = new URLSearchParams({ client_id: 'spa', response_type: 'code', scope: 'openid', redirect_uri: `${server.url}/spa/callback`, ...PKCE });
+  await browser.get(`/oidc/auth?${params}`);
+  await browser.get('/api/v1/config');
+  return browser;
+}
+
+/** Follows a finished sign-in to the `spa` callback and redeems the code: the user's access token. */
+export async function accessTokenAfter(server: TestServer, browser: Browser, redirectTo: string): Promise<string> {
+  const { url } = await browser.follow(redirectTo);
+  const res = await fetch(`${server.url}/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: new URL(url).searchParams.get('code')!,
+      client_id: 'spa',
+      redirect_uri: `${server.url}/spa/callback`,
+      code_verifier: PKCE_VERIFIER,
+    }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
