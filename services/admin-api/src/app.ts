@@ -4,6 +4,8 @@ import { createBaseApp, koaJsonBody, koaSpa, type AppContext } from '@gatehouse/
 import type Koa from 'koa';
 import { adminAccessTokenVerifier } from './auth/access-token.js';
 import { accessTokenBearer, koaAdminAuth, type BearerVerifier } from './auth/koa-admin-auth.js';
+import { sessionTokenBearer } from './auth/session-token.js';
+import { applicationRoutes } from './features/applications/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
 
 /** Every route of the administration API lives under this prefix, behind bearer authentication. */
@@ -22,7 +24,7 @@ export interface AdminApiOptions {
 /** The administration API (`/api/v1/admin/*`, `/api/v1/keys`) and the admin console. */
 export function createApp(context: AppContext, options: AdminApiOptions = {}): Koa {
   const app = createBaseApp(context);
-  const verifiers = options.bearerVerifiers ?? [accessTokenBearer(adminAccessTokenVerifier(context))];
+  const verifiers = options.bearerVerifiers ?? [accessTokenBearer(adminAccessTokenVerifier(context)), sessionTokenBearer(context)];
   // Every admin API path is authenticated before anything else, bodies included: an anonymous
   // caller learns nothing, not even which routes exist.
   const auth = koaAdminAuth(verifiers);
@@ -37,6 +39,6 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
 /** Every feature's routes under ADMIN_API_PREFIX (authenticated by createApp before they run). */
 export function adminRouter(context: AppContext): Router {
   const admin = new Router({ prefix: ADMIN_API_PREFIX });
-  for (const router of [tenantRoutes(context)]) admin.use(router.routes(), router.allowedMethods());
+  for (const router of [applicationRoutes(context), tenantRoutes(context)]) admin.use(router.routes(), router.allowedMethods());
   return admin;
 }

@@ -27,3 +27,5 @@ export * from './db/sql-client.js';
 export * from './security/password-policy.js';
 export * from './security/totp.js';
 export * from './mail/index.js';
+export * from './applications/launcher.js';
+export * from './applications/icons.js';

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Mailer, createBaseApp, koaJsonBody, koaSpa, koaXsrf, type AppContext } from '@gatehouse/core';
 import type Koa from 'koa';
 import { accountRoutes } from './features/account/router.js';
+import { applicationRoutes } from './features/applications/router.js';
 import { configRoutes } from './features/config/router.js';
 import { profileRoutes } from './features/profile/router.js';
 import { ProviderHost } from './oidc/provider-host.js';
@@ -35,7 +36,7 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
   // Every API call sets the XSRF cookie if missing; state-changing ones must echo it.
   const xsrf = koaXsrf();
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? xsrf(ctx, next) : next()));
-  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), profileRoutes(context, host, mailer)]) {
+  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), profileRoutes(context, host, mailer), applicationRoutes(context, host)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(

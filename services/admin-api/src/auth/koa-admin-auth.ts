@@ -4,8 +4,11 @@ import { InvalidTokenError, type AccessTokenVerifier } from './access-token.js';
 
 /** Who is calling the admin API, whatever kind of bearer token they came with. */
 export interface Caller {
-  /** Which verifier accepted the token; personal access tokens will add their own kind. */
-  kind: 'access_token';
+  /**
+   * Which verifier accepted the token: the admin console's JWT, or a signed-in user's portal token
+   * (opaque); personal access tokens will add their own kind.
+   */
+  kind: 'access_token' | 'session_token';
   userId: string;
   roles: string[];
   scopes: string[];
