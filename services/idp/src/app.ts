@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { accountRoutes } from './features/account/router.js';
 import { applicationRoutes } from './features/applications/router.js';
 import { configRoutes } from './features/config/router.js';
+import { externalLoginRoutes } from './features/external-login/router.js';
 import { profileRoutes } from './features/profile/router.js';
 import { ProviderHost } from './oidc/provider-host.js';
 import { cookieKeys, type ProviderOptions } from './oidc/provider.js';
@@ -36,7 +37,7 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
   // Every API call sets the XSRF cookie if missing; state-changing ones must echo it.
   const xsrf = koaXsrf();
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? xsrf(ctx, next) : next()));
-  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), profileRoutes(context, host, mailer), applicationRoutes(context, host)]) {
+  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), externalLoginRoutes(context, host), profileRoutes(context, host, mailer), applicationRoutes(context, host)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(

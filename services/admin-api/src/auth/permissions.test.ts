@@ -2,7 +2,7 @@ import { IDENTITY_ROLES, type AppContext } from '@gatehouse/core';
 import { sharedTestContext } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import { adminRouter } from '../app.js';
-import { ENDPOINT_ROLES } from './permissions.js';
+import { ENDPOINT_ROLES, SIGNED_IN } from './permissions.js';
 
 describe('admin endpoint roles', () => {
   let context: AppContext;
@@ -19,10 +19,15 @@ describe('admin endpoint roles', () => {
     expect(unguarded).to.deep.equal([]);
   });
 
-  it('gives every endpoint at least one role, all of them known Identity roles', () => {
+  it('gives every endpoint at least one known Identity role, or opens it to every signed-in user explicitly', () => {
     for (const [endpoint, roles] of Object.entries(ENDPOINT_ROLES)) {
+      if (roles === SIGNED_IN) continue;
       expect(roles, endpoint).to.not.be.empty;
       for (const role of roles) expect(IDENTITY_ROLES, endpoint).to.include(role);
     }
+    expect(Object.entries(ENDPOINT_ROLES).filter(([, roles]) => roles === SIGNED_IN).map(([name]) => name).sort()).to.deep.equal([
+      'applications.homeInfo',
+      'applications.icon',
+    ]);
   });
 });

@@ -28,6 +28,12 @@ const positiveInt = z.coerce.number().int().positive();
 const url = z.url({ protocol: /^https?$/ });
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+// msal-node and Entra ID need TLS; plain http is only for an authority on this machine (tests).
+const authorityUrl = url.refine((v) => {
+  const parsed = new URL(v);
+  return parsed.protocol === 'https:' || LOOPBACK_HOSTS.has(parsed.hostname);
+}, 'expected an https:// URL (http:// only on a loopback address)');
 
 export const CONFIG_KEYS: ConfigKey[] = [
   { key: 'nodeEnv', env: 'NODE_ENV', schema: z.enum(['development', 'production', 'test']).default('development'), defaultText: 'development', description: 'Runtime mode. `production` requires an explicit encryption key.' },
@@ -55,6 +61,15 @@ export const CONFIG_KEYS: ConfigKey[] = [
   { key: 'oidc.adminClientId', env: 'ADMIN_CLIENT_ID', schema: z.string().min(1).default('admin-console'), defaultText: 'admin-console', description: 'client_id of the admin console SPA (declared in the bootstrap file).' },
   { key: 'signIn.groupDomains', env: 'GROUP_EMAIL_DOMAINS', schema: commaList.default([]), defaultText: '', description: "Comma-separated e-mail domains of the group's own staff: they must sign in with Microsoft, never with a password." },
   { key: 'signIn.groupDomainFragment', env: 'GROUP_DOMAIN_FRAGMENT', schema: optional(z.string().min(3)), description: 'A fragment (the Spanish group domain) that, found in a user name, also requires the Microsoft sign-in.' },
+  { key: 'microsoft.tenantId', env: 'ENTRA_TENANT_ID', schema: optional(z.guid('expected the directory (tenant) ID, a GUID')), description: "Directory (tenant) ID of the group's Entra ID. With the client ID and one credential it turns on the Microsoft sign-in; unset, the sign-in and its button are off." },
+  { key: 'microsoft.clientId', env: 'ENTRA_CLIENT_ID', schema: optional(z.guid('expected the application (client) ID, a GUID')), description: 'Application (client) ID of the Entra app registration, whose Web redirect URI must be `{publicUrl}/api/v1/account/externalLogin/callback`.' },
+  { key: 'microsoft.clientSecret', env: 'ENTRA_CLIENT_SECRET', schema: optional(z.string().min(1)), description: 'Client secret of the app registration. Set either this or the certificate (thumbprint and key file).' },
+  { key: 'microsoft.certificateThumbprint', env: 'ENTRA_CERT_THUMBPRINT', schema: optional(z.string().regex(/^([0-9a-f]{40}|[0-9a-f]{64})$/i, 'expected the hex SHA-1 (40) or SHA-256 (64) thumbprint')), description: 'Thumbprint of the certificate uploaded to the app registration, instead of a client secret.' },
+  { key: 'microsoft.certificateKeyFile', env: 'ENTRA_CERT_KEY_FILE', schema: optional(z.string().min(1)), description: 'PEM file holding the private key of that certificate (read at start).' },
+  { key: 'microsoft.authority', env: 'ENTRA_AUTHORITY', schema: optional(authorityUrl), defaultText: 'https://login.microsoftonline.com/{tenantId}', description: 'Entra authority (another cloud, for instance). `{tenantId}` is replaced; https only, except on a loopback address (a local test authority).' },
+  { key: 'microsoft.autoProvisionDomains', env: 'ENTRA_AUTO_PROVISION_DOMAINS', schema: commaList.default([]), defaultText: '', description: "Comma-separated e-mail domains whose unknown Microsoft users of the tenant get an account at their first sign-in; others are refused unless a group-domain account matches." },
+  { key: 'microsoft.provisionArea', env: 'ENTRA_PROVISION_AREA', schema: optional(z.string().min(1).max(200)), defaultText: 'the default area', description: 'Name of the area accounts created at a first Microsoft sign-in are put in.' },
+  { key: 'microsoft.timeoutMs', env: 'ENTRA_TIMEOUT_MS', schema: positiveInt.max(60000).default(4000), defaultText: '4000', description: 'Longest wait for Microsoft (discovery and code redemption together) before the sign-in ends on an error page.' },
   { key: 'security.hashConcurrency', env: 'HASH_CONCURRENCY', schema: positiveInt.max(64).optional(), defaultText: 'number of CPUs', description: 'Password hashes computed at once; more wait, so a flood of sign-ins cannot starve token requests.' },
   { key: 'app.environment', env: 'IDP_ENVIRONMENT', schema: z.string().min(1).default('development'), defaultText: 'development', description: 'Environment name shown to the SPAs by `/api/v1/config`.' },
   { key: 'bootstrap.file', env: 'IDP_BOOTSTRAP', schema: z.string().min(1).default('config/bootstrap.yaml'), defaultText: 'config/bootstrap.yaml', description: 'Bootstrap declarations applied at every start (areas, applications, users).' },

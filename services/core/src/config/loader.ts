@@ -22,6 +22,21 @@ export interface Config {
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   security: { encryptionKey?: string; hashConcurrency?: number };
   signIn: { groupDomains: string[]; groupDomainFragment?: string };
+  /** The Microsoft (Entra ID) sign-in; `enabled` only when the tenant, the client and one credential are all set. */
+  microsoft: {
+    enabled: boolean;
+    tenantId?: string;
+    clientId?: string;
+    clientSecret?: string;
+    certificateThumbprint?: string;
+    certificateKeyFile?: string;
+    /** Without a trailing slash, `{tenantId}` replaced. */
+    authority: string;
+    autoProvisionDomains: string[];
+    /** Area name; the default area when unset. */
+    provisionArea?: string;
+    timeoutMs: number;
+  };
   oidc: { issuer: string; adminApiAudience: string; sweepIntervalMs: number; allowPrivateNetworkRequests: boolean; portalClientId: string; adminClientId: string };
   app: { environment: string };
   bootstrap: { file: string; adminUserName: string; adminPassword?: string };
@@ -101,9 +116,41 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     if (config.nodeEnv === 'production' && !config.security.encryptionKey) {
       problems.push('security.encryptionKey (IDP_ENCRYPTION_KEY): required when NODE_ENV is production');
     }
+    const { microsoft } = config;
+    const incomplete = microsoftProblems(microsoft);
+    problems.push(...incomplete);
+    microsoft.enabled = Boolean(microsoft.tenantId) && incomplete.length === 0;
+    microsoft.authority = (microsoft.authority ?? 'https://login.microsoftonline.com/{tenantId}').replace(/\/+$/, '');
+    if (microsoft.tenantId) microsoft.authority = microsoft.authority.replaceAll('{tenantId}', microsoft.tenantId);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * The Microsoft sign-in is all or nothing: once any of its identifying keys is set, the tenant, the
+ * client and exactly one credential must be, so a half-configured deployment stops at start-up
+ * instead of showing a button that cannot work.
+ */
+function microsoftProblems(ms: Config['microsoft']): string[] {
+  const key = (name: keyof Config['microsoft'], env: string) => `microsoft.${name} (${env})`;
+  const anySet = [ms.tenantId, ms.clientId, ms.clientSecret, ms.certificateThumbprint, ms.certificateKeyFile].some(Boolean);
+  if (!anySet) return [];
+  const missing: string[] = [];
+  if (!ms.tenantId) missing.push(key('tenantId', 'ENTRA_TENANT_ID'));
+  if (!ms.clientId) missing.push(key('clientId', 'ENTRA_CLIENT_ID'));
+  const certificate = Boolean(ms.certificateThumbprint || ms.certificateKeyFile);
+  if (!ms.clientSecret && !certificate) {
+    missing.push(`${key('clientSecret', 'ENTRA_CLIENT_SECRET')} or ${key('certificateThumbprint', 'ENTRA_CERT_THUMBPRINT')} with ${key('certificateKeyFile', 'ENTRA_CERT_KEY_FILE')}`);
+  } else if (certificate) {
+    if (!ms.certificateThumbprint) missing.push(key('certificateThumbprint', 'ENTRA_CERT_THUMBPRINT'));
+    if (!ms.certificateKeyFile) missing.push(key('certificateKeyFile', 'ENTRA_CERT_KEY_FILE'));
+  }
+  const problems = missing.length ? [`microsoft: the Microsoft sign-in is partly configured; missing ${missing.join(', ')}`] : [];
+  if (ms.clientSecret && certificate) {
+    problems.push(`microsoft: set either ${key('clientSecret', 'ENTRA_CLIENT_SECRET')} or the certificate, not both`);
+  }
+  return problems;
 }
 
 function flatten(value: unknown, prefix = ''): Array<[string, unknown]> {

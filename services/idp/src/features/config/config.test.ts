@@ -37,6 +37,7 @@ describe('identity provider: start-up calls and portal', () => {
       authority: 'http://localhost:0/oidc',
       clientId: 'portal',
       environment: 'development',
+      microsoftSignIn: false,
     });
     expect(res.body.scopes.split(' ')).to.include.members(['openid', 'profile', 'email', 'roles']);
     expect(res.body.apps).to.deep.equal({ portal: 'http://localhost:0/', admin: 'http://localhost:0/admin' });

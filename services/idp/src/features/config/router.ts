@@ -22,6 +22,8 @@ export function configRoutes(context: AppContext): Router {
       adminClientId: config.oidc.adminClientId,
       scopes: 'openid profile email roles offline_access',
       environment: config.app.environment,
+      // The login page shows the Microsoft button only when the sign-in is configured.
+      microsoftSignIn: config.microsoft.enabled,
       apps: {
         portal: `${config.server.publicUrl}/`,
         admin: `${config.server.publicUrl}/admin`,
