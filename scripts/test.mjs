@@ -12,8 +12,18 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
 const only = process.argv.slice(2);
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const suites = [
   { name: 'services', kind: 'mocha', cwd: root },
+  // Real browser flows against `npm start`; they need Debian's Chromium (apt-get install chromium).
+  {
+    name: 'browser',
+    kind: 'mocha',
+    cwd: root,
+    // Its own options, not .mocharc.json's (whose specs would run again).
+    args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--timeout', '240000', '--exit', 'test/browser/**/*.browser.ts'],
+    needs: chromium,
+  },
   { name: 'frontend-shared', kind: 'vitest', cwd: path.join(root, 'frontends/shared') },
   { name: 'portal', kind: 'vitest', cwd: path.join(root, 'frontends/portal') },
   { name: 'admin', kind: 'vitest', cwd: path.join(root, 'frontends/admin') },
@@ -28,9 +38,14 @@ const lines = [];
 for (const suite of suites) {
   const file = path.join(resultsDir, `${suite.name}.json`);
   console.log(`\n=== ${suite.name} ===`);
+  if (suite.needs && !existsSync(suite.needs)) {
+    console.log(`not run: ${suite.needs} is missing (apt-get install chromium)`);
+    lines.push(`${suite.name}: not run (no ${suite.needs})`);
+    continue;
+  }
   const result =
     suite.kind === 'mocha'
-      ? spawnSync(bin('mocha'), ['--reporter', path.join(root, 'scripts/mocha-counting-reporter.cjs')], {
+      ? spawnSync(bin('mocha'), ['--reporter', path.join(root, 'scripts/mocha-counting-reporter.cjs'), ...(suite.args ?? [])], {
           cwd: suite.cwd,
           env: { ...env, MOCHA_RESULTS_FILE: file },
           stdio: 'inherit',

@@ -1,94 +1,125 @@
-import { createI18n, type Language } from '@gatehouse/frontend-shared';
-import { render, screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PortalConfig } from './api/portal-config';
+import { changeLanguage } from '@gatehouse/frontend-shared';
+import { act, render, screen } from '@testing-library/react';
+import { useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
+import { loadSession } from './auth/session';
+import { createPortalI18n } from './i18n';
+import { FakeAuth, app, homeInfo, makeUser, stubApi, testConfig } from './test-utils';
 
-const config: PortalConfig = {
-  serviceUrl: window.location.origin,
-  apps: [],
-  scopes: ['openid', 'profile', 'email'],
-  clientId: 'gatehouse-portal',
-  identityServerUrl: `${window.location.origin}/oidc`,
-  environment: 'test',
-};
+vi.mock('./account', () => ({
+  AccountRoutes: function AccountStub() {
+    return <p>Account area at {useLocation().pathname}</p>;
+  },
+}));
 
-const fetchMock = vi.fn<typeof fetch>();
+vi.mock('./auth/session', () => ({ loadSession: vi.fn() }));
 
-function renderAt(path: string, language: Language = 'en') {
+class CallbackAuth extends FakeAuth {
+  completeSignIn = vi.fn(async (_url?: string) => '/profile');
+}
+
+function renderAt(path: string) {
   window.history.pushState(null, '', path);
-  return render(<App i18n={createI18n({ language })} />);
+  return render(<App i18n={createPortalI18n({ language: 'en' })} />);
 }
 
 beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
+  stubApi({
+    'GET /api/v1/admin/applications/homeInfo': homeInfo([]),
+    'GET /api/v1/applications/status/portal': new Response('Running'),
+  });
+});
+
+afterEach(() => {
+  vi.mocked(loadSession).mockReset();
 });
 
 describe('portal routes', () => {
-  it('shows the French not-found page for an unknown path', () => {
-    renderAt('/does-not-exist/really', 'en');
+  it('shows the French not-found page for an unknown path, loading nothing', async () => {
+    renderAt('/does-not-exist/really');
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Page introuvable' })).toBeInTheDocument();
-    expect(
-      screen.getByText("La page que vous recherchez n'existe pas ou a été supprimée."),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page introuvable' })).toBeInTheDocument();
+    expect(screen.getByText("La page que vous recherchez n'existe pas ou a été supprimée.")).toBeInTheDocument();
     expect(screen.getByRole('link', { name: "Retour à l'accueil" })).toHaveAttribute('href', '/');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(loadSession).not.toHaveBeenCalled();
   });
 
-  it('welcomes the user once the configuration is loaded', async () => {
-    fetchMock.mockResolvedValue(
-      new Response(JSON.stringify(config), { headers: { 'Content-Type': 'application/json' } }),
-    );
+  it('mounts the account area under /account without the sign-in machinery', async () => {
+    renderAt('/account/login?interaction=abc');
+
+    expect(await screen.findByText('Account area at /account/login')).toBeInTheDocument();
+    expect(loadSession).not.toHaveBeenCalled();
+  });
+
+  it('shows the home in the shell to a signed-in user', async () => {
+    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
     renderAt('/');
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Gatehouse' })).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Loading…');
-
-    expect(
-      await screen.findByText(
-        'Welcome to your Gatehouse portal. From here you will manage your account and your sign-in methods.',
-      ),
-    ).toBeInTheDocument();
-    expect(screen.getByText('Environment: test')).toBeInTheDocument();
-    expect(screen.queryByRole('status')).not.toBeInTheDocument();
-
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(url).toBe('/api/v1/config');
-    expect(new Headers(init?.headers).get('Accept-Language')).toBe('en');
+    // The first visit compiles the lazy chunks (home, shell): slower than the default wait.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Gatehouse home' })).toBeInTheDocument();
+    expect(document.title).toBe('Gatehouse');
   });
 
-  it('welcomes in the user language', async () => {
-    fetchMock.mockResolvedValue(new Response(JSON.stringify(config)));
-    renderAt('/', 'fr');
+  it('keeps the home and its loaded applications when the language changes', async () => {
+    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
+    const fetchMock = stubApi({
+      'GET /api/v1/admin/applications/homeInfo': homeInfo([app({ id: 'crm', title: 'CRM' }), app({ id: 'erp', title: 'ERP' })]),
+      'GET /api/v1/applications/status/portal': new Response('Running'),
+    });
+    const i18n = createPortalI18n({ language: 'en' });
+    window.history.pushState(null, '', '/');
+    render(<App i18n={i18n} />);
+    const tile = await screen.findByRole('link', { name: /^CRM/ }, { timeout: 5000 });
 
-    expect(
-      await screen.findByText(/^Bienvenue sur votre portail Gatehouse\./),
-    ).toBeInTheDocument();
+    await act(async () => {
+      await changeLanguage(i18n, 'fr');
+    });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue, Jane Doe' })).toBeInTheDocument();
+    expect(tile).toBeInTheDocument();
+    expect(screen.queryByText('Redirection en cours…')).not.toBeInTheDocument();
+    const homeInfoCalls = fetchMock.mock.calls.filter(([input]) => (input as Request).url.endsWith('/homeInfo'));
+    expect(homeInfoCalls).toHaveLength(1);
   });
 
-  it('reports a configuration that cannot be loaded', async () => {
-    fetchMock.mockResolvedValue(
-      new Response(JSON.stringify({ code: 'internal', message: 'Boom' }), { status: 500 }),
-    );
+  it('sends an anonymous visitor of a signed-in page to the sign-in, to come back to it', async () => {
+    const auth = new FakeAuth(null);
+    vi.mocked(loadSession).mockResolvedValue({ auth: auth as never, config: testConfig });
+    renderAt('/profile/rights?x=1');
+
+    await vi.waitFor(() => expect(auth.signIn).toHaveBeenCalledWith('/profile/rights?x=1'));
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('completes the sign-in on /auth/callback, then returns to where the user was', async () => {
+    const auth = new CallbackAuth(makeUser());
+    vi.mocked(loadSession).mockResolvedValue({ auth: auth as never, config: testConfig });
+    renderAt('/auth/callback?code=abc&state=xyz');
+
+    expect(await screen.findByRole('heading', { name: 'Your Profile' })).toBeInTheDocument();
+    expect(auth.completeSignIn).toHaveBeenCalledTimes(1);
+    expect(auth.completeSignIn).toHaveBeenCalledWith('http://localhost:3000/auth/callback?code=abc&state=xyz');
+    expect(window.location.pathname).toBe('/profile');
+  });
+
+  it('shows the ERROR page when the sign-in cannot be completed', async () => {
+    const auth = new CallbackAuth(null);
+    auth.completeSignIn.mockRejectedValue(new Error('No matching state found in storage'));
+    vi.mocked(loadSession).mockResolvedValue({ auth: auth as never, config: testConfig });
+    renderAt('/auth/callback?code=def&state=uvw');
+
+    expect(await screen.findByRole('heading', { name: 'ERROR' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('No matching state found in storage');
+  });
+
+  it('shows the ERROR page when the portal cannot start', async () => {
+    vi.mocked(loadSession).mockRejectedValue(new Error('Service unavailable'));
     renderAt('/');
 
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'The configuration could not be loaded. Please try again later.',
-    );
-  });
-
-  it('shows the sign-in placeholder under /account', () => {
-    renderAt('/account/login');
-
-    expect(screen.getByRole('heading', { level: 1, name: 'Sign-in' })).toBeInTheDocument();
-  });
-
-  it('shows the profile placeholder under /profile', () => {
-    renderAt('/profile');
-
-    expect(screen.getByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'ERROR' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Service unavailable');
+    await act(async () => undefined);
   });
 });

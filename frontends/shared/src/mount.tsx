@@ -1,15 +1,18 @@
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { i18n as I18n } from 'i18next';
-import { createI18n } from './i18n/create-i18n';
+import { createI18n, type CreateI18nOptions } from './i18n/create-i18n';
 
-/** Renders an SPA's root component into index.html's #root, with its i18n instance. */
-export function mountApp(App: ComponentType<{ i18n: I18n }>): void {
+/**
+ * Renders an SPA's root component into index.html's #root, with its i18n instance (built with
+ * `i18nOptions`, e.g. the app's own namespaces).
+ */
+export function mountApp(App: ComponentType<{ i18n: I18n }>, i18nOptions: CreateI18nOptions = {}): void {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html must contain an element with id "root"');
   createRoot(container).render(
     <StrictMode>
-      <App i18n={createI18n()} />
+      <App i18n={createI18n(i18nOptions)} />
     </StrictMode>,
   );
 }

@@ -1,11 +1,12 @@
-import { PlaceholderPage } from '@gatehouse/frontend-shared';
 import { useTranslation } from 'react-i18next';
 
-export function ProfilePage() {
-  const { t } = useTranslation();
+/** Placeholder of the profile area (/profile/*) until its screens are built. */
+export default function ProfilePage() {
+  const { t } = useTranslation('portal');
   return (
-    <PlaceholderPage title={t('portal.profile.title')}>
-      <p>{t('portal.profile.placeholder')}</p>
-    </PlaceholderPage>
+    <section className="profile-placeholder" aria-labelledby="profile-title">
+      <h1 id="profile-title">{t('profile.title')}</h1>
+      <p>{t('profile.placeholder')}</p>
+    </section>
   );
 }

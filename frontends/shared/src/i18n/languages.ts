@@ -5,6 +5,17 @@ export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'fr';
 export const FALLBACK_LANGUAGE: Language = 'en';
 
+/** Each language named in itself, as a language menu lists them (with `lang` set to the key). */
+export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
+  en: 'English',
+  fr: 'Français',
+  es: 'Español',
+  'pt-PT': 'Português (Portugal)',
+  'pt-BR': 'Português (Brasil)',
+  it: 'Italiano',
+  de: 'Deutsch',
+};
+
 export const PREFERENCES_STORAGE_KEY = 'gatehouse.preferences';
 
 // Browsers often report a regional variant we do not ship (fr-CA, de-AT, en-GB): those

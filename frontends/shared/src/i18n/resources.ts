@@ -21,10 +21,25 @@ export const resources: I18nResources = {
   de: { translation: de },
 };
 
+/**
+ * The i18next namespaces and their phrase types. An app that registers more namespaces (through
+ * `createI18n({ namespaces })`) adds them here by declaration merging, so its `t()` keys are
+ * checked too:
+ *
+ * ```ts
+ * declare module '@gatehouse/frontend-shared' {
+ *   interface I18nNamespaces { portal: PortalPhrases }
+ * }
+ * ```
+ */
+export interface I18nNamespaces {
+  translation: Phrases;
+}
+
 // Makes `t()` keys checked against the English phrases in every workspace.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: Phrases };
+    resources: I18nNamespaces;
   }
 }

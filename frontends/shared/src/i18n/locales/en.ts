@@ -1,24 +1,15 @@
 // English is the reference locale: every other locale is typed `Phrases`, so a key
 // added here and forgotten elsewhere fails type-checking instead of shipping a blank.
+// Phrases here are the ones both SPAs use; each app keeps its screens' phrases in its own
+// namespace (see `CreateI18nOptions.namespaces`).
 export const en = {
   common: {
     productName: 'Gatehouse',
     loading: 'Loading…',
-  },
-  portal: {
-    home: {
-      welcome:
-        'Welcome to your {{productName}} portal. From here you will manage your account and your sign-in methods.',
-      environment: 'Environment: {{environment}}',
-      loadError: 'The configuration could not be loaded. Please try again later.',
-    },
-    account: {
-      title: 'Sign-in',
-      placeholder: 'The sign-in screens will be available soon.',
-    },
-    profile: {
-      title: 'Profile',
-      placeholder: 'Your profile will be available here soon.',
+    errors: {
+      notFound: 'Not found',
+      accessDenied: 'Access is denied',
+      unknown: 'Unknown error',
     },
   },
   admin: {

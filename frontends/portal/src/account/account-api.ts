@@ -1,0 +1,241 @@
+import { ApiError, fetchJson } from '@gatehouse/frontend-shared';
+import { getI18n } from 'react-i18next';
+
+/**
+ * The sign-in API of `/api/v1/account`. Its refusals are not plain errors to throw: a 401, 403 or
+ * 423 answer carries what the page shows next (attempts left, lock date, the Microsoft-only
+ * notice), so POSTs resolve with `{ status, body }` whatever the status and reject only when no
+ * readable answer came back.
+ */
+
+export const CONFIG_PATH = '/api/v1/config';
+export const ACCOUNT_API = '/api/v1/account';
+export const LOGOUT_PATH = `${ACCOUNT_API}/logout`;
+const XSRF_COOKIE = 'XSRF-TOKEN';
+const XSRF_HEADER = 'X-XSRF-TOKEN';
+
+/** The part of `/api/v1/config` the account area reads. */
+export interface AccountConfig {
+  serviceUrl?: string;
+  /** Absent means enabled: only an explicit `false` hides the Microsoft choice. */
+  microsoftSignIn?: boolean;
+}
+
+export interface InteractionDetails {
+  uid: string;
+  prompt: 'login' | 'consent';
+  client: { clientId: string; displayName: string | null; firstParty: boolean } | null;
+  scopes: string[];
+  missingScopes: string[];
+  loginHint: string | null;
+}
+
+/** The spec's login response, shared by login, verifyCode and the expired-password change. */
+export interface LoginResponse {
+  success: boolean;
+  errors: string[];
+  redirectTo: string | null;
+  changePassword: boolean;
+  twoAuthentificationRequired: boolean;
+  token: string | null;
+  code?: string;
+  attemptsLeft?: number;
+  lockedUntil?: string;
+  externalLoginRequired?: boolean;
+  twoFactorMethod?: 'email' | 'totp';
+  codeExpiresAt?: string | null;
+}
+
+/** A validation failure as rendered by the API's error handler. */
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** Whatever an account endpoint may answer: its own fields, or the common error shape. */
+export type AccountAnswer<T> = Partial<T> & {
+  code?: string;
+  message?: string;
+  errors?: Array<string | FieldError>;
+};
+
+export interface AccountResponse<T> {
+  status: number;
+  ok: boolean;
+  body: AccountAnswer<T>;
+}
+
+/** No readable answer came back (network down, proxy page, server crash). */
+export class AccountRequestError extends Error {
+  override readonly name = 'AccountRequestError';
+}
+
+function currentLanguage(): string | undefined {
+  const i18n = getI18n();
+  return i18n?.resolvedLanguage ?? i18n?.language;
+}
+
+export function readXsrfToken(cookies = typeof document === 'undefined' ? '' : document.cookie): string | undefined {
+  for (const part of cookies.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === XSRF_COOKIE) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+/** Any GET under /api sets the anti-forgery cookie; the configuration is the cheapest one. */
+export function fetchAccountConfig(signal?: AbortSignal): Promise<AccountConfig> {
+  return fetchJson<AccountConfig>(CONFIG_PATH, { signal: signal ?? null });
+}
+
+/** The sign-in in progress for this browser, or undefined when there is none (404). */
+export async function fetchInteraction(signal?: AbortSignal): Promise<InteractionDetails | undefined> {
+  try {
+    return await fetchJson<InteractionDetails>(`${ACCOUNT_API}/interaction`, { signal: signal ?? null });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+export type TokenCheck = { valid: true } | { valid: false; messages: string[] };
+
+/**
+ * Checks an e-mailed reset link. A 400 is an answer (the link is unusable, with the server's
+ * reason); anything else that fails is thrown.
+ */
+export async function validateResetToken(identityName: string, token: string, signal?: AbortSignal): Promise<TokenCheck> {
+  const path = `${ACCOUNT_API}/validateToken/${encodeURIComponent(identityName)}/${encodeURIComponent(token)}`;
+  try {
+    await fetchJson<{ success: boolean }>(path, { signal: signal ?? null });
+    return { valid: true };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) {
+      return { valid: false, messages: messagesOf({ errors: error.errors as AccountAnswer<unknown>['errors'] }) };
+    }
+    throw error;
+  }
+}
+
+async function send<T>(path: string, payload: unknown): Promise<AccountResponse<T>> {
+  const headers = new Headers({ Accept: 'application/json', 'Content-Type': 'application/json' });
+  const language = currentLanguage();
+  if (language) headers.set('Accept-Language', language);
+  const xsrf = readXsrfToken();
+  if (xsrf) headers.set(XSRF_HEADER, xsrf);
+
+  let response: Response;
+  try {
+    response = await fetch(`${ACCOUNT_API}${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(payload),
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    throw new AccountRequestError(error instanceof Error ? error.message : String(error));
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.text());
+  } catch {
+    throw new AccountRequestError(`Unreadable answer (${response.status}) from ${path}`);
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new AccountRequestError(`Unexpected answer (${response.status}) from ${path}`);
+  }
+  return { status: response.status, ok: response.ok, body: body as AccountAnswer<T> };
+}
+
+/**
+ * POSTs with the anti-forgery header. When the cookie is missing, or the server refused it (it
+ * rotates an invalid one), one GET fetches a fresh cookie and the call is made once more.
+ */
+async function post<T>(path: string, payload: unknown): Promise<AccountResponse<T>> {
+  if (!readXsrfToken()) await refreshXsrfCookie();
+  const first = await send<T>(path, payload);
+  if (first.status !== 403 || first.body.code !== 'errors.xsrf') return first;
+  await refreshXsrfCookie();
+  return send<T>(path, payload);
+}
+
+async function refreshXsrfCookie(): Promise<void> {
+  try {
+    await fetch(CONFIG_PATH, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  } catch {
+    // The POST that follows reports the failure.
+  }
+}
+
+export interface LoginPayload {
+  userName: string;
+  password: string;
+  rememberLogin: boolean;
+  returnUrl: string | null;
+  interaction?: string;
+}
+
+export const login = (payload: LoginPayload) => post<LoginResponse>('/login', payload);
+
+export const verifyCode = (payload: { token: string; code: string; userName: string }) =>
+  post<LoginResponse>('/verifyCode', payload);
+
+export const resendCode = (token: string) =>
+  post<{ success: boolean; codeExpiresAt: string | null; redirectTo: string | null }>('/resendCode', { token });
+
+/** The expired-password step of a sign-in: answers a login response. */
+export const changeExpiredPassword = (payload: { token: string; newPassword: string; confirmPassword: string }) =>
+  post<LoginResponse>('/changePassword', payload);
+
+export interface ResetLinkPayload {
+  identityName: string;
+  token: string;
+  newPassword: string;
+  confirmPassword: string;
+  returnUrl: string | null;
+}
+
+/** The new password from an e-mailed reset link. */
+export const changePasswordWithLink = (payload: ResetLinkPayload) =>
+  post<{ success: boolean; message: string; redirectTo: string | null }>('/changePassword', payload);
+
+export const requestPasswordReset = (username: string, language: string | undefined) =>
+  post<{ success: boolean; message: string }>('/resetPassword', { username, language });
+
+export const answerConsent = (approve: boolean) =>
+  post<{ success: boolean; redirectTo: string | null }>('/consent', { approve });
+
+/** Where the Microsoft (Office 365) sign-in starts; a full page navigation, not a fetch. */
+export function externalLoginUrl(returnUrl: string): string {
+  const query = new URLSearchParams({ provider: 'mslive', returnUrl });
+  return `${ACCOUNT_API}/externalLogin?${query.toString()}`;
+}
+
+/** The texts of an answer: `errors` as sent (strings or field errors), else its message. */
+export function messagesOf(body: Pick<AccountAnswer<unknown>, 'errors' | 'message'>): string[] {
+  const fromErrors = (body.errors ?? [])
+    .map((error) => (typeof error === 'string' ? error : error?.message))
+    .filter((text): text is string => typeof text === 'string' && text.trim().length > 0);
+  if (fromErrors.length) return fromErrors;
+  return body.message?.trim() ? [body.message] : [];
+}
+
+/** Full-page navigation, kept in one place so tests can observe it. */
+export function navigateTo(url: string): void {
+  window.location.assign(url);
+}
+
+/**
+ * A return address from the query string is followed only when it stays on this site; anything
+ * else would make the sign-in page an open redirect.
+ */
+export function sameOriginPath(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value, window.location.origin);
+    return url.origin === window.location.origin ? url.pathname + url.search + url.hash : undefined;
+  } catch {
+    return undefined;
+  }
+}

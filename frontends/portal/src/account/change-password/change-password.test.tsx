@@ -1,0 +1,173 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { navigateTo } from '../account-api';
+import { json, mockApi, renderAccount, type ApiMock } from '../test-utils';
+import { SUCCESS_REDIRECT_MS } from './ChangePasswordPage';
+
+vi.mock('../account-api', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../account-api')>()),
+  navigateTo: vi.fn(),
+}));
+
+let api: ApiMock;
+
+beforeEach(() => {
+  vi.mocked(navigateTo).mockReset();
+  document.cookie = 'XSRF-TOKEN=xsrf; path=/';
+  api = mockApi();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const type = (element: HTMLElement, value: string) => fireEvent.change(element, { target: { value } });
+
+// The token arrives with a space where the mail client broke its '+'.
+const LINK = 'changePassword?identityName=ana%40client.example&token=abc%20def&returnUrl=%2Fhome';
+const VALIDATE_PATH = '/api/v1/account/validateToken/ana%40client.example/abc%2Bdef';
+
+async function dialogWith(text: string): Promise<HTMLElement> {
+  return waitFor(() => {
+    const dialog = screen.getAllByRole('dialog').find((element) => element.textContent?.includes(text));
+    expect(dialog, `a dialog saying "${text}"`).toBeDefined();
+    return dialog!;
+  });
+}
+
+describe('/account/changePassword: the link is checked on load', () => {
+  it('shows the form for a valid link, checked with the token’s spaces read as "+"', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    api.on(`GET ${VALIDATE_PATH}`, () => new Promise<Response>((resolve) => (answer = resolve)));
+    renderAccount(LINK);
+
+    expect(await screen.findByText('Checking your link…')).toBeInTheDocument();
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
+    answer(json(200, { success: true, errors: [] }));
+    expect(await screen.findByLabelText('New password')).toBeInTheDocument();
+    expect(screen.getByText('Choose the new password for ana@client.example.')).toBeInTheDocument();
+    expect(api.calls(VALIDATE_PATH)).toHaveLength(1);
+  });
+
+  it('explains an invalid link with the server’s message, then returns to the base page', async () => {
+    api.on(
+      `GET ${VALIDATE_PATH}`,
+      json(400, {
+        success: false,
+        code: 'account.invalid_token',
+        errors: ['Invalid or expired login link. Please contact your contact or your time tracking administrator to have one resent.'],
+      }),
+    );
+    renderAccount(LINK);
+
+    const dialog = await dialogWith('This link cannot be used');
+    expect(dialog).toHaveTextContent('Invalid or expired login link. Please contact your contact or your time tracking administrator');
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
+    expect(navigateTo).not.toHaveBeenCalled();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    expect(navigateTo).toHaveBeenCalledWith('/');
+  });
+
+  it.each([
+    ['the server fails', () => json(500, { code: 'errors.internal', message: 'boom', errors: [] })],
+    ['the network is down', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('shows an error dialog, then redirects, when %s', async (_, answer) => {
+    api.on(`GET ${VALIDATE_PATH}`, answer);
+    renderAccount(LINK);
+
+    const dialog = await dialogWith('Your link could not be checked. Please try again later.');
+    expect(dialog).toHaveTextContent('Error');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    expect(navigateTo).toHaveBeenCalledWith('/');
+  });
+
+  it('refuses a link without its token, without asking the server', async () => {
+    renderAccount('changePassword?identityName=ana%40client.example');
+
+    expect(await dialogWith('Invalid or expired login link.')).toBeInTheDocument();
+    expect(api.fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('/account/changePassword: the new password', () => {
+  beforeEach(() => {
+    api.on(`GET ${VALIDATE_PATH}`, json(200, { success: true, errors: [] }));
+  });
+
+  async function submit(password: string, confirmation = password) {
+    renderAccount(LINK);
+    type(await screen.findByLabelText('New password'), password);
+    type(screen.getByLabelText('Confirm password'), confirmation);
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+  }
+
+  it('applies the same rules as the sign-in: both required and matching', async () => {
+    renderAccount(LINK);
+    await screen.findByLabelText('New password');
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Enter your password')).toBeInTheDocument();
+    expect(screen.getByText('Re-enter your password')).toBeInTheDocument();
+
+    type(screen.getByLabelText('New password'), 'Str0ng&Secure!');
+    type(screen.getByLabelText('Confirm password'), 'different');
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText("Passwords don't match")).toBeInTheDocument();
+    expect(api.posted('/api/v1/account/changePassword')).toEqual([]);
+  });
+
+  it('confirms the change, then goes to the return address after a few seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    api.on(
+      'POST /api/v1/account/changePassword',
+      json(200, { success: true, errors: [], message: 'Password has been successfully reseted', redirectTo: '/home' }),
+    );
+    await submit('Str0ng&Secure!');
+
+    expect(await screen.findByText('Password has been successfully changed')).toBeInTheDocument();
+    expect(api.posted('/api/v1/account/changePassword')).toEqual([
+      { identityName: 'ana@client.example', token: 'abc+def', newPassword: 'Str0ng&Secure!', confirmPassword: 'Str0ng&Secure!', returnUrl: '/home' },
+    ]);
+    expect(navigateTo).not.toHaveBeenCalled();
+
+    await act(async () => {
+      vi.advanceTimersByTime(SUCCESS_REDIRECT_MS);
+    });
+    expect(navigateTo).toHaveBeenCalledWith('/home');
+  });
+
+  it('lets the user continue at once', async () => {
+    api.on('POST /api/v1/account/changePassword', json(200, { success: true, errors: [], message: 'ok', redirectTo: '/' }));
+    await submit('Str0ng&Secure!');
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));
+    expect(navigateTo).toHaveBeenCalledWith('/');
+  });
+
+  it('shows the rules the server refused', async () => {
+    api.on(
+      'POST /api/v1/account/changePassword',
+      json(400, {
+        code: 'errors.validation',
+        message: 'The request is not valid',
+        errors: [{ field: 'newPassword', code: 'password.too_short', message: 'The password must have at least 12 characters' }],
+      }),
+    );
+    await submit('Sh0rt&');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('The password must have at least 12 characters');
+    expect(screen.getByLabelText('New password')).toBeInTheDocument();
+  });
+
+  it('explains a link used up meanwhile, then returns to the base page', async () => {
+    api.on(
+      'POST /api/v1/account/changePassword',
+      json(400, { success: false, code: 'account.invalid_token', errors: ['Invalid or expired login link.'] }),
+    );
+    await submit('Str0ng&Secure!');
+
+    const dialog = await dialogWith('This link cannot be used');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    expect(navigateTo).toHaveBeenCalledWith('/');
+  });
+});

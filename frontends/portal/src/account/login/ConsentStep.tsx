@@ -1,0 +1,61 @@
+import Button from 'antd/es/button';
+import { useState } from 'react';
+import { AccountRequestError, answerConsent, type InteractionDetails } from '../account-api';
+import { MessageList } from '../MessageList';
+import { useAccountTranslation, type AccountKey } from '../use-account-translation';
+
+export interface ConsentStepProps {
+  interaction: InteractionDetails;
+  onRedirect: (url: string) => void;
+}
+
+const KNOWN_SCOPES = new Set(['openid', 'profile', 'email', 'roles', 'offline_access']);
+
+/** A third-party application asks for access: the user sees what, and allows or denies it. */
+export function ConsentStep({ interaction, onRedirect }: ConsentStepProps) {
+  const { t } = useAccountTranslation();
+  const [busy, setBusy] = useState<'allow' | 'deny' | undefined>();
+  const [messages, setMessages] = useState<string[]>([]);
+  const application = interaction.client?.displayName || interaction.client?.clientId || t('consent.unknownApplication');
+  // What still needs the user's agreement; an application re-asking for nothing new lists all.
+  const scopes = interaction.missingScopes.length ? interaction.missingScopes : interaction.scopes;
+
+  const answer = async (approve: boolean) => {
+    setBusy(approve ? 'allow' : 'deny');
+    setMessages([]);
+    try {
+      const { body } = await answerConsent(approve);
+      if (body.redirectTo) {
+        onRedirect(body.redirectTo);
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof AccountRequestError)) throw error;
+    }
+    setMessages([t('login.unknownError')]);
+    setBusy(undefined);
+  };
+
+  return (
+    <section aria-labelledby="account-consent-title">
+      <h2 id="account-consent-title" className="account-step__title">
+        {t('consent.heading', { application })}
+      </h2>
+      <p className="account-step__text">{t('consent.intro', { application })}</p>
+      <ul className="account-scopes">
+        {scopes.map((scope) => (
+          <li key={scope}>{KNOWN_SCOPES.has(scope) ? t(`consent.scopes.${scope}` as AccountKey) : scope}</li>
+        ))}
+      </ul>
+      <MessageList messages={messages} />
+      <div className="account-step__actions">
+        <Button onClick={() => void answer(false)} loading={busy === 'deny'} disabled={busy === 'allow'}>
+          {t('consent.deny')}
+        </Button>
+        <Button type="primary" onClick={() => void answer(true)} loading={busy === 'allow'} disabled={busy === 'deny'}>
+          {t('consent.allow')}
+        </Button>
+      </div>
+    </section>
+  );
+}

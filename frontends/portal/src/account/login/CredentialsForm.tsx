@@ -1,0 +1,177 @@
+import { WindowsFilled } from '@ant-design/icons';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import Checkbox from 'antd/es/checkbox';
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { AccountRequestError, login } from '../account-api';
+import { useDialogs } from '../dialogs/use-dialogs';
+import { Field } from '../form/Field';
+import { filled, required, useForm, type Rules } from '../form/use-form';
+import { MessageList } from '../MessageList';
+import { useAccountTranslation } from '../use-account-translation';
+import { interpretLogin, type LoginOutcome } from './login-outcome';
+import { useForgotPassword } from './use-forgot-password';
+
+export type CredentialsValues = {
+  userName: string;
+  password: string;
+  rememberLogin: boolean;
+};
+
+const CREDENTIALS_RULES: Rules<CredentialsValues> = {
+  userName: [required('login.userNameRequired')],
+  password: [filled('login.passwordRequired')],
+};
+
+// A group user has no password here: only the user name is checked.
+const EXTERNAL_ONLY_RULES: Rules<CredentialsValues> = { userName: CREDENTIALS_RULES.userName };
+
+export interface CredentialsFormProps {
+  initialValues: Omit<CredentialsValues, 'password'>;
+  interaction: string | undefined;
+  returnUrl: string | null;
+  fallbackUrl: string;
+  /** Where the Microsoft sign-in starts; undefined when it is switched off. */
+  microsoftUrl: string | undefined;
+  /** Shows 'Select another authentication method' when there is another one. */
+  onAnotherMethod: (() => void) | undefined;
+  /** Signed in, or a next step; `values` lets a Cancel come back to what was typed. */
+  onOutcome: (outcome: LoginOutcome, values: Omit<CredentialsValues, 'password'>) => void;
+}
+
+/** The local user's form: user, password, remember me, forgot password, log in. */
+export function CredentialsForm({
+  initialValues,
+  interaction,
+  returnUrl,
+  fallbackUrl,
+  microsoftUrl,
+  onAnotherMethod,
+  onOutcome,
+}: CredentialsFormProps) {
+  const { t } = useAccountTranslation();
+  // Group users are recognised by the server only (their domains are configuration, not code).
+  const [externalOnly, setExternalOnly] = useState(false);
+  const form = useForm<CredentialsValues>({ ...initialValues, password: '' }, externalOnly ? EXTERNAL_ONLY_RULES : CREDENTIALS_RULES);
+  const dialogs = useDialogs();
+  const [messages, setMessages] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const microsoftButton = useRef<HTMLAnchorElement>(null);
+  const forgotPassword = useForgotPassword(dialogs.open, () => form.values.userName);
+
+  // The log-in button the user just pressed is gone: the way forward gets the focus.
+  useEffect(() => {
+    if (externalOnly) microsoftButton.current?.focus();
+  }, [externalOnly]);
+
+  const setUserName = (userName: string) => {
+    form.setValue('userName', userName);
+    // Another user name may be a local one: the password comes back.
+    setExternalOnly(false);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !form.validate()) return;
+    setBusy(true);
+    setMessages([]);
+    const userName = form.values.userName.trim();
+    const { password, rememberLogin } = form.values;
+    try {
+      const response = await login({
+        userName,
+        password,
+        rememberLogin,
+        returnUrl,
+        ...(interaction ? { interaction } : {}),
+      });
+      const outcome = interpretLogin(response, fallbackUrl);
+      if (outcome.kind !== 'refused') {
+        onOutcome(outcome, { userName, rememberLogin });
+        if (outcome.kind === 'redirect') return; // stays busy while the browser leaves
+      } else if (outcome.externalLoginRequired) {
+        setExternalOnly(true);
+        form.reset({ password: '' });
+      } else {
+        setMessages(outcome.messages.length ? outcome.messages : [t('login.unknownError')]);
+        // A refused password is typed again, without an "Enter your password" while doing so.
+        form.reset({ password: '' });
+        form.focus('password');
+      }
+    } catch (error) {
+      if (!(error instanceof AccountRequestError)) throw error;
+      setMessages([t('login.unknownError')]);
+    }
+    setBusy(false);
+  };
+
+  return (
+    <section aria-labelledby="account-login-title">
+      {dialogs.holder}
+      <h2 id="account-login-title" className="account-step__title">
+        {t('login.heading')}
+      </h2>
+      <MessageList messages={messages} />
+      <form noValidate onSubmit={(event) => void submit(event)}>
+        <Field id={form.fieldId('userName')} label={t('login.userName')} error={form.errors.userName}>
+          {(input) => (
+            <Input
+              {...input}
+              autoComplete="username"
+              autoFocus
+              placeholder={t('login.userNamePlaceholder')}
+              spellCheck={false}
+              value={form.values.userName}
+              onChange={(event) => setUserName(event.target.value)}
+            />
+          )}
+        </Field>
+
+        {externalOnly ? (
+          <div className="account-step__messages">
+            <Alert type="info" showIcon title={t('login.groupNotice')} />
+            {microsoftUrl ? (
+              <Button ref={microsoftButton} type="primary" block icon={<WindowsFilled aria-hidden />} href={microsoftUrl}>
+                {t('login.microsoftButton')}
+              </Button>
+            ) : null}
+          </div>
+        ) : (
+          <>
+            <Field id={form.fieldId('password')} label={t('login.password')} error={form.errors.password}>
+              {(input) => (
+                <Password
+                  {...input}
+                  autoComplete="current-password"
+                  value={form.values.password}
+                  onChange={(event) => form.setValue('password', event.target.value)}
+                />
+              )}
+            </Field>
+            <div className="account-step__actions">
+              <Checkbox
+                checked={form.values.rememberLogin}
+                onChange={(event) => form.setValue('rememberLogin', event.target.checked)}
+              >
+                {t('login.rememberMe')}
+              </Checkbox>
+              <Button type="link" className="account-page__footer-button" onClick={forgotPassword}>
+                {t('login.forgotPassword')}
+              </Button>
+            </div>
+            <Button className="account-form__submit" type="primary" htmlType="submit" block loading={busy}>
+              {t('login.submit')}
+            </Button>
+          </>
+        )}
+      </form>
+      {onAnotherMethod ? (
+        <Button type="link" className="account-page__footer-button account-form__submit" onClick={onAnotherMethod}>
+          {t('login.anotherMethod')}
+        </Button>
+      ) : null}
+    </section>
+  );
+}

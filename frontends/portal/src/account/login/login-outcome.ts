@@ -1,0 +1,46 @@
+import { messagesOf, type AccountResponse, type LoginResponse } from '../account-api';
+
+export type TwoFactorMethod = 'email' | 'totp';
+
+/** What the page does with an answer of login, verifyCode or the expired-password change. */
+export type LoginOutcome =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'two-factor'; token: string; method: TwoFactorMethod; codeExpiresAt: string | null }
+  | { kind: 'expired-password'; token: string; message: string | undefined }
+  | {
+      kind: 'refused';
+      /** The server's texts, already in the user's language; empty when it gave none. */
+      messages: string[];
+      code: string | undefined;
+      externalLoginRequired: boolean;
+    };
+
+/**
+ * Reads a login response. A next step comes with a 200 and `success: false`; a finished (or
+ * expired) sign-in names where the browser goes; everything else is a refusal to show.
+ * `fallbackUrl` is used when the sign-in succeeded without saying where to go.
+ */
+export function interpretLogin(response: AccountResponse<LoginResponse>, fallbackUrl: string): LoginOutcome {
+  const { body } = response;
+  if (response.ok && body.success) return { kind: 'redirect', url: body.redirectTo || fallbackUrl };
+  if (response.ok && body.changePassword && body.token) {
+    return { kind: 'expired-password', token: body.token, message: messagesOf(body)[0] };
+  }
+  if (response.ok && body.twoAuthentificationRequired && body.token) {
+    return {
+      kind: 'two-factor',
+      token: body.token,
+      method: body.twoFactorMethod === 'totp' ? 'totp' : 'email',
+      codeExpiresAt: body.codeExpiresAt ?? null,
+    };
+  }
+  // An expired sign-in (or a refused consent) says where to start again.
+  if (body.redirectTo) return { kind: 'redirect', url: body.redirectTo };
+  return {
+    kind: 'refused',
+    // A crash's reference number means nothing to the user: the spec's message is shown instead.
+    messages: response.status >= 500 ? [] : messagesOf(body),
+    code: body.code,
+    externalLoginRequired: body.externalLoginRequired === true,
+  };
+}

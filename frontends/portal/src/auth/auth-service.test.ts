@@ -1,0 +1,300 @@
+import { User } from 'oidc-client-ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeUser } from '../test-utils';
+import { AuthService, SIGNED_IN_AT_KEY, type OidcUserManager } from './auth-service';
+import { createTokenLock, TOKEN_REFRESH_LOCK } from './token-lock';
+
+/** The provider's refresh endpoint: rotating refresh tokens, each usable once (like oidc-provider). */
+class FakeProvider {
+  private generation = 1;
+  refreshes = 0;
+
+  refresh(user: User): User {
+    if (user.refresh_token !== `refresh-${this.generation}`) {
+      throw Object.assign(new Error('refresh token already used'), { error: 'invalid_grant' });
+    }
+    this.refreshes += 1;
+    this.generation += 1;
+    return makeUser({}, { accessToken: `access-${this.generation}`, refreshToken: `refresh-${this.generation}` });
+  }
+}
+
+/** The browser's localStorage entry of the user, shared by every tab. */
+class SharedUserStore {
+  value: string | null = null;
+  set(user: User | null) {
+    this.value = user ? user.toStorageString() : null;
+  }
+  get(): User | null {
+    return this.value ? User.fromStorageString(this.value) : null;
+  }
+}
+
+/** A Web Locks stand-in shared by the tabs: exclusive, first come first served. */
+class FakeLocks {
+  names: string[] = [];
+  private tail: Promise<unknown> = Promise.resolve();
+  request(name: string, _options: LockOptions, callback: () => Promise<unknown>): Promise<unknown> {
+    this.names.push(name);
+    const result = this.tail.then(() => callback());
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** One tab's UserManager: reads and writes the shared store; renewals go to the provider. */
+function fakeUserManager(store: SharedUserStore, provider: FakeProvider) {
+  const manager = {
+    getUser: vi.fn(async () => store.get()),
+    removeUser: vi.fn(async () => store.set(null)),
+    signinRedirect: vi.fn(async (_args?: { state?: unknown }) => undefined),
+    signinRedirectCallback: vi.fn(async (_url?: string) => makeUser()),
+    signinSilent: vi.fn(async () => {
+      const current = store.get();
+      // A network round trip: the other tab gets its turn meanwhile, unless a lock stops it.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const renewed = provider.refresh(current!);
+      store.set(renewed);
+      return renewed;
+    }),
+    signoutRedirect: vi.fn(async () => undefined),
+    events: {
+      addAccessTokenExpiring: vi.fn(() => () => undefined),
+      addAccessTokenExpired: vi.fn(() => () => undefined),
+      addUserLoaded: vi.fn(() => () => undefined),
+      addUserUnloaded: vi.fn(() => () => undefined),
+    },
+  } satisfies OidcUserManager;
+  return manager;
+}
+
+function staleUser(): User {
+  return makeUser({}, { accessToken: 'access-1', refreshToken: 'refresh-1', expiresIn: 30 });
+}
+
+describe('AuthService renewal', () => {
+  let store: SharedUserStore;
+  let provider: FakeProvider;
+
+  beforeEach(() => {
+    store = new SharedUserStore();
+    provider = new FakeProvider();
+  });
+
+  it('lets two tabs share one refresh: the second takes the tokens the first stored', async () => {
+    store.set(staleUser());
+    const locks = new FakeLocks();
+    const tabA = fakeUserManager(store, provider);
+    const tabB = fakeUserManager(store, provider);
+    const authA = new AuthService({ userManager: tabA, lock: createTokenLock(locks) });
+    const authB = new AuthService({ userManager: tabB, lock: createTokenLock(locks) });
+
+    const [userA, userB] = await Promise.all([authA.renew(), authB.renew()]);
+
+    expect(provider.refreshes).toBe(1);
+    expect(tabA.signinSilent).toHaveBeenCalledTimes(1);
+    expect(tabB.signinSilent).not.toHaveBeenCalled();
+    expect(userA?.access_token).toBe('access-2');
+    expect(userB?.access_token).toBe('access-2');
+    expect(authB.getUser()?.access_token).toBe('access-2');
+    expect(locks.names).toEqual([TOKEN_REFRESH_LOCK, TOKEN_REFRESH_LOCK]);
+  });
+
+  it('would lose the session without the lock, which is why it is there', async () => {
+    store.set(staleUser());
+    const unlocked = { run: <T,>(task: () => Promise<T>) => task() };
+    const authA = new AuthService({ userManager: fakeUserManager(store, provider), lock: unlocked });
+    const authB = new AuthService({ userManager: fakeUserManager(store, provider), lock: unlocked });
+
+    const [userA, userB] = await Promise.all([authA.renew(), authB.renew()]);
+
+    // The second tab presented the refresh token the first had just rotated: refused, signed out.
+    expect(provider.refreshes).toBe(1);
+    expect([userA, userB].filter((user) => user === null)).toHaveLength(1);
+  });
+
+  it('queues renewals of one tab and refreshes once', async () => {
+    store.set(staleUser());
+    const manager = fakeUserManager(store, provider);
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
+
+    const users = await Promise.all([auth.renew(), auth.renew(), auth.renew()]);
+
+    expect(manager.signinSilent).toHaveBeenCalledTimes(1);
+    expect(users.map((user) => user?.access_token)).toEqual(['access-2', 'access-2', 'access-2']);
+  });
+
+  it('skips the refresh when the stored token is still fresh', async () => {
+    store.set(makeUser({}, { accessToken: 'access-1', expiresIn: 3600 }));
+    const manager = fakeUserManager(store, provider);
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
+
+    expect((await auth.renew())?.access_token).toBe('access-1');
+    expect(manager.signinSilent).not.toHaveBeenCalled();
+  });
+
+  it('refreshes a fresh-looking token the API refused', async () => {
+    store.set(makeUser({}, { accessToken: 'access-1', expiresIn: 3600 }));
+    const manager = fakeUserManager(store, provider);
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
+
+    expect((await auth.renew({ rejectedToken: 'access-1' }))?.access_token).toBe('access-2');
+    expect(manager.signinSilent).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends the local session when the provider refuses the refresh token', async () => {
+    store.set(makeUser({}, { refreshToken: 'revoked', expiresIn: 10 }));
+    const manager = fakeUserManager(store, provider);
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
+    const listener = vi.fn();
+    await auth.initialize();
+    auth.subscribe(listener);
+
+    expect(await auth.renew()).toBeNull();
+    expect(manager.removeUser).toHaveBeenCalled();
+    expect(auth.getUser()).toBeNull();
+    expect(listener).toHaveBeenCalled();
+  });
+
+  it('keeps the session when the refresh fails for want of network', async () => {
+    store.set(staleUser());
+    const manager = fakeUserManager(store, provider);
+    manager.signinSilent.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
+
+    await expect(auth.renew()).rejects.toThrow('Failed to fetch');
+    expect(manager.removeUser).not.toHaveBeenCalled();
+    expect(store.get()?.refresh_token).toBe('refresh-1');
+  });
+
+  it('renews an expired stored user at start', async () => {
+    store.set(makeUser({}, { accessToken: 'access-1', refreshToken: 'refresh-1', expiresIn: -5 }));
+    const auth = new AuthService({ userManager: fakeUserManager(store, provider), lock: createTokenLock(undefined) });
+
+    expect((await auth.initialize())?.access_token).toBe('access-2');
+  });
+
+  it('renews before handing out an expired access token', async () => {
+    store.set(makeUser({}, { accessToken: 'access-1', expiresIn: 120 }));
+    const auth = new AuthService({ userManager: fakeUserManager(store, provider), lock: createTokenLock(undefined) });
+    await auth.initialize();
+    expect(await auth.accessToken()).toBe('access-1');
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 200_000);
+    try {
+      expect(await auth.accessToken()).toBe('access-2');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('AuthService sign-in and sign-out', () => {
+  let store: SharedUserStore;
+
+  beforeEach(() => {
+    store = new SharedUserStore();
+  });
+
+  afterEach(() => {
+    localStorage.clear();
+  });
+
+  it('sends the user to the provider with the page to come back to', async () => {
+    const manager = fakeUserManager(store, new FakeProvider());
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
+
+    await auth.signIn('/profile?tab=1');
+
+    expect(manager.signinRedirect).toHaveBeenCalledWith({ state: { returnTo: '/profile?tab=1' } });
+  });
+
+  it('returns to the page the user was on after the callback, never to another site', async () => {
+    const manager = fakeUserManager(store, new FakeProvider());
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage });
+    const user = makeUser({}, { state: { returnTo: '/profile' } });
+    manager.signinRedirectCallback.mockResolvedValueOnce(user);
+
+    expect(await auth.completeSignIn('http://localhost:3000/auth/callback?code=c&state=s')).toBe('/profile');
+    expect(auth.getUser()).toBe(user);
+    expect(JSON.parse(localStorage.getItem(SIGNED_IN_AT_KEY)!)).toMatchObject({ sub: 'user-1' });
+
+    const tampered = makeUser({}, { state: { returnTo: '//evil.example.com/' } });
+    manager.signinRedirectCallback.mockResolvedValueOnce(tampered);
+    expect(await auth.completeSignIn()).toBe('/');
+  });
+
+  it('signs out through the provider, saying so before the user is removed', async () => {
+    const manager = fakeUserManager(store, new FakeProvider());
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage });
+    localStorage.setItem(SIGNED_IN_AT_KEY, '{}');
+    manager.signoutRedirect.mockImplementation(async () => {
+      expect(auth.sessionEnd()).toBe('signing-out');
+    });
+
+    await auth.signOut();
+
+    expect(manager.signoutRedirect).toHaveBeenCalled();
+    expect(localStorage.getItem(SIGNED_IN_AT_KEY)).toBeNull();
+  });
+
+  it("follows another tab's sign-out through the storage event", async () => {
+    store.set(makeUser());
+    const manager = fakeUserManager(store, new FakeProvider());
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), window });
+    await auth.initialize();
+    expect(auth.getUser()).not.toBeNull();
+
+    store.set(null);
+    window.dispatchEvent(new StorageEvent('storage', { key: 'oidc.user:http://localhost:3000/oidc:portal' }));
+
+    await vi.waitFor(() => expect(auth.getUser()).toBeNull());
+    auth.dispose();
+  });
+
+  it('counts the session from auth_time, or from the sign-in when the token lacks it', async () => {
+    const now = Date.UTC(2026, 0, 1, 12);
+    store.set(makeUser({ auth_time: now / 1000 - 3600 }));
+    const withAuthTime = new AuthService({ userManager: fakeUserManager(store, new FakeProvider()), lock: createTokenLock(undefined), now: () => now });
+    await withAuthTime.initialize();
+    expect(withAuthTime.sessionExpiresAt()).toBe(now - 3600_000 + 24 * 3600_000);
+
+    store.set(makeUser());
+    const without = new AuthService({ userManager: fakeUserManager(store, new FakeProvider()), lock: createTokenLock(undefined), storage: localStorage, now: () => now });
+    await without.initialize();
+    expect(without.sessionExpiresAt()).toBe(now + 24 * 3600_000);
+  });
+});
+
+describe('AuthService across tabs', () => {
+  it('tells the other tabs that the user closed the session, so they do not sign in again', async () => {
+    const store = new SharedUserStore();
+    store.set(makeUser());
+    const closing = new AuthService({ userManager: fakeUserManager(store, new FakeProvider()), lock: createTokenLock(undefined), storage: localStorage });
+    const other = new AuthService({ userManager: fakeUserManager(store, new FakeProvider()), lock: createTokenLock(undefined), storage: localStorage, window });
+    await other.initialize();
+
+    await closing.signOut();
+    store.set(null);
+    window.dispatchEvent(new StorageEvent('storage', { key: 'oidc.user:http://localhost:3000/oidc:portal' }));
+
+    await vi.waitFor(() => expect(other.getUser()).toBeNull());
+    expect(other.sessionEnd()).toBe('closed-elsewhere');
+    other.dispose();
+  });
+
+  it('does not take a user removed for another reason for a sign-out', async () => {
+    const store = new SharedUserStore();
+    store.set(makeUser());
+    const tab = new AuthService({ userManager: fakeUserManager(store, new FakeProvider()), lock: createTokenLock(undefined), storage: localStorage, window });
+    await tab.initialize();
+
+    store.set(null);
+    window.dispatchEvent(new StorageEvent('storage', { key: 'oidc.user:http://localhost:3000/oidc:portal' }));
+
+    await vi.waitFor(() => expect(tab.getUser()).toBeNull());
+    expect(tab.sessionEnd()).toBeUndefined();
+    tab.dispose();
+  });
+});

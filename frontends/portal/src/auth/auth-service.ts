@@ -1,0 +1,254 @@
+import type { User } from 'oidc-client-ts';
+import { profileOf, sessionExpiresAt } from './profile';
+import { safeReturnTo } from './return-to';
+import type { TokenLock } from './token-lock';
+
+/** The part of oidc-client-ts's UserManager the portal uses (tests hand in a fake). */
+export interface OidcUserManager {
+  getUser(): Promise<User | null>;
+  removeUser(): Promise<void>;
+  signinRedirect(args?: { state?: unknown }): Promise<void>;
+  signinRedirectCallback(url?: string): Promise<User>;
+  signinSilent(): Promise<User | null>;
+  signoutRedirect(): Promise<void>;
+  events: {
+    addAccessTokenExpiring(callback: () => void): () => void;
+    addAccessTokenExpired(callback: () => void): () => void;
+    addUserLoaded(callback: (user: User) => void): () => void;
+    addUserUnloaded(callback: () => void): () => void;
+  };
+}
+
+export type SessionEnd = 'signing-out' | 'closed-elsewhere';
+
+/** What the signed-in part of the portal needs from the sign-in machinery. */
+export interface PortalAuth {
+  /** The signed-in user, or null; stable between changes (a `useSyncExternalStore` snapshot). */
+  getUser(): User | null;
+  subscribe(listener: () => void): () => void;
+  /** A usable access token, renewed first when it has expired. */
+  accessToken(): Promise<string | undefined>;
+  /** Renews the tokens, once for all tabs; see {@link AuthService.renew}. */
+  renew(options?: { rejectedToken?: string }): Promise<User | null>;
+  /** Sends the browser to the provider's sign-in, to come back to `returnTo`. */
+  signIn(returnTo: string): Promise<void>;
+  signOut(): Promise<void>;
+  /**
+   * Why there is no user although one was signed in: this tab is signing out, or the user closed
+   * the session in another tab. Either way the tab must not sign in again by itself: the provider
+   * session may not have ended yet, and a new sign-in would quietly undo the sign-out.
+   */
+  sessionEnd(): SessionEnd | undefined;
+  /** End of the session in epoch ms (the idle warning and the expiry modal count to it). */
+  sessionExpiresAt(): number | undefined;
+}
+
+export interface AuthServiceOptions {
+  userManager: OidcUserManager;
+  lock: TokenLock;
+  /** Where the sign-in time is kept when the ID token has no auth_time. */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** Listens to other tabs' changes of the stored user; none in tests. */
+  window?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+  now?: () => number;
+}
+
+/** A token this close to its end is renewed rather than used (oidc-client-ts warns 60 s ahead). */
+const FRESHNESS_MARGIN_SECONDS = 60;
+
+export const SIGNED_IN_AT_KEY = 'gatehouse.signedInAt';
+
+/** Set by the tab that closes the session, so the others know the user left on purpose. */
+export const SIGNED_OUT_AT_KEY = 'gatehouse.signedOutAt';
+
+/** How recent a sign-out must be for another tab to take a vanished user for it. */
+const SIGN_OUT_NOTICE_MS = 60_000;
+
+function isFresh(user: User): boolean {
+  return user.expires_in === undefined || user.expires_in > FRESHNESS_MARGIN_SECONDS;
+}
+
+// The provider answers invalid_grant to a refresh token that was revoked, rotated already or
+// expired: the session is over and only a new sign-in helps.
+function sessionIsOver(error: unknown): boolean {
+  const code = (error as { error?: unknown } | null)?.error;
+  return code === 'invalid_grant' || code === 'login_required';
+}
+
+/**
+ * The portal's OIDC session on top of oidc-client-ts: code + PKCE sign-in, refresh-token renewal
+ * shared by every open tab, and the state the React tree subscribes to.
+ */
+export class AuthService implements PortalAuth {
+  private user: User | null = null;
+  private ended: SessionEnd | undefined;
+  private readonly listeners = new Set<() => void>();
+  private readonly cleanups: Array<() => void> = [];
+  private readonly options: Required<Omit<AuthServiceOptions, 'storage' | 'window'>> &
+    Pick<AuthServiceOptions, 'storage' | 'window'>;
+
+  constructor(options: AuthServiceOptions) {
+    this.options = { now: () => Date.now(), ...options };
+  }
+
+  /** Loads the stored user (renewing an expired one) and starts following token events. */
+  async initialize(): Promise<User | null> {
+    const { userManager: manager, window: win } = this.options;
+    const renewQuietly = () => {
+      this.renew().catch(() => undefined);
+    };
+    this.cleanups.push(
+      manager.events.addAccessTokenExpiring(renewQuietly),
+      manager.events.addAccessTokenExpired(renewQuietly),
+      manager.events.addUserLoaded((user) => this.setUser(user)),
+      manager.events.addUserUnloaded(() => this.setUser(null)),
+    );
+    if (win) {
+      // Another tab refreshed or signed out: storage events only reach the other tabs.
+      const onStorage = (event: StorageEvent) => {
+        if (event.key === null || event.key.startsWith('oidc.user:')) void this.reload();
+      };
+      win.addEventListener('storage', onStorage);
+      this.cleanups.push(() => win.removeEventListener('storage', onStorage));
+    }
+    const stored = await manager.getUser();
+    if (stored && stored.expired) {
+      // Kept meanwhile: when the renewal fails for want of network, the next call tries again.
+      this.user = stored;
+      await this.renew().catch(() => null);
+      return this.user;
+    }
+    this.setUser(stored);
+    return stored;
+  }
+
+  dispose(): void {
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+    this.listeners.clear();
+  }
+
+  getUser = (): User | null => this.user;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  async accessToken(): Promise<string | undefined> {
+    if (this.user?.expired) await this.renew().catch(() => null);
+    return this.user?.access_token;
+  }
+
+  /**
+   * Renews the tokens with the refresh token, holding the cross-tab lock. Once the lock is held
+   * the stored user is read again: when another tab renewed meanwhile, its tokens are taken and no
+   * second refresh is made. `rejectedToken` is an access token the API refused (a 401): a stored
+   * user still holding it is renewed even if it looks fresh.
+   */
+  async renew(options: { rejectedToken?: string } = {}): Promise<User | null> {
+    const { userManager: manager, lock } = this.options;
+    return lock.run(async () => {
+      const stored = await manager.getUser();
+      if (stored && isFresh(stored) && stored.access_token !== options.rejectedToken) {
+        this.setUser(stored);
+        return stored;
+      }
+      if (!stored?.refresh_token) {
+        await manager.removeUser();
+        this.setUser(null);
+        return null;
+      }
+      try {
+        const renewed = await manager.signinSilent();
+        this.setUser(renewed);
+        return renewed;
+      } catch (error) {
+        if (!sessionIsOver(error)) throw error;
+        await manager.removeUser();
+        this.setUser(null);
+        return null;
+      }
+    });
+  }
+
+  async signIn(returnTo: string): Promise<void> {
+    await this.options.userManager.signinRedirect({ state: { returnTo: safeReturnTo(returnTo) } });
+  }
+
+  /** Finishes the sign-in on /auth/callback; resolves with the path to return to. */
+  async completeSignIn(url?: string): Promise<string> {
+    const user = await this.options.userManager.signinRedirectCallback(url);
+    this.options.storage?.removeItem(SIGNED_OUT_AT_KEY);
+    this.writeSignedInAt(user.profile.sub);
+    this.setUser(user);
+    return safeReturnTo((user.state as { returnTo?: unknown } | undefined)?.returnTo);
+  }
+
+  async signOut(): Promise<void> {
+    // Set before oidc-client-ts removes the user, which tells the page that nobody is signed in.
+    this.ended = 'signing-out';
+    try {
+      this.options.storage?.removeItem(SIGNED_IN_AT_KEY);
+      this.options.storage?.setItem(SIGNED_OUT_AT_KEY, String(this.options.now()));
+    } catch {
+      // Without storage the other tabs sign in again; the provider session ends all the same.
+    }
+    try {
+      await this.options.userManager.signoutRedirect();
+    } catch (error) {
+      this.ended = undefined;
+      throw error;
+    }
+  }
+
+  sessionEnd = (): SessionEnd | undefined => this.ended;
+
+  sessionExpiresAt(): number | undefined {
+    const profile = profileOf(this.user);
+    if (!profile) return undefined;
+    return sessionExpiresAt(profile, this.readSignedInAt(profile.sub));
+  }
+
+  private async reload(): Promise<void> {
+    const user = await this.options.userManager.getUser();
+    if (!user && this.user && this.signedOutRecently()) this.ended ??= 'closed-elsewhere';
+    this.setUser(user);
+  }
+
+  private signedOutRecently(): boolean {
+    try {
+      const at = Number(this.options.storage?.getItem(SIGNED_OUT_AT_KEY));
+      return at > 0 && this.options.now() - at < SIGN_OUT_NOTICE_MS;
+    } catch {
+      return false;
+    }
+  }
+
+  private setUser(user: User | null): void {
+    if (user) this.ended = undefined;
+    if (user === this.user) return;
+    // The same tokens read again are the same user: no re-render for it.
+    if (user && this.user && user.access_token === this.user.access_token) return;
+    this.user = user;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private writeSignedInAt(sub: string): void {
+    try {
+      this.options.storage?.setItem(SIGNED_IN_AT_KEY, JSON.stringify({ sub, at: this.options.now() }));
+    } catch {
+      // Without storage the session length counts from this page load.
+    }
+  }
+
+  private readSignedInAt(sub: string): number {
+    try {
+      const saved = JSON.parse(this.options.storage?.getItem(SIGNED_IN_AT_KEY) ?? 'null') as { sub?: unknown; at?: unknown } | null;
+      if (saved?.sub === sub && typeof saved.at === 'number') return saved.at;
+    } catch {
+      // A malformed entry is rewritten below.
+    }
+    this.writeSignedInAt(sub);
+    return this.options.now();
+  }
+}

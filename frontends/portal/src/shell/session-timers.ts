@@ -1,0 +1,102 @@
+import { useEffect, useRef, useState } from 'react';
+
+/** The spec's idle time before the warning: 10 minutes without activity. */
+export const IDLE_TIMEOUT_MS = 600_000;
+
+/** The spec's countdown between 'Your session has expired.' and the sign-out. */
+export const EXPIRED_COUNTDOWN_SECONDS = 5;
+
+// Keyboard, pointer, touch, wheel and scrolling (of any element, hence the capture) are activity.
+const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'wheel', 'scroll'] as const;
+
+// setTimeout fires at once beyond 2^31-1 ms (about 24.8 days); longer waits are done in steps.
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** True after `timeoutMs` without user activity, false again at the next activity. */
+export function useIdle(timeoutMs: number): boolean {
+  const [idle, setIdle] = useState(false);
+  const lastActivity = useRef(Date.now());
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let isIdle = false;
+    const schedule = () => {
+      clearTimeout(timer);
+      const remaining = lastActivity.current + timeoutMs - Date.now();
+      timer = setTimeout(check, Math.max(0, remaining));
+    };
+    // Checked when the timer fires rather than re-armed at every mouse move: moves are many.
+    const check = () => {
+      if (Date.now() - lastActivity.current >= timeoutMs) {
+        isIdle = true;
+        setIdle(true);
+      } else {
+        schedule();
+      }
+    };
+    const onActivity = () => {
+      lastActivity.current = Date.now();
+      if (isIdle) {
+        isIdle = false;
+        setIdle(false);
+        schedule();
+      }
+    };
+    lastActivity.current = Date.now();
+    schedule();
+    for (const type of ACTIVITY_EVENTS) window.addEventListener(type, onActivity, { capture: true, passive: true });
+    return () => {
+      clearTimeout(timer);
+      for (const type of ACTIVITY_EVENTS) window.removeEventListener(type, onActivity, { capture: true });
+    };
+  }, [timeoutMs]);
+
+  return idle;
+}
+
+/** True once `at` (epoch ms) has passed. */
+export function useHasPassed(at: number | undefined): boolean {
+  const [passed, setPassed] = useState(() => at !== undefined && Date.now() >= at);
+
+  useEffect(() => {
+    if (at === undefined) {
+      setPassed(false);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = () => {
+      const remaining = at - Date.now();
+      if (remaining <= 0) setPassed(true);
+      else timer = setTimeout(check, Math.min(remaining, MAX_TIMEOUT_MS));
+    };
+    setPassed(false);
+    check();
+    return () => clearTimeout(timer);
+  }, [at]);
+
+  return passed;
+}
+
+/** The current time, updated every second while `active`. */
+export function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+
+  return now;
+}
+
+/** A duration as h:mm:ss (or m:ss under an hour), never negative. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const mmss = `${String(minutes).padStart(hours ? 2 : 1, '0')}:${String(seconds).padStart(2, '0')}`;
+  return hours ? `${hours}:${mmss}` : mmss;
+}

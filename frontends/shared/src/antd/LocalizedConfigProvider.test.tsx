@@ -1,0 +1,77 @@
+import { act, render, screen } from '@testing-library/react';
+import ConfigProvider from 'antd/es/config-provider';
+import { useContext, useEffect } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { describe, expect, it } from 'vitest';
+import { changeLanguage, createI18n } from '../i18n/create-i18n';
+import { LocalizedConfigProvider } from './LocalizedConfigProvider';
+
+function AntdLocale() {
+  const { locale } = useContext(ConfigProvider.ConfigContext);
+  return <p>antd locale: {locale?.locale ?? 'default'}</p>;
+}
+
+function renderIn(i18n: ReturnType<typeof createI18n>) {
+  return render(
+    <I18nextProvider i18n={i18n}>
+      <LocalizedConfigProvider>
+        <AntdLocale />
+      </LocalizedConfigProvider>
+    </I18nextProvider>,
+  );
+}
+
+describe('LocalizedConfigProvider', () => {
+  it('gives antd the French locale at once, French being the default language', () => {
+    renderIn(createI18n({ language: 'fr' }));
+    expect(screen.getByText('antd locale: fr')).toBeInTheDocument();
+  });
+
+  it("gives antd its own English for English", () => {
+    renderIn(createI18n({ language: 'en' }));
+    expect(screen.getByText('antd locale: en')).toBeInTheDocument();
+  });
+
+  it('keeps the page mounted when the language changes', async () => {
+    const i18n = createI18n({ language: 'en' });
+    let mounts = 0;
+    function Probe() {
+      useEffect(() => {
+        mounts += 1;
+      }, []);
+      return null;
+    }
+    render(
+      <I18nextProvider i18n={i18n}>
+        <LocalizedConfigProvider>
+          <Probe />
+          <AntdLocale />
+        </LocalizedConfigProvider>
+      </I18nextProvider>,
+    );
+
+    for (const language of ['fr', 'it', 'en'] as const) {
+      await act(async () => {
+        await changeLanguage(i18n, language);
+      });
+    }
+    expect(await screen.findByText('antd locale: en')).toBeInTheDocument();
+    expect(mounts).toBe(1);
+  });
+
+  it('fetches the locale of another language and follows language changes', async () => {
+    const i18n = createI18n({ language: 'de' });
+    renderIn(i18n);
+    expect(await screen.findByText('antd locale: de')).toBeInTheDocument();
+
+    await act(async () => {
+      await changeLanguage(i18n, 'pt-BR');
+    });
+    expect(await screen.findByText('antd locale: pt-br')).toBeInTheDocument();
+
+    await act(async () => {
+      await changeLanguage(i18n, 'fr');
+    });
+    expect(screen.getByText('antd locale: fr')).toBeInTheDocument();
+  });
+});

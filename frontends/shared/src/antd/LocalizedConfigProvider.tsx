@@ -1,0 +1,63 @@
+import ConfigProvider, { type ConfigProviderProps } from 'antd/es/config-provider';
+import type { Locale } from 'antd/es/locale';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_LANGUAGE, matchLanguage, type Language } from '../i18n/languages';
+import { cachedAntdLocale, loadAntdLocale } from './antd-locale';
+
+/** The shared look of both SPAs; the colours follow base.css. */
+export const GATEHOUSE_THEME: NonNullable<ConfigProviderProps['theme']> = {
+  token: {
+    colorPrimary: '#1d4ed8',
+    colorLink: '#1d4ed8',
+    borderRadius: 8,
+    fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+  },
+};
+
+/**
+ * The antd locale of a language; while a locale downloads, the previous one stays (English at
+ * first). Never undefined: ConfigProvider wraps its children in one more provider when it has a
+ * locale, so a locale coming or going would remount the whole page and lose its state.
+ */
+export function useAntdLocale(language: Language): Locale {
+  const [locale, setLocale] = useState(() => cachedAntdLocale(language) ?? cachedAntdLocale('en')!);
+
+  useEffect(() => {
+    const cached = cachedAntdLocale(language);
+    if (cached) {
+      setLocale(cached);
+      return;
+    }
+    let current = true;
+    loadAntdLocale(language).then(
+      (locale) => {
+        if (current) setLocale(locale);
+      },
+      // Without its locale antd keeps the previous language's few built-in words; not worth an error.
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [language]);
+
+  return locale;
+}
+
+export interface LocalizedConfigProviderProps {
+  children: ReactNode;
+  theme?: ConfigProviderProps['theme'];
+}
+
+/** antd's ConfigProvider whose locale follows the i18next language. */
+export function LocalizedConfigProvider({ children, theme = GATEHOUSE_THEME }: LocalizedConfigProviderProps) {
+  const { i18n } = useTranslation();
+  const language = matchLanguage(i18n.resolvedLanguage ?? i18n.language) ?? DEFAULT_LANGUAGE;
+  const locale = useAntdLocale(language);
+  return (
+    <ConfigProvider locale={locale} theme={theme}>
+      {children}
+    </ConfigProvider>
+  );
+}

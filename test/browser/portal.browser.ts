@@ -1,0 +1,154 @@
+// The portal in Debian's Chromium against `npm start` on the embedded database: the flows a person
+// follows every morning. Screenshots go to test-artifacts/screenshots/.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../support/server.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const shots = path.join(root, 'test-artifacts/screenshots');
+const PASSWORD = 'Correct-Horse-42!';
+
+const BOOTSTRAP = `
+areas: [{ name: Default, default: true }, { name: Customers }]
+tenants: [{ title: Main office, area: Default }]
+applications:
+  - { id: '1', name: identity, displayName: Identity Management, type: public, privateUrl: '\${publicUrl}/admin', roles: [{ name: God }, { name: Administrator }, { name: User }] }
+  - { id: portal, name: portal, displayName: Portal, type: public, firstParty: true, hideInUserList: true, redirectUris: ['\${publicUrl}/auth/callback'], postLogoutRedirectUris: ['\${publicUrl}/'] }
+  - { id: admin-console, name: admin-console, displayName: Administration console, type: public, firstParty: true, hideInUserList: true, redirectUris: ['\${publicUrl}/admin/auth/callback'], postLogoutRedirectUris: ['\${publicUrl}/admin/'] }
+  - { id: crm, name: crm, displayName: CRM, description: Customers and sales, type: public, privateUrl: 'https://crm.example.com', roles: [{ name: Sales }] }
+  - { id: wiki, name: wiki, displayName: Wiki, description: Company knowledge, type: public, privateUrl: 'https://wiki.example.com', roles: [{ name: Reader }] }
+  - { id: reports, name: reports, displayName: Reports, description: Monthly figures, type: public, privateUrl: 'https://reports.example.com', publicUrl: 'https://www.example.com/reports' }
+users:
+  - userName: zoe@example.com
+    firstName: Zoé
+    lastName: Martin
+    area: Default
+    language: fr
+    password: '${PASSWORD}'
+    memberships:
+      - { tenant: Main office, application: crm, roles: [Sales] }
+      - { tenant: Main office, application: wiki, roles: [Reader] }
+`;
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+describe('portal in a real browser', function () {
+  this.timeout(240_000);
+  let server: ChildProcess;
+  let base: string;
+  let browser: Browser;
+
+  before(async () => {
+    mkdirSync(shots, { recursive: true });
+    const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-browser-'));
+    writeFileSync(path.join(dir, 'bootstrap.yaml'), BOOTSTRAP);
+    const port = await freePort();
+    base = `http://localhost:${port}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: path.join(dir, 'data'), IDP_BOOTSTRAP: path.join(dir, 'bootstrap.yaml'), IDP_ADMIN_PASSWORD: 'Admin-password-123!', LOG_LEVEL: 'warn', NODE_ENV: 'development' };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    server = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    server.stdout!.on('data', (d) => (output += d));
+    server.stderr!.on('data', (d) => (output += d));
+    const deadline = Date.now() + 180_000;
+    while (!output.includes('is running at')) {
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the product did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  });
+
+  async function openSignIn(page: Page) {
+    await page.goto(`${base}/`);
+    await page.waitForURL(/\/account\/login\?interaction=/, { timeout: 30_000 });
+    // Without Microsoft sign-in configured, the page opens on the local form directly.
+    await page.getByLabel('Utilisateur', { exact: true }).waitFor();
+  }
+
+  async function signIn(page: Page, password: string) {
+    await page.getByLabel('Utilisateur', { exact: true }).fill('zoe@example.com');
+    await page.getByLabel('Mot de passe', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+  }
+
+  it('signs in through the portal, lands on the tiles, opens My Apps, switches language and signs out', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await openSignIn(page);
+    await page.screenshot({ path: path.join(shots, 'login.png'), fullPage: true });
+    // Switching language keeps what was typed.
+    await page.getByLabel('Utilisateur', { exact: true }).fill('zoe@example.com');
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByLabel('User', { exact: true }).waitFor();
+    expect(await page.getByLabel('User', { exact: true }).inputValue()).to.equal('zoe@example.com');
+    await page.getByRole('button', { name: 'Français' }).click();
+    await signIn(page, PASSWORD);
+
+    await page.waitForURL(`${base}/`, { timeout: 30_000 });
+    await page.getByRole('heading', { name: /Bienvenue, Zoé/ }).waitFor();
+    await page.getByText('CRM', { exact: true }).first().waitFor();
+    await page.getByText('Wiki', { exact: true }).first().waitFor();
+    await page.getByText('Reports', { exact: true }).first().waitFor();
+    await page.screenshot({ path: path.join(shots, 'home.png'), fullPage: true });
+
+    await page.getByRole('button', { name: MY_APPS_FR }).click();
+    const drawer = page.getByRole('dialog');
+    await drawer.getByText('CRM', { exact: true }).waitFor();
+    // Let the drawer finish sliding in before the picture.
+    await page.locator('.ant-drawer-content-wrapper').evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a: { finished: Promise<unknown> }) => a.finished)));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shots, 'drawer.png') });
+    await page.keyboard.press('Escape');
+
+    await switchLanguage(page, LANGUAGE_MENU_FR, 'English');
+    await page.getByRole('button', { name: MY_APPS_EN }).waitFor();
+    await switchLanguage(page, LANGUAGE_MENU_EN, 'Français');
+    await page.getByRole('button', { name: MY_APPS_FR }).waitFor();
+
+    await signOut(page);
+    await context.close();
+  });
+
+  it('shows the lock message after five wrong passwords', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR' });
+    const page = await context.newPage();
+    await openSignIn(page);
+    for (let i = 0; i < 5; i++) {
+      await signIn(page, `Wrong-password-${i}!`);
+      await page.getByRole('alert').first().waitFor();
+    }
+    await page.getByText(/Votre compte est bloqué après 5 tentatives échouées/).waitFor();
+    await page.screenshot({ path: path.join(shots, 'locked.png') });
+    await context.close();
+  });
+});
+
+// Filled in from the shell's phrases.
+const MY_APPS_FR = /Mes applications/;
+const MY_APPS_EN = /My Apps/;
+const LANGUAGE_MENU_FR = /Langue/;
+const LANGUAGE_MENU_EN = /Language/;
+
+async function switchLanguage(page: Page, menu: RegExp, choice: string) {
+  await page.getByRole('button', { name: menu }).click();
+  await page.getByRole('menuitem', { name: choice }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: /Compte de Zoé/ }).click();
+  await page.getByRole('button', { name: 'Fermer la session' }).click();
+  await page.waitForURL(/\/(account\/login|oidc\/session\/end|$)/, { timeout: 30_000 });
+}
