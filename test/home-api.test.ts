@@ -32,7 +32,10 @@ describe('home launcher API', function () {
   const ids: Record<string, string> = {};
 
   before(async () => {
-    server = await startTestServer({ bootstrap: BOOTSTRAP });
+    server = await startTestServer({
+      bootstrap: BOOTSTRAP,
+      overrides: { 'portal.clientPortalAppId': 'crm', 'portal.helpdeskUrl': 'https://help.example.com/' },
+    });
     for (const name of ['nina', 'otto']) {
       const browser = await atLoginPage(server);
       const res = await browser.postJson('/api/v1/account/login', { userName: `${name}@example.com`, password: PASSWORD });
@@ -56,7 +59,7 @@ describe('home launcher API', function () {
     ]);
     expect(body.applications.items[1]).to.include({ title: 'Wiki', publicUrl: 'https://www.example.com/wiki', status: 'Maintenance', isUserFavorite: false });
     expect(body.applications.count).to.equal(2);
-    expect(body).to.have.property('clientPortalAppId');
+    expect(body.clientPortalAppId, 'from CLIENT_PORTAL_APP_ID').to.equal('crm');
   });
 
   it('lists the Identity application to Administrators only', async () => {
@@ -85,6 +88,11 @@ describe('home launcher API', function () {
     expect(await fallback.text()).to.contain('<svg');
     const admin = await get('/api/v1/admin/applications/icon/crm', 'nina');
     expect(admin.headers.get('content-type')).to.equal('image/png');
+  });
+
+  it('gives the portal its configured links with the start-up configuration', async () => {
+    const config = (await (await get('/api/v1/config')).json()) as { links: Record<string, string | undefined> };
+    expect(config.links).to.deep.equal({ helpdesk: 'https://help.example.com/' });
   });
 
   it('tells an application status as text', async () => {

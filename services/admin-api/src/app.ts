@@ -39,6 +39,6 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
 /** Every feature's routes under ADMIN_API_PREFIX (authenticated by createApp before they run). */
 export function adminRouter(context: AppContext): Router {
   const admin = new Router({ prefix: ADMIN_API_PREFIX });
-  for (const router of [applicationRoutes(context), tenantRoutes(context)]) admin.use(router.routes(), router.allowedMethods());
+  for (const router of [applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }), tenantRoutes(context)]) admin.use(router.routes(), router.allowedMethods());
   return admin;
 }

@@ -39,6 +39,7 @@ export interface Config {
   };
   oidc: { issuer: string; adminApiAudience: string; sweepIntervalMs: number; allowPrivateNetworkRequests: boolean; portalClientId: string; adminClientId: string };
   app: { environment: string };
+  portal: { clientPortalAppId?: string; helpdeskUrl?: string; termsOfUseUrl?: string; cookiePolicyUrl?: string };
   bootstrap: { file: string; adminUserName: string; adminPassword?: string };
 }
 

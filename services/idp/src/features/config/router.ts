@@ -24,6 +24,11 @@ export function configRoutes(context: AppContext): Router {
       environment: config.app.environment,
       // The login page shows the Microsoft button only when the sign-in is configured.
       microsoftSignIn: config.microsoft.enabled,
+      links: {
+        helpdesk: config.portal.helpdeskUrl,
+        termsOfUse: config.portal.termsOfUseUrl,
+        cookiePolicy: config.portal.cookiePolicyUrl,
+      },
       apps: {
         portal: `${config.server.publicUrl}/`,
         admin: `${config.server.publicUrl}/admin`,
