@@ -148,7 +148,18 @@ async function switchLanguage(page: Page, menu: RegExp, choice: string) {
 }
 
 async function signOut(page: Page) {
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname));
   await page.getByRole('button', { name: /Compte de Zoé/ }).click();
   await page.getByRole('button', { name: 'Fermer la session' }).click();
-  await page.waitForURL(/\/(account\/login|oidc\/session\/end|$)/, { timeout: 30_000 });
+  // Through the provider's end-session page, then back to the portal.
+  const deadline = Date.now() + 30_000;
+  while (!(visited.some((p) => p.startsWith('/oidc/session/end')) && !visited.at(-1)!.startsWith('/oidc/'))) {
+    if (Date.now() > deadline) throw new Error(`sign-out did not go through the provider: ${visited.join(' → ')}`);
+    await page.waitForTimeout(100);
+  }
+  // The provider session is over: opening the portal asks for a sign-in again.
+  await page.goto(new URL('/', page.url()).toString());
+  await page.waitForURL(/\/account\/login\?interaction=/, { timeout: 30_000 });
+  await page.getByLabel('Utilisateur', { exact: true }).waitFor();
 }
