@@ -9,6 +9,7 @@ import {
   writeAuthenticationLog,
   type AppContext,
   type Mailer,
+  type PasswordPolicy,
 } from '@gatehouse/core';
 import { changePassword } from './password-change.js';
 import type { PasswordSignIn, SignInRefusal } from './sign-in.js';
@@ -56,17 +57,20 @@ interface StepUser {
   totp_enabled_at: Date | null;
   locked: boolean;
   lockout_end: Date | null;
+  second_factor_required: boolean;
 }
 
-const USER_SQL = `SELECT id, user_name, email, language, first_name, password_changed_at, two_factor_enabled, totp_enabled_at,
-                         locked, lockout_end FROM users WHERE id = $1`;
-
-// The second factor is required when any tenant the user belongs to (directly or through a group) asks for it.
-const TENANT_REQUIRES_2FA = `
-  SELECT EXISTS (
-    SELECT 1 FROM tenant_members tm JOIN tenants t ON t.id = tm.tenant_id
-     WHERE t.required_two_mode_authentification
-       AND (tm.user_id = $1 OR tm.group_id IN (SELECT group_id FROM group_members WHERE user_id = $1))) AS required`;
+// The user, and whether the second factor is required: by the user, by an enrolled authenticator
+// app, or by any tenant the user belongs to (directly or through a group). One round trip.
+const USER_SQL = `
+  SELECT u.id, u.user_name, u.email, u.language, u.first_name, u.password_changed_at, u.two_factor_enabled,
+         u.totp_enabled_at, u.locked, u.lockout_end,
+         u.two_factor_enabled OR u.totp_enabled_at IS NOT NULL OR EXISTS (
+           SELECT 1 FROM tenant_members tm JOIN tenants t ON t.id = tm.tenant_id
+            WHERE t.required_two_mode_authentification
+              AND (tm.user_id = u.id OR tm.group_id IN (SELECT group_id FROM group_members WHERE user_id = u.id))
+         ) AS second_factor_required
+    FROM users u WHERE u.id = $1`;
 
 const codeHash = (tokenId: string, code: string) => sha256(`${tokenId}:${code}`);
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -77,11 +81,15 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
  * page) and to the browser by the provider's interaction.
  */
 export class SignInSteps {
+  private readonly policies: CachedPolicy;
+
   constructor(
     private readonly context: AppContext,
     private readonly mailer: Mailer,
     private readonly signIn: PasswordSignIn,
-  ) {}
+  ) {
+    this.policies = new CachedPolicy(context);
+  }
 
   private async user(userId: string): Promise<StepUser> {
     const [user] = await this.context.dataSource.query(USER_SQL, [userId]);
@@ -89,16 +97,12 @@ export class SignInSteps {
   }
 
   async secondFactorRequired(userId: string): Promise<boolean> {
-    const user = await this.user(userId);
-    if (user.two_factor_enabled || user.totp_enabled_at) return true;
-    const [row] = await this.context.dataSource.query(TENANT_REQUIRES_2FA, [userId]);
-    return Boolean(row?.required);
+    return (await this.user(userId)).second_factor_required;
   }
 
   /** What comes after a right password: a password change, a second factor, or nothing. */
   async afterPassword(userId: string, step: StepContext): Promise<NextStep> {
-    const user = await this.user(userId);
-    const policy = await loadPasswordPolicy(this.context.dataSource);
+    const [user, policy] = await Promise.all([this.user(userId), this.policies.get()]);
     if (isPasswordExpired(user.password_changed_at, policy)) {
       const { token } = await issueUserToken(this.context, { userId, purpose: 'ExpiredPassword', ttlSeconds: STEP_TOKEN_SECONDS, data: { ...step } });
       return { kind: 'expired-password', token };
@@ -107,7 +111,7 @@ export class SignInSteps {
   }
 
   private async afterPasswordChecks(user: StepUser, step: StepContext): Promise<NextStep> {
-    if (!(await this.secondFactorRequired(user.id))) return { kind: 'done' };
+    if (!user.second_factor_required) return { kind: 'done' };
     const method = user.totp_enabled_at ? 'totp' : 'email';
     const { id, token } = await issueUserToken(this.context, {
       userId: user.id,
@@ -212,5 +216,25 @@ export class SignInSteps {
     const next = await this.afterPasswordChecks(user, data);
     if (next.kind === 'done') await this.signIn.complete({ id: user.id, userName: user.user_name }, data, 'Expired password changed');
     return { ok: true, userId: user.id, step: data, next };
+  }
+}
+
+/**
+ * The password policy, read at most every 30 s: every sign-in checks the password's age, and the
+ * policy changes rarely (a change applies to sign-ins within half a minute).
+ */
+class CachedPolicy {
+  private value: { policy: Promise<PasswordPolicy>; at: number } | undefined;
+
+  constructor(private readonly context: AppContext) {}
+
+  get(): Promise<PasswordPolicy> {
+    if (!this.value || this.value.at + 30_000 < Date.now()) {
+      const policy = loadPasswordPolicy(this.context.dataSource);
+      this.value = { policy, at: Date.now() };
+      // A failed read is not kept: the next sign-in tries again.
+      policy.catch(() => (this.value = undefined));
+    }
+    return this.value.policy;
   }
 }
