@@ -6,6 +6,7 @@ import { adminAccessTokenVerifier } from './auth/access-token.js';
 import { accessTokenBearer, koaAdminAuth, type BearerVerifier } from './auth/koa-admin-auth.js';
 import { sessionTokenBearer } from './auth/session-token.js';
 import { applicationRoutes } from './features/applications/router.js';
+import { areaRoutes } from './features/areas/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
 
 /** Every route of the administration API lives under this prefix, behind bearer authentication. */
@@ -39,6 +40,6 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
 /** Every feature's routes under ADMIN_API_PREFIX (authenticated by createApp before they run). */
 export function adminRouter(context: AppContext): Router {
   const admin = new Router({ prefix: ADMIN_API_PREFIX });
-  for (const router of [applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }), tenantRoutes(context)]) admin.use(router.routes(), router.allowedMethods());
+  for (const router of [applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }), areaRoutes(context), tenantRoutes(context)]) admin.use(router.routes(), router.allowedMethods());
   return admin;
 }

@@ -29,3 +29,4 @@ export * from './security/totp.js';
 export * from './mail/index.js';
 export * from './applications/launcher.js';
 export * from './applications/icons.js';
+export * from './http/list-query.js';

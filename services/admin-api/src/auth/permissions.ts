@@ -13,6 +13,7 @@ export const SIGNED_IN = 'signed-in';
 export const ENDPOINT_ROLES = {
   'applications.homeInfo': SIGNED_IN,
   'applications.icon': SIGNED_IN,
+  'areas.list': ['Administrator', 'God'],
   'tenants.twoModeAuth': ['Administrator', 'God'],
 } as const satisfies Record<string, readonly IdentityRole[] | typeof SIGNED_IN>;
 
