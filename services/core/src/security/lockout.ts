@@ -114,12 +114,41 @@ export async function unknownLockState(db: Db, normalizedUserName: string): Prom
   return { locked: row?.locked ?? false, lockoutEnd: row?.lockout_end ?? null };
 }
 
-/** A successful sign-in clears the failure count and the run of temporary lockouts. */
-export async function recordUserSuccess(db: Db, userId: string): Promise<void> {
+export interface SignInSuccess {
+  userId: string;
+  userName: string;
+  reason: string;
+  provider: 'Local' | 'Microsoft';
+  returnUrl?: string | null;
+  applicationName?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  /** The federated identity used, whose last use is dated too. */
+  externalLoginId?: string | null;
+}
+
+/**
+ * A completed sign-in: the failure count and the run of temporary lockouts cleared, the sign-in
+ * dated, and its authentication-log row written, in one round trip.
+ */
+export async function recordSignInSuccess(db: Db, success: SignInSuccess): Promise<void> {
   await db.query(
-    `UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now()
-      WHERE id = $1`,
-    [userId],
+    `WITH success AS (
+       UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now() WHERE id = $1),
+     used AS (UPDATE user_external_logins SET last_used_at = now() WHERE id = $9)
+     INSERT INTO authentication_logs (user_id, user_name, result, reason, authentication_provider, return_url, application_name, ip, user_agent)
+     VALUES ($1, $2, 'Success', $3, $4, $5, $6, $7, $8)`,
+    [
+      success.userId,
+      success.userName.slice(0, 256),
+      success.reason,
+      success.provider,
+      success.returnUrl?.slice(0, 2000) ?? null,
+      success.applicationName?.slice(0, 200) ?? null,
+      success.ip?.slice(0, 64) ?? null,
+      success.userAgent?.slice(0, 500) ?? null,
+      success.externalLoginId ?? null,
+    ],
   );
 }
 

@@ -1,9 +1,9 @@
-import { BufferedWriter, IDENTITY_APPLICATION_ID, writeSessionLogs, type AppContext, type SessionLogEntry } from '@gatehouse/core';
+import { IDENTITY_APPLICATION_ID, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
 import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
-import { AccountDirectory, CLAIMS, accountFinder } from './account.js';
+import { CLAIMS, accountFinder, type AccountDirectory } from './account.js';
 import type { ClientRegistry } from './clients.js';
 import { errorPage, loggedOutPage, logoutPage } from './pages.js';
-import { OidcStore } from './oidc-store.js';
+import type { OidcStore } from './oidc-store.js';
 import { PostgresAdapter } from './postgres-adapter.js';
 import { TTL, refreshTokenTtl } from './ttl.js';
 
@@ -16,11 +16,11 @@ export interface ProviderOptions {
   keys: JWK[];
   registry: ClientRegistry;
   /** The node's shared storage front (group commit, read batching, token cache). */
-  store?: OidcStore;
+  store: OidcStore;
   /** Cached users and role names. */
-  directory?: AccountDirectory;
+  directory: AccountDirectory;
   /** Where session-log rows go (written in the background, in batches). */
-  sessionLog?: BufferedWriter<SessionLogEntry>;
+  sessionLog: BufferedWriter<SessionLogEntry>;
   /** Storage of the provider's models; the database by default. */
   adapterFactory?: (model: string) => unknown;
 }
@@ -39,10 +39,8 @@ export function cookieKeys(context: AppContext): string[] {
 export function createProvider(context: AppContext, options: ProviderOptions): Provider {
   const { config, logger } = context;
   const { registry } = options;
-  const directory = options.directory ?? new AccountDirectory(context);
-  const sessionLog =
-    options.sessionLog ??
-    new BufferedWriter<SessionLogEntry>((rows) => writeSessionLogs(context.dataSource, rows), (e) => logger.warn({ err: e.message }, 'session log failed'));
+  // Owned by the ProviderHost: they outlive a provider rebuilt after a key rotation.
+  const { directory, sessionLog, store } = options;
   const adminAudience = config.oidc.adminApiAudience;
 
   const clientAdapter = {
@@ -52,7 +50,6 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
   };
   const adapter = (model: string) =>
     model === 'Client' ? clientAdapter : (options.adapterFactory?.(model) ?? new PostgresAdapter(model, store));
-  const store = options.store ?? new OidcStore(context.dataSource, context.broadcast, { prepare: !context.pglite });
 
   const configuration: Configuration = {
     adapter: adapter as unknown as Configuration['adapter'],

@@ -1,6 +1,7 @@
 import {
   DEFAULT_LOCKOUT_POLICY,
   lockStatus,
+  recordSignInSuccess,
   recordUnknownFailure,
   recordUserFailure,
   sqlClient,
@@ -130,23 +131,10 @@ export class PasswordSignIn {
   }
 
   /** The sign-in succeeded: counters cleared, last sign-in dated and the success logged, in one round trip. */
-  async complete(user: { id: string; userName: string }, request: Omit<SignInRequest, 'password' | 'userName'>, reason: string): Promise<void> {
-    await this.context.dataSource.query(
-      `WITH success AS (
-         UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now() WHERE id = $1)
-       INSERT INTO authentication_logs (user_id, user_name, result, reason, authentication_provider, return_url, application_name, ip, user_agent)
-       VALUES ($1, $2, 'Success', $3, 'Local', $4, $5, $6, $7)`,
-      [
-        user.id,
-        user.userName.slice(0, 256),
-        reason,
-        request.returnUrl?.slice(0, 2000) ?? null,
-        request.applicationName?.slice(0, 200) ?? null,
-        request.ip?.slice(0, 64) ?? null,
-        request.userAgent?.slice(0, 500) ?? null,
-      ],
-    );
+  complete(user: { id: string; userName: string }, request: Omit<SignInRequest, 'password' | 'userName'>, reason: string): Promise<void> {
+    return recordSignInSuccess(this.context.dataSource, { userId: user.id, userName: user.userName, reason, provider: 'Local', ...request });
   }
+
 
   private refusalFor(outcome: FailureOutcome): SignInRefusal {
     switch (outcome.kind) {

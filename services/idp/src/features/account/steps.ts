@@ -96,10 +96,6 @@ export class SignInSteps {
     return user;
   }
 
-  async secondFactorRequired(userId: string): Promise<boolean> {
-    return (await this.user(userId)).second_factor_required;
-  }
-
   /** What comes after a right password: a password change, a second factor, or nothing. */
   async afterPassword(userId: string, step: StepContext): Promise<NextStep> {
     const [user, policy] = await Promise.all([this.user(userId), this.policies.get()]);

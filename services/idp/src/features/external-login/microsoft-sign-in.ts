@@ -1,4 +1,4 @@
-import { lockStatus, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry } from '@gatehouse/core';
+import { lockStatus, recordSignInSuccess, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry } from '@gatehouse/core';
 import { requiresProfessionalAccount } from '../account/sign-in.js';
 import { MICROSOFT, MicrosoftAccounts, type LinkedUser } from './microsoft-accounts.js';
 import type { MicrosoftIdentity } from './microsoft-client.js';
@@ -85,24 +85,17 @@ export class MicrosoftSignIn {
   }
 
   /** Counters cleared, last sign-in and link use dated, success logged: one round trip, as for passwords. */
-  private async complete(user: LinkedUser, request: ExternalSignInRequest, reason: string): Promise<void> {
-    await this.context.dataSource.query(
-      `WITH success AS (
-         UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now() WHERE id = $1),
-       used AS (UPDATE user_external_logins SET last_used_at = now() WHERE id = $8)
-       INSERT INTO authentication_logs (user_id, user_name, result, reason, authentication_provider, return_url, application_name, ip, user_agent)
-       VALUES ($1, $2, 'Success', $3, $9, $4, $5, $6, $7)`,
-      [
-        user.id,
-        user.userName.slice(0, 256),
-        reason,
-        request.returnUrl?.slice(0, 2000) ?? null,
-        request.applicationName?.slice(0, 200) ?? null,
-        request.ip?.slice(0, 64) ?? null,
-        request.userAgent?.slice(0, 500) ?? null,
-        user.linkId,
-        MICROSOFT,
-      ],
-    );
+  private complete(user: LinkedUser, request: ExternalSignInRequest, reason: string): Promise<void> {
+    return recordSignInSuccess(this.context.dataSource, {
+      userId: user.id,
+      userName: user.userName,
+      reason,
+      provider: MICROSOFT,
+      returnUrl: request.returnUrl,
+      applicationName: request.applicationName,
+      ip: request.ip,
+      userAgent: request.userAgent,
+      externalLoginId: user.linkId,
+    });
   }
 }
