@@ -7,4 +7,6 @@ export const sharedTestOptions: NonNullable<ViteUserConfig['test']> = {
   include: ['src/**/*.test.{ts,tsx}'],
   restoreMocks: true,
   unstubGlobals: true,
+  // Rendering antd pages in jsdom takes seconds on a busy 2-core machine; a test's own waits stay short.
+  testTimeout: 20_000,
 };

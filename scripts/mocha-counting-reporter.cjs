@@ -5,11 +5,13 @@ const Mocha = require('mocha');
 class CountingSpecReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
+    const failedTitles = [];
+    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test) => failedTitles.push(test.fullTitle()));
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const file = process.env.MOCHA_RESULTS_FILE;
       if (!file) return;
       const { passes, failures, pending } = this.stats;
-      fs.writeFileSync(file, JSON.stringify({ passed: passes, failed: failures, skipped: pending }));
+      fs.writeFileSync(file, JSON.stringify({ passed: passes, failed: failures, skipped: pending, failedTitles }));
     });
   }
 }

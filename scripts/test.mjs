@@ -34,6 +34,7 @@ const bin = (name) => path.join(root, 'node_modules/.bin', name);
 let passed = 0;
 let failed = 0;
 const lines = [];
+const failedTitles = [];
 
 for (const suite of suites) {
   const file = path.join(resultsDir, `${suite.name}.json`);
@@ -61,7 +62,18 @@ for (const suite of suites) {
     counts =
       suite.kind === 'mocha'
         ? data
-        : { passed: data.numPassedTests, failed: data.numFailedTests + (data.numFailedTestSuites ?? 0), skipped: data.numPendingTests };
+        : {
+            passed: data.numPassedTests,
+            // A file that failed without a failed test (it did not load, say) counts once.
+            failed:
+              data.numFailedTests +
+              data.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed')).length,
+            skipped: data.numPendingTests,
+            failedTitles: data.testResults.flatMap((file) => [
+              ...(file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed') ? [`${path.relative(root, file.name)}: ${file.message}`] : []),
+              ...file.assertionResults.filter((t) => t.status === 'failed').map((t) => `${path.relative(root, file.name)} > ${t.fullName}`),
+            ]),
+          };
   } else {
     // The runner died before reporting: count the suite as one failure so it cannot pass silently.
     counts = { passed: 0, failed: 1, skipped: 0 };
@@ -70,9 +82,14 @@ for (const suite of suites) {
   passed += counts.passed;
   failed += counts.failed;
   lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+  // Named again at the end, where a truncated log still shows them.
+  for (const title of counts.failedTitles ?? []) {
+    lines.push(`  failed: ${title}`);
+    failedTitles.push(`${suite.name}: ${title}`);
+  }
 }
 
 console.log(`\n${lines.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
-writeFileSync(path.join(resultsDir, 'summary.json'), JSON.stringify({ passed, failed }));
+writeFileSync(path.join(resultsDir, 'summary.json'), JSON.stringify({ passed, failed, failedTitles }));
 process.exit(failed > 0 ? 1 : 0);
