@@ -1,4 +1,5 @@
 import { resources as sharedResources, SUPPORTED_LANGUAGES, type Language } from '@gatehouse/frontend-shared';
+import { jsonResponse } from '@gatehouse/frontend-shared/testing';
 import { render } from '@testing-library/react';
 import ConfigProvider from 'antd/es/config-provider';
 import i18next, { type i18n as I18n, type Resource } from 'i18next';
@@ -7,23 +8,6 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import { accountResources } from '../i18n/account';
 import { AccountRoutes, type AccountRoutesProps } from './AccountRoutes';
-
-// antd's responsive helpers read matchMedia, which jsdom does not implement.
-if (!window.matchMedia) {
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }),
-  });
-}
 
 /** An i18next instance as the portal builds it: the shared phrases plus the 'account' namespace. */
 export function createTestI18n(language: Language = 'en'): I18n {
@@ -67,7 +51,7 @@ export function renderAccount(path: string, options: { language?: Language } & A
 }
 
 export function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  return jsonResponse(body, status);
 }
 
 type Handler = Response | Error | ((init: RequestInit | undefined) => Response | Promise<Response>);

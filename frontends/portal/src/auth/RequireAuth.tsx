@@ -1,8 +1,8 @@
+import { useSignInRedirect } from '@gatehouse/frontend-shared';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
 import { PageLoader } from '../shell/PageLoader';
 import { useAuth, useAuthUser } from './auth-context';
 
@@ -11,16 +11,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { t } = useTranslation('portal');
   const auth = useAuth();
   const user = useAuthUser();
-  const location = useLocation();
-  const [error, setError] = useState<string>();
-  const returnTo = `${location.pathname}${location.search}${location.hash}`;
-
-  const ended = user ? undefined : auth.sessionEnd();
-
-  useEffect(() => {
-    if (user || ended) return;
-    auth.signIn(returnTo).catch((reason: unknown) => setError(reason instanceof Error ? reason.message : String(reason)));
-  }, [auth, user, ended, returnTo]);
+  const { ended, returnTo, error } = useSignInRedirect(auth, user);
 
   if (user) return <>{children}</>;
   if (ended === 'signing-out') return <PageLoader label={t('auth.signingOut')} />;

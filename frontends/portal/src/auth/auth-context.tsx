@@ -1,7 +1,7 @@
+import { useOidcUser, type OidcAuth as PortalAuth } from '@gatehouse/frontend-shared';
 import type { User } from 'oidc-client-ts';
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import type { PortalConfig } from '../api/portal-config';
-import type { PortalAuth } from './auth-service';
 import { profileOf, type PortalProfile } from './profile';
 
 interface AuthContextValue {
@@ -31,8 +31,7 @@ export function usePortalConfig(): PortalConfig {
 
 /** The signed-in user (null when nobody is), re-rendering on sign-in, renewal and sign-out. */
 export function useAuthUser(): User | null {
-  const { auth } = useAuthContext();
-  return useSyncExternalStore(auth.subscribe, auth.getUser);
+  return useOidcUser(useAuthContext().auth);
 }
 
 export function useProfile(): PortalProfile | undefined {

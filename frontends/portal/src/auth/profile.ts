@@ -47,16 +47,3 @@ export function initials(profile: PortalProfile | undefined): string {
 export function userNameOf(profile: PortalProfile | undefined): string | undefined {
   return profile?.preferred_username ?? profile?.email;
 }
-
-/** The spec's session length when the provider does not say (exp_time missing). */
-export const DEFAULT_SESSION_MS = 24 * 60 * 60 * 1000;
-
-/**
- * When the session ends, in epoch ms: the `exp_time` claim when present, else 24 hours after the
- * sign-in (`auth_time`, or `signedInAt` when the token does not carry it).
- */
-export function sessionExpiresAt(profile: PortalProfile | undefined, signedInAt: number): number {
-  if (typeof profile?.exp_time === 'number') return profile.exp_time * 1000;
-  const start = typeof profile?.auth_time === 'number' ? profile.auth_time * 1000 : signedInAt;
-  return start + DEFAULT_SESSION_MS;
-}

@@ -1,4 +1,4 @@
-import { createI18n, type CreateI18nOptions, type Language } from '@gatehouse/frontend-shared';
+import { createI18n, phraseLoaders, type CreateI18nOptions } from '@gatehouse/frontend-shared';
 import type { AccountPhrases } from './account';
 import { portalResources, type PortalPhrases } from './portal';
 
@@ -7,15 +7,7 @@ import { portalResources, type PortalPhrases } from './portal';
  * language. Its index bundles all seven languages; importing each language file instead keeps the
  * sign-in page to the two it uses (the current one and the English fallback).
  */
-export const accountPhraseLoaders: Record<Language, () => Promise<AccountPhrases>> = {
-  en: () => import('./account/en').then((module) => module.en),
-  fr: () => import('./account/fr').then((module) => module.fr),
-  es: () => import('./account/es').then((module) => module.es),
-  'pt-PT': () => import('./account/pt-pt').then((module) => module.ptPT),
-  'pt-BR': () => import('./account/pt-br').then((module) => module.ptBR),
-  it: () => import('./account/it').then((module) => module.it),
-  de: () => import('./account/de').then((module) => module.de),
-};
+export const accountPhraseLoaders = phraseLoaders<AccountPhrases>(import.meta.glob('./account/{en,fr,es,pt-pt,pt-br,it,de}.ts'));
 
 /** The portal's namespaces next to the shared 'translation' one. */
 export const portalNamespaces = {

@@ -1,12 +1,13 @@
 import HeartFilled from '@ant-design/icons/HeartFilled';
+import { useMediaQuery } from '@gatehouse/frontend-shared';
 import Alert from 'antd/es/alert';
 import Drawer from 'antd/es/drawer';
 import Skeleton from 'antd/es/skeleton';
 import { useTranslation } from 'react-i18next';
 import { useHomeInfoQuery, type Application } from '../api/portal-api';
 import { AppIcon } from './AppIcon';
+import { NARROW_SCREEN_QUERY } from './breakpoints';
 import { myAppsView } from './my-apps';
-import { useMediaQuery, NARROW_SCREEN_QUERY } from './use-media-query';
 
 /** The spec's drawer width. */
 export const MY_APPS_DRAWER_WIDTH = 650;

@@ -1,3 +1,4 @@
+import { SkipLink } from '@gatehouse/frontend-shared';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
@@ -33,9 +34,7 @@ export function ShellLayout() {
 
   return (
     <div className="shell">
-      <a className="skip-link" href="#content">
-        {t('shell.skipToContent')}
-      </a>
+      <SkipLink>{t('shell.skipToContent')}</SkipLink>
       <TopBar
         profile={profile}
         helpdesk={links.helpdesk}

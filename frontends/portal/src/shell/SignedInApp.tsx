@@ -1,11 +1,9 @@
-import { useI18nInstance } from '@gatehouse/frontend-shared';
-import { useEffect, useMemo, useState } from 'react';
+import { useApiDependencies, useLoad, type OidcAuth as PortalAuth } from '@gatehouse/frontend-shared';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Provider as ReduxProvider } from 'react-redux';
 import { AuthProvider } from '../auth/auth-context';
-import type { PortalAuth } from '../auth/auth-service';
 import { loadSession } from '../auth/session';
-import { UnauthorizedRetry } from '../auth/unauthorized-retry';
 import type { PortalConfig } from '../api/portal-config';
 import { createPortalStore } from '../store/store';
 import { ErrorPage } from './ErrorPage';
@@ -22,21 +20,10 @@ export interface SignedInAppProps {
   load?: () => Promise<SessionLike>;
 }
 
-type StartState = { status: 'loading' } | { status: 'ready'; session: SessionLike } | { status: 'error'; message: string };
-
 function SignedInShell({ session }: { session: SessionLike }) {
-  // The instance itself: a store made again at a language change would drop every cached answer.
-  const i18n = useI18nInstance();
   const { auth, config } = session;
-  const store = useMemo(
-    () =>
-      createPortalStore({
-        accessToken: () => auth.accessToken(),
-        unauthorized: new UnauthorizedRetry((rejectedToken) => auth.renew({ rejectedToken })),
-        language: () => i18n.resolvedLanguage ?? i18n.language,
-      }),
-    [auth, i18n],
-  );
+  const dependencies = useApiDependencies(auth);
+  const store = useMemo(() => createPortalStore(dependencies), [dependencies]);
   return (
     <AuthProvider auth={auth} config={config}>
       <ReduxProvider store={store}>
@@ -53,22 +40,11 @@ function SignedInShell({ session }: { session: SessionLike }) {
  */
 export default function SignedInApp({ load = loadSession }: SignedInAppProps) {
   const { t } = useTranslation('portal');
-  const [state, setState] = useState<StartState>({ status: 'loading' });
-
-  useEffect(() => {
-    let current = true;
-    load().then(
-      (session) => current && setState({ status: 'ready', session }),
-      (error: unknown) => current && setState({ status: 'error', message: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [load]);
+  const { state } = useLoad(load);
 
   if (state.status === 'loading') return <PageLoader label={t('auth.signingIn')} fullPage />;
   if (state.status === 'error') {
     return <ErrorPage title={t('auth.errorTitle')} text={t('auth.errorText')} detail={state.message} backLabel={t('auth.backHome')} />;
   }
-  return <SignedInShell session={state.session} />;
+  return <SignedInShell session={state.value} />;
 }

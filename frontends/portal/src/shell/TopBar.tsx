@@ -1,6 +1,7 @@
 import AppstoreOutlined from '@ant-design/icons/AppstoreOutlined';
 import MenuOutlined from '@ant-design/icons/MenuOutlined';
 import QuestionCircleOutlined from '@ant-design/icons/QuestionCircleOutlined';
+import { LanguageMenu, useMediaQuery } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Drawer from 'antd/es/drawer';
 import { useState } from 'react';
@@ -8,10 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { fullName, type PortalProfile } from '../auth/profile';
 import { BusyIndicator } from './BusyIndicator';
-import { LanguageMenu } from './LanguageMenu';
+import { NARROW_SCREEN_QUERY } from './breakpoints';
 import type { ShellLink } from './links';
 import { UserMenu } from './UserMenu';
-import { NARROW_SCREEN_QUERY, useMediaQuery } from './use-media-query';
 
 export interface TopBarProps {
   /** The signed-in user; undefined shows the Login link. */
@@ -95,7 +95,7 @@ export function TopBar({ profile, helpdesk, onOpenMyApps, onChangePassword, onSi
           >
             <nav className="top-bar__menu" aria-label={t('shell.mainNavigation')}>
               {profile && <p className="top-bar__menu-name">{fullName(profile)}</p>}
-              <LanguageMenu />
+              <LanguageMenu label={t('shell.language')} />
               {helpdesk && <HelpdeskLink link={helpdesk} block />}
               {profile ? (
                 <>
@@ -120,7 +120,7 @@ export function TopBar({ profile, helpdesk, onOpenMyApps, onChangePassword, onSi
         </>
       ) : (
         <nav className="top-bar__actions" aria-label={t('shell.mainNavigation')}>
-          <LanguageMenu />
+          <LanguageMenu label={t('shell.language')} />
           {helpdesk && <HelpdeskLink link={helpdesk} />}
           {profile ? (
             <>

@@ -6,20 +6,15 @@ import { fr } from './locales/fr';
 import { it } from './locales/it';
 import { ptBR } from './locales/pt-br';
 import { ptPT } from './locales/pt-pt';
+import { byLanguage, perLanguage } from './phrase-tables';
 
 export type { Phrases };
 
 export type I18nResources = Record<Language, { translation: Phrases }>;
 
-export const resources: I18nResources = {
-  en: { translation: en },
-  fr: { translation: fr },
-  es: { translation: es },
-  'pt-PT': { translation: ptPT },
-  'pt-BR': { translation: ptBR },
-  it: { translation: it },
-  de: { translation: de },
-};
+const phrases = byLanguage<Phrases>({ en, fr, es, ptPT, ptBR, it, de });
+
+export const resources: I18nResources = perLanguage((language) => ({ translation: phrases[language] }));
 
 /**
  * The i18next namespaces and their phrase types. An app that registers more namespaces (through

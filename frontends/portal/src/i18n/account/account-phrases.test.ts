@@ -1,14 +1,8 @@
 import { SUPPORTED_LANGUAGES } from '@gatehouse/frontend-shared';
+import { phraseLeaves as leaves, placeholderNames as placeholders } from '@gatehouse/frontend-shared/testing';
 import { describe, expect, it } from 'vitest';
 import { accountResources } from '.';
 import { en } from './en';
-
-function leaves(value: unknown, prefix = ''): Array<[string, unknown]> {
-  if (value === null || typeof value !== 'object') return [[prefix, value]];
-  return Object.entries(value).flatMap(([key, child]) => leaves(child, prefix ? `${prefix}.${key}` : key));
-}
-
-const placeholders = (text: unknown) => [...String(text).matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 describe('account phrases', () => {
   const reference = new Map(leaves(en));

@@ -1,4 +1,4 @@
-import type { Language } from '@gatehouse/frontend-shared';
+import { byLanguage } from '@gatehouse/frontend-shared';
 import { de } from './de';
 import { en, type AccountPhrases } from './en';
 import { es } from './es';
@@ -9,12 +9,4 @@ import { ptPT } from './pt-pt';
 
 export type { AccountPhrases };
 
-export const accountResources: Record<Language, AccountPhrases> = {
-  en,
-  fr,
-  es,
-  'pt-PT': ptPT,
-  'pt-BR': ptBR,
-  it,
-  de,
-};
+export const accountResources = byLanguage<AccountPhrases>({ en, fr, es, ptPT, ptBR, it, de });

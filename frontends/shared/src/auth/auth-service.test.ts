@@ -1,6 +1,6 @@
 import { User } from 'oidc-client-ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeUser } from '../test-utils';
+import { makeUser } from '../testing/user';
 import { AuthService, SIGNED_IN_AT_KEY, type OidcUserManager } from './auth-service';
 import { createTokenLock, TOKEN_REFRESH_LOCK } from './token-lock';
 
@@ -223,6 +223,26 @@ describe('AuthService sign-in and sign-out', () => {
     const tampered = makeUser({}, { state: { returnTo: '//evil.example.com/' } });
     manager.signinRedirectCallback.mockResolvedValueOnce(tampered);
     expect(await auth.completeSignIn()).toBe('/');
+  });
+
+  it('keeps its own callback route and storage keys when given them (an SPA under a base path)', async () => {
+    const manager = fakeUserManager(store, new FakeProvider());
+    const auth = new AuthService({
+      userManager: manager,
+      lock: createTokenLock(undefined),
+      storage: localStorage,
+      callbackPath: '/signin/done',
+      storageKeyPrefix: 'gatehouse.admin',
+    });
+    manager.signinRedirectCallback.mockResolvedValueOnce(makeUser({}, { state: { returnTo: '/signin/done?code=x' } }));
+
+    expect(await auth.completeSignIn()).toBe('/');
+    expect(localStorage.getItem('gatehouse.admin.signedInAt')).toContain('user-1');
+    expect(localStorage.getItem(SIGNED_IN_AT_KEY)).toBeNull();
+
+    await auth.signOut();
+    expect(localStorage.getItem('gatehouse.admin.signedOutAt')).not.toBeNull();
+    expect(localStorage.getItem('gatehouse.admin.signedInAt')).toBeNull();
   });
 
   it('signs out through the provider, saying so before the user is removed', async () => {

@@ -1,9 +1,9 @@
 import type { User } from 'oidc-client-ts';
-import { profileOf, sessionExpiresAt } from './profile';
-import { safeReturnTo } from './return-to';
+import { DEFAULT_CALLBACK_PATH, safeReturnTo } from './return-to';
+import { sessionExpiresAt, type SessionClaims } from './session-expiry';
 import type { TokenLock } from './token-lock';
 
-/** The part of oidc-client-ts's UserManager the portal uses (tests hand in a fake). */
+/** The part of oidc-client-ts's UserManager the SPAs use (tests hand in a fake). */
 export interface OidcUserManager {
   getUser(): Promise<User | null>;
   removeUser(): Promise<void>;
@@ -21,8 +21,8 @@ export interface OidcUserManager {
 
 export type SessionEnd = 'signing-out' | 'closed-elsewhere';
 
-/** What the signed-in part of the portal needs from the sign-in machinery. */
-export interface PortalAuth {
+/** What the signed-in part of an SPA needs from the sign-in machinery. */
+export interface OidcAuth {
   /** The signed-in user, or null; stable between changes (a `useSyncExternalStore` snapshot). */
   getUser(): User | null;
   subscribe(listener: () => void): () => void;
@@ -46,6 +46,13 @@ export interface PortalAuth {
 export interface AuthServiceOptions {
   userManager: OidcUserManager;
   lock: TokenLock;
+  /** The SPA's callback route, never a page to return to (default '/auth/callback'). */
+  callbackPath?: string;
+  /**
+   * Prefix of the storage keys of the sign-in and sign-out times, so two SPAs of one origin keep
+   * their own (default 'gatehouse').
+   */
+  storageKeyPrefix?: string;
   /** Where the sign-in time is kept when the ID token has no auth_time. */
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   /** Listens to other tabs' changes of the stored user; none in tests. */
@@ -56,10 +63,12 @@ export interface AuthServiceOptions {
 /** A token this close to its end is renewed rather than used (oidc-client-ts warns 60 s ahead). */
 const FRESHNESS_MARGIN_SECONDS = 60;
 
-export const SIGNED_IN_AT_KEY = 'gatehouse.signedInAt';
+const DEFAULT_KEY_PREFIX = 'gatehouse';
+
+export const SIGNED_IN_AT_KEY = `${DEFAULT_KEY_PREFIX}.signedInAt`;
 
 /** Set by the tab that closes the session, so the others know the user left on purpose. */
-export const SIGNED_OUT_AT_KEY = 'gatehouse.signedOutAt';
+export const SIGNED_OUT_AT_KEY = `${DEFAULT_KEY_PREFIX}.signedOutAt`;
 
 /** How recent a sign-out must be for another tab to take a vanished user for it. */
 const SIGN_OUT_NOTICE_MS = 60_000;
@@ -76,19 +85,23 @@ function sessionIsOver(error: unknown): boolean {
 }
 
 /**
- * The portal's OIDC session on top of oidc-client-ts: code + PKCE sign-in, refresh-token renewal
+ * An SPA's OIDC session on top of oidc-client-ts: code + PKCE sign-in, refresh-token renewal
  * shared by every open tab, and the state the React tree subscribes to.
  */
-export class AuthService implements PortalAuth {
+export class AuthService implements OidcAuth {
   private user: User | null = null;
   private ended: SessionEnd | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly cleanups: Array<() => void> = [];
   private readonly options: Required<Omit<AuthServiceOptions, 'storage' | 'window'>> &
     Pick<AuthServiceOptions, 'storage' | 'window'>;
+  private readonly signedInAtKey: string;
+  private readonly signedOutAtKey: string;
 
   constructor(options: AuthServiceOptions) {
-    this.options = { now: () => Date.now(), ...options };
+    this.options = { now: () => Date.now(), callbackPath: DEFAULT_CALLBACK_PATH, storageKeyPrefix: DEFAULT_KEY_PREFIX, ...options };
+    this.signedInAtKey = `${this.options.storageKeyPrefix}.signedInAt`;
+    this.signedOutAtKey = `${this.options.storageKeyPrefix}.signedOutAt`;
   }
 
   /** Loads the stored user (renewing an expired one) and starts following token events. */
@@ -172,24 +185,24 @@ export class AuthService implements PortalAuth {
   }
 
   async signIn(returnTo: string): Promise<void> {
-    await this.options.userManager.signinRedirect({ state: { returnTo: safeReturnTo(returnTo) } });
+    await this.options.userManager.signinRedirect({ state: { returnTo: safeReturnTo(returnTo, this.options.callbackPath) } });
   }
 
-  /** Finishes the sign-in on /auth/callback; resolves with the path to return to. */
+  /** Finishes the sign-in on the callback route; resolves with the path to return to. */
   async completeSignIn(url?: string): Promise<string> {
     const user = await this.options.userManager.signinRedirectCallback(url);
-    this.options.storage?.removeItem(SIGNED_OUT_AT_KEY);
+    this.options.storage?.removeItem(this.signedOutAtKey);
     this.writeSignedInAt(user.profile.sub);
     this.setUser(user);
-    return safeReturnTo((user.state as { returnTo?: unknown } | undefined)?.returnTo);
+    return safeReturnTo((user.state as { returnTo?: unknown } | undefined)?.returnTo, this.options.callbackPath);
   }
 
   async signOut(): Promise<void> {
     // Set before oidc-client-ts removes the user, which tells the page that nobody is signed in.
     this.ended = 'signing-out';
     try {
-      this.options.storage?.removeItem(SIGNED_IN_AT_KEY);
-      this.options.storage?.setItem(SIGNED_OUT_AT_KEY, String(this.options.now()));
+      this.options.storage?.removeItem(this.signedInAtKey);
+      this.options.storage?.setItem(this.signedOutAtKey, String(this.options.now()));
     } catch {
       // Without storage the other tabs sign in again; the provider session ends all the same.
     }
@@ -204,9 +217,9 @@ export class AuthService implements PortalAuth {
   sessionEnd = (): SessionEnd | undefined => this.ended;
 
   sessionExpiresAt(): number | undefined {
-    const profile = profileOf(this.user);
-    if (!profile) return undefined;
-    return sessionExpiresAt(profile, this.readSignedInAt(profile.sub));
+    if (!this.user) return undefined;
+    const claims = this.user.profile as SessionClaims & { sub: string };
+    return sessionExpiresAt(claims, this.readSignedInAt(claims.sub));
   }
 
   private async reload(): Promise<void> {
@@ -217,7 +230,7 @@ export class AuthService implements PortalAuth {
 
   private signedOutRecently(): boolean {
     try {
-      const at = Number(this.options.storage?.getItem(SIGNED_OUT_AT_KEY));
+      const at = Number(this.options.storage?.getItem(this.signedOutAtKey));
       return at > 0 && this.options.now() - at < SIGN_OUT_NOTICE_MS;
     } catch {
       return false;
@@ -235,7 +248,7 @@ export class AuthService implements PortalAuth {
 
   private writeSignedInAt(sub: string): void {
     try {
-      this.options.storage?.setItem(SIGNED_IN_AT_KEY, JSON.stringify({ sub, at: this.options.now() }));
+      this.options.storage?.setItem(this.signedInAtKey, JSON.stringify({ sub, at: this.options.now() }));
     } catch {
       // Without storage the session length counts from this page load.
     }
@@ -243,7 +256,7 @@ export class AuthService implements PortalAuth {
 
   private readSignedInAt(sub: string): number {
     try {
-      const saved = JSON.parse(this.options.storage?.getItem(SIGNED_IN_AT_KEY) ?? 'null') as { sub?: unknown; at?: unknown } | null;
+      const saved = JSON.parse(this.options.storage?.getItem(this.signedInAtKey) ?? 'null') as { sub?: unknown; at?: unknown } | null;
       if (saved?.sub === sub && typeof saved.at === 'number') return saved.at;
     } catch {
       // A malformed entry is rewritten below.

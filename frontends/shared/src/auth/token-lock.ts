@@ -1,4 +1,4 @@
-/** Name of the Web Lock every tab of the portal takes before it refreshes the tokens. */
+/** Default name of the Web Lock every tab takes before it refreshes the tokens. */
 export const TOKEN_REFRESH_LOCK = 'gatehouse-token-refresh';
 
 /** Runs one task at a time, across the tabs of the browser where it can. */
@@ -16,11 +16,14 @@ export interface LockRequester {
  * refreshing at once would have the provider refuse the second (and revoke the grant). Without
  * it (old browsers, tests), tasks of this tab still run one after the other.
  */
-export function createTokenLock(locks: LockRequester | undefined = globalThis.navigator?.locks): TokenLock {
+export function createTokenLock(
+  locks: LockRequester | undefined = globalThis.navigator?.locks,
+  name: string = TOKEN_REFRESH_LOCK,
+): TokenLock {
   if (locks) {
     return {
       // The lock's promise settles with the task's result.
-      run: <T,>(task: () => Promise<T>) => locks.request(TOKEN_REFRESH_LOCK, { mode: 'exclusive' }, task) as Promise<T>,
+      run: <T,>(task: () => Promise<T>) => locks.request(name, { mode: 'exclusive' }, task) as Promise<T>,
     };
   }
   let tail: Promise<unknown> = Promise.resolve();

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { createUserManager, redirectUris } from './user-manager';
+
+describe('createUserManager', () => {
+  it('places the callback and the post-logout page under the SPA base path', () => {
+    expect(redirectUris({ basePath: '/admin', origin: 'https://id.example.com' })).toEqual({
+      redirectUri: 'https://id.example.com/admin/auth/callback',
+      postLogoutRedirectUri: 'https://id.example.com/admin/',
+    });
+    expect(redirectUris({ origin: 'https://id.example.com' })).toEqual({
+      redirectUri: 'https://id.example.com/auth/callback',
+      postLogoutRedirectUri: 'https://id.example.com/',
+    });
+  });
+
+  it('uses code + PKCE with the given client and no automatic renewal', () => {
+    const manager = createUserManager(
+      { authority: 'https://id.example.com/oidc', clientId: 'admin-console', scopes: 'openid roles' },
+      { basePath: '/admin', origin: 'https://id.example.com' },
+    );
+
+    expect(manager.settings).toMatchObject({
+      client_id: 'admin-console',
+      response_type: 'code',
+      scope: 'openid roles',
+      redirect_uri: 'https://id.example.com/admin/auth/callback',
+      automaticSilentRenew: false,
+    });
+  });
+});

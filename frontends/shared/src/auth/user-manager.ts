@@ -1,0 +1,46 @@
+import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { DEFAULT_CALLBACK_PATH } from './return-to';
+
+/** The provider and the client, as `GET /api/v1/config` gives them. */
+export interface OidcClientSettings {
+  /** OIDC issuer. */
+  authority: string;
+  clientId: string;
+  /** Space-separated. */
+  scopes: string;
+}
+
+export interface UserManagerPlacement {
+  /** Where the SPA is served: '' for the portal, '/admin' for the console. */
+  basePath?: string;
+  /** The callback route inside the SPA. */
+  callbackPath?: string;
+  origin?: string;
+}
+
+/** The absolute callback and post-logout URLs of an SPA served under `basePath`. */
+export function redirectUris({ basePath = '', callbackPath = DEFAULT_CALLBACK_PATH, origin = window.location.origin }: UserManagerPlacement = {}) {
+  return { redirectUri: `${origin}${basePath}${callbackPath}`, postLogoutRedirectUri: `${origin}${basePath}/` };
+}
+
+/**
+ * An SPA's OIDC client: authorization code with PKCE (S256, automatic), tokens kept in
+ * localStorage so every tab shares them. oidc-client-ts's own silent renew is off: it would
+ * refresh from every tab at once, and the rotating refresh token allows only one.
+ */
+export function createUserManager(settings: OidcClientSettings, placement: UserManagerPlacement = {}): UserManager {
+  const { redirectUri, postLogoutRedirectUri } = redirectUris(placement);
+  return new UserManager({
+    authority: settings.authority,
+    client_id: settings.clientId,
+    redirect_uri: redirectUri,
+    post_logout_redirect_uri: postLogoutRedirectUri,
+    response_type: 'code',
+    scope: settings.scopes,
+    userStore: new WebStorageStateStore({ store: window.localStorage }),
+    automaticSilentRenew: false,
+    monitorSession: false,
+    // The provider puts the profile claims in the ID token; no extra userinfo round trip.
+    loadUserInfo: false,
+  });
+}
