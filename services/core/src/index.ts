@@ -26,6 +26,7 @@ export * from './http/koa-xsrf.js';
 export * from './db/sql-client.js';
 export * from './security/password-policy.js';
 export * from './security/totp.js';
+export * from './security/user-tokens.js';
 export * from './mail/index.js';
 export * from './applications/launcher.js';
 export * from './applications/icons.js';

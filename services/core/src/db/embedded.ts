@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
@@ -19,7 +20,8 @@ export async function startEmbeddedPostgres(options: {
   maxConnections: number;
 }): Promise<EmbeddedPostgres> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const db = await PGlite.create(options.dataDir ?? 'memory://');
+  // PGlite ships contrib extensions as separate bundles: whatever a migration creates must be loaded here.
+  const db = await PGlite.create(options.dataDir ?? 'memory://', { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({
     db,
     host: '127.0.0.1',

@@ -1,7 +1,15 @@
-import { LANGUAGES, type AppContext, type Language, type Mailer } from '@gatehouse/core';
+import {
+  LANGUAGES,
+  consumeUserToken,
+  findUserToken,
+  issueUserToken,
+  revokeUserTokens,
+  type AppContext,
+  type Language,
+  type Mailer,
+} from '@gatehouse/core';
 import { applyNewPassword, assertAcceptablePassword } from './password-change.js';
 import { requiresProfessionalAccount, type SignInRefusal } from './sign-in.js';
-import { consumeUserToken, findUserToken, issueUserToken, revokeUserTokens } from './user-tokens.js';
 
 /** A reset link works once, for an hour (documented). */
 export const RESET_TOKEN_SECONDS = 60 * 60;

@@ -1,11 +1,15 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import {
   acceptTotpCode,
+  consumeUserToken,
+  findUserToken,
   isPasswordExpired,
+  issueUserToken,
   lockStatus,
   loadPasswordPolicy,
   recordUserFailure,
   sha256,
+  updateTokenData,
   writeAuthenticationLog,
   type AppContext,
   type Mailer,
@@ -13,7 +17,6 @@ import {
 } from '@gatehouse/core';
 import { changePassword } from './password-change.js';
 import type { PasswordSignIn, SignInRefusal } from './sign-in.js';
-import { consumeUserToken, findUserToken, issueUserToken, updateTokenData } from './user-tokens.js';
 
 /** An e-mailed sign-in code lives 5 minutes (spec). */
 export const CODE_LIFETIME_SECONDS = 5 * 60;

@@ -40,6 +40,7 @@ describe('identity provider: start-up calls and portal', () => {
       microsoftSignIn: false,
     });
     expect(res.body.scopes.split(' ')).to.include.members(['openid', 'profile', 'email', 'roles']);
+    expect(res.body.adminScopes.split(' '), 'the console needs the admin API scope').to.include.members(['openid', 'admin']);
     expect(res.body.apps).to.deep.equal({ portal: 'http://localhost:0/', admin: 'http://localhost:0/admin' });
     expect(JSON.stringify(res.body)).not.to.match(/secret|password|key/i);
   });

@@ -21,6 +21,8 @@ export function configRoutes(context: AppContext): Router {
       clientId: config.oidc.portalClientId,
       adminClientId: config.oidc.adminClientId,
       scopes: 'openid profile email roles offline_access',
+      // The console also asks for the admin API's scope: its access token is then a JWT for that audience.
+      adminScopes: 'openid profile email roles offline_access admin',
       environment: config.app.environment,
       // The login page shows the Microsoft button only when the sign-in is configured.
       microsoftSignIn: config.microsoft.enabled,

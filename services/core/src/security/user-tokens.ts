@@ -1,6 +1,11 @@
-import { randomToken, sha256, type AppContext } from '@gatehouse/core';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AppContext } from '../context.js';
+import type { USER_TOKEN_PURPOSES } from '../domain/constants.js';
+import { randomToken, sha256 } from './passwords.js';
 
-export type TokenPurpose = 'PasswordReset' | 'SignInCode' | 'ExpiredPassword' | 'Invitation';
+export type TokenPurpose = (typeof USER_TOKEN_PURPOSES)[number];
+
+type Db = DataSource | EntityManager;
 
 export interface UserTokenRow {
   id: string;
@@ -13,14 +18,16 @@ export interface UserTokenRow {
 
 /**
  * Single-use secrets handed to a user (links in mails, the token of a sign-in step): 256 random
- * bits, of which only the SHA-256 is stored.
+ * bits, of which only the SHA-256 is stored. Pass a transaction's manager as `db` to store the
+ * token with the change that issues it (an invitation and its audit row).
  */
 export async function issueUserToken(
   context: AppContext,
   options: { userId: string; purpose: TokenPurpose; ttlSeconds: number; data?: Record<string, unknown> },
+  db: Db = context.dataSource,
 ): Promise<{ id: string; token: string }> {
   const token = randomToken(32);
-  const [row] = await context.dataSource.query(
+  const [row] = await db.query(
     `INSERT INTO user_tokens (user_id, purpose, token_hash, context, expires_at)
      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING id`,
     [options.userId, options.purpose, sha256(token), options.data ?? {}, options.ttlSeconds],
@@ -53,9 +60,9 @@ export async function updateTokenData(context: AppContext, id: string, data: Rec
 }
 
 /** Ends every live token of a purpose for a user (a new reset link replaces the previous one). */
-export async function revokeUserTokens(context: AppContext, userId: string, purpose: TokenPurpose): Promise<void> {
-  await context.dataSource.query(
-    'UPDATE user_tokens SET consumed_at = now() WHERE user_id = $1 AND purpose = $2 AND consumed_at IS NULL',
-    [userId, purpose],
-  );
+export async function revokeUserTokens(context: AppContext, userId: string, purpose: TokenPurpose, db: Db = context.dataSource): Promise<void> {
+  await db.query('UPDATE user_tokens SET consumed_at = now() WHERE user_id = $1 AND purpose = $2 AND consumed_at IS NULL', [
+    userId,
+    purpose,
+  ]);
 }
