@@ -4,20 +4,35 @@ import { createBaseApp, koaJsonBody, koaSpa, type AppContext } from '@gatehouse/
 import type Koa from 'koa';
 import { adminAccessTokenVerifier } from './auth/access-token.js';
 import { accessTokenBearer, koaAdminAuth, type BearerVerifier } from './auth/koa-admin-auth.js';
+import { personalAccessTokenBearer } from './auth/personal-access-token.js';
 import { sessionTokenBearer } from './auth/session-token.js';
 import { applicationRoutes } from './features/applications/router.js';
+import { accountLockRoutes } from './features/account-lock/router.js';
 import { areaRoutes } from './features/areas/router.js';
+import { dashboardRoutes } from './features/dashboard/router.js';
+import { groupExcelRoutes } from './features/groups/excel/router.js';
+import { groupRoutes, userGroupRoutes } from './features/groups/router.js';
+import { meRoutes } from './features/me/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
+import { userExcelRoutes } from './features/users/excel/router.js';
+import { userRoutes } from './features/users/router.js';
 
 /** Every route of the administration API lives under this prefix, behind bearer authentication. */
 export const ADMIN_API_PREFIX = '/api/v1/admin';
+/** Locking and unlocking accounts keep the spec's paths under /api/v1/account, with the same bearer authentication. */
+export const ACCOUNT_LOCK_PATHS = ['/api/v1/account/lock', '/api/v1/account/unlock'];
+
+/** Whether a path belongs to the administration API (and is authenticated first). */
+export function isAdminApiPath(path: string): boolean {
+  return [ADMIN_API_PREFIX, ...ACCOUNT_LOCK_PATHS].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
 
 export interface AdminApiOptions {
   /** The admin console's build folder; defaults to frontends/admin/dist under the project root. */
   adminDist?: string;
   /**
    * Bearer token verifiers, tried in order; defaults to the provider's access tokens for the admin
-   * API audience (personal access tokens will join them).
+   * API audience, personal access tokens and the portal's session tokens.
    */
   bearerVerifiers?: BearerVerifier[];
 }
@@ -25,14 +40,18 @@ export interface AdminApiOptions {
 /** The administration API (`/api/v1/admin/*`, `/api/v1/keys`) and the admin console. */
 export function createApp(context: AppContext, options: AdminApiOptions = {}): Koa {
   const app = createBaseApp(context);
-  const verifiers = options.bearerVerifiers ?? [accessTokenBearer(adminAccessTokenVerifier(context)), sessionTokenBearer(context)];
+  // Personal access tokens before portal tokens: both are opaque, but only PATs carry the prefix.
+  const verifiers = options.bearerVerifiers ?? [
+    accessTokenBearer(adminAccessTokenVerifier(context)),
+    personalAccessTokenBearer(context),
+    sessionTokenBearer(context),
+  ];
   // Every admin API path is authenticated before anything else, bodies included: an anonymous
   // caller learns nothing, not even which routes exist.
   const auth = koaAdminAuth(verifiers);
-  app.use((ctx, next) => (ctx.path === ADMIN_API_PREFIX || ctx.path.startsWith(`${ADMIN_API_PREFIX}/`) ? auth(ctx, next) : next()));
+  app.use((ctx, next) => (isAdminApiPath(ctx.path) ? auth(ctx, next) : next()));
   app.use(koaJsonBody(context));
-  const admin = adminRouter(context);
-  app.use(admin.routes()).use(admin.allowedMethods());
+  for (const router of [adminRouter(context), accountRouter(context)]) app.use(router.routes()).use(router.allowedMethods());
   app.use(koaSpa({ root: options.adminDist ?? path.join(context.config.rootDir, 'frontends/admin/dist'), basePath: '/admin' }));
   return app;
 }
@@ -40,6 +59,24 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
 /** Every feature's routes under ADMIN_API_PREFIX (authenticated by createApp before they run). */
 export function adminRouter(context: AppContext): Router {
   const admin = new Router({ prefix: ADMIN_API_PREFIX });
-  for (const router of [applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }), areaRoutes(context), tenantRoutes(context)]) admin.use(router.routes(), router.allowedMethods());
+  const features = [
+    applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }),
+    areaRoutes(context),
+    meRoutes(context),
+    dashboardRoutes(context),
+    // Fixed paths (users/export, groups/template/…) before the routers with `/:id` paths.
+    userExcelRoutes(context),
+    groupExcelRoutes(context),
+    userRoutes(context),
+    userGroupRoutes(context),
+    groupRoutes(context),
+    tenantRoutes(context),
+  ];
+  for (const router of features) admin.use(router.routes(), router.allowedMethods());
   return admin;
+}
+
+/** `/api/v1/account/lock/{id}` and `/unlock/{id}` (authenticated by createApp like the admin API). */
+export function accountRouter(context: AppContext): Router {
+  return accountLockRoutes(context);
 }

@@ -5,10 +5,10 @@ import { InvalidTokenError, type AccessTokenVerifier } from './access-token.js';
 /** Who is calling the admin API, whatever kind of bearer token they came with. */
 export interface Caller {
   /**
-   * Which verifier accepted the token: the admin console's JWT, or a signed-in user's portal token
-   * (opaque); personal access tokens will add their own kind.
+   * Which verifier accepted the token: the admin console's JWT, a personal access token, or a
+   * signed-in user's portal token (opaque).
    */
-  kind: 'access_token' | 'session_token';
+  kind: 'access_token' | 'personal_access_token' | 'session_token';
   userId: string;
   roles: string[];
   scopes: string[];

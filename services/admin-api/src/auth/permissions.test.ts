@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { IDENTITY_ROLES, type AppContext } from '@gatehouse/core';
 import { sharedTestContext } from '@gatehouse/core/testing';
 import { expect } from 'chai';
-import { adminRouter } from '../app.js';
+import { accountRouter, adminRouter } from '../app.js';
+import { guardedRoutes, permissionsTable, readmeTable, type GuardedRoute } from './permissions-table.js';
 import { ENDPOINT_ROLES, SIGNED_IN } from './permissions.js';
 
 describe('admin endpoint roles', () => {
@@ -10,13 +13,16 @@ describe('admin endpoint roles', () => {
     context = await sharedTestContext();
   });
 
+  const routes = () => guardedRoutes([adminRouter(context), accountRouter(context)]);
+
   it('guards every admin route with requireRole naming an entry of ENDPOINT_ROLES', () => {
-    const routes = adminRouter(context).stack.filter((layer) => layer.methods.length > 0);
-    expect(routes).to.not.be.empty;
-    const unguarded = routes
-      .filter((layer) => !layer.stack.some((fn) => Object.hasOwn(ENDPOINT_ROLES, (fn as { endpoint?: string }).endpoint ?? '')))
-      .map((layer) => `${layer.methods.join(',')} ${layer.path}`);
-    expect(unguarded).to.deep.equal([]);
+    expect(routes()).to.not.be.empty;
+    expect(routes().filter((route) => !route.endpoint).map((route) => `${route.method} ${route.path}`)).to.deep.equal([]);
+  });
+
+  it('uses every entry of ENDPOINT_ROLES on some route (no stale rules)', () => {
+    const used = new Set(routes().map((route) => route.endpoint));
+    expect(Object.keys(ENDPOINT_ROLES).filter((name) => !used.has(name as never))).to.deep.equal([]);
   });
 
   it('gives every endpoint at least one known Identity role, or opens it to every signed-in user explicitly', () => {
@@ -28,6 +34,14 @@ describe('admin endpoint roles', () => {
     expect(Object.entries(ENDPOINT_ROLES).filter(([, roles]) => roles === SIGNED_IN).map(([name]) => name).sort()).to.deep.equal([
       'applications.homeInfo',
       'applications.icon',
+      'me.get',
     ]);
+  });
+
+  it('is written down in the README as the code has it (npm run docs:permissions)', () => {
+    const readme = readFileSync(path.join(context.config.rootDir, 'README.md'), 'utf8');
+    expect(readmeTable(readme), 'the README table is out of date: run npm run docs:permissions').to.equal(
+      permissionsTable(routes() as GuardedRoute[]),
+    );
   });
 });

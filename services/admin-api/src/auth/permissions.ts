@@ -5,34 +5,133 @@ import { callerOf } from './koa-admin-auth.js';
 /** Any signed-in user, with any kind of token (the home launcher). */
 export const SIGNED_IN = 'signed-in';
 
+/** Full administration. God is the superset role: whatever an Administrator may do, God may too. */
+const ADMIN = ['Administrator', 'God'] as const satisfies readonly IdentityRole[];
+/** Who manages users and groups: administrators, and area administrators within their areas. */
+const MANAGE_USERS = [...ADMIN, 'AreaAdministrator'] as const satisfies readonly IdentityRole[];
+/** Who reads users and groups: the managers above plus the read-only TenantAdministrator. */
+const READ_USERS = [...MANAGE_USERS, 'TenantAdministrator'] as const satisfies readonly IdentityRole[];
+/** Who grants and revokes application roles (the role-access switches). */
+const GRANT_ROLES = [...ADMIN, 'Manager'] as const satisfies readonly IdentityRole[];
+
 /**
- * The one place where each admin endpoint's allowed roles are written: endpoint name → the global
- * roles (of the Identity application) of which the caller must hold at least one. Every admin
- * route names its entry through `requireRole`, so a test can walk the whole table.
+ * The one place where each admin endpoint's allowed roles are written: endpoint name → the
+ * roles of the Identity application of which the caller must hold at least one. Every admin route
+ * names its entry through `requireRole`, so a test can walk the whole table. What a caller then
+ * sees is narrowed by {@link ENDPOINT_SCOPE}: an AreaAdministrator only their areas' users and
+ * groups. The README's "Admin API permissions" table is generated from these two objects.
  */
 export const ENDPOINT_ROLES = {
   'applications.homeInfo': SIGNED_IN,
   'applications.icon': SIGNED_IN,
-  'areas.list': ['Administrator', 'God'],
-  'tenants.twoModeAuth': ['Administrator', 'God'],
+  'applications.roles': [...READ_USERS, 'Manager'],
+
+  'me.get': SIGNED_IN,
+  'dashboard.base': [...ADMIN, 'TenantAdministrator'],
+
+  'areas.list': [...READ_USERS, 'Manager'],
+
+  'users.list': READ_USERS,
+  'users.get': READ_USERS,
+  'users.create': MANAGE_USERS,
+  'users.update': MANAGE_USERS,
+  'users.delete': MANAGE_USERS,
+  'users.invite': MANAGE_USERS,
+  'users.changePassword': MANAGE_USERS,
+  'users.lock': MANAGE_USERS,
+  'users.unlock': MANAGE_USERS,
+  'users.groups': READ_USERS,
+  'users.tenants': READ_USERS,
+  'users.roles': READ_USERS,
+  'users.grantRoles': GRANT_ROLES,
+  'users.revokeRoles': GRANT_ROLES,
+  'users.checkPermissions': [...READ_USERS, 'Manager'],
+  'users.export': READ_USERS,
+  'users.template': MANAGE_USERS,
+  'users.bulkInsert': MANAGE_USERS,
+  'users.changeUserNameTemplate': ADMIN,
+  'users.changeUserName': ADMIN,
+
+  'groups.list': READ_USERS,
+  'groups.get': READ_USERS,
+  'groups.create': MANAGE_USERS,
+  'groups.update': MANAGE_USERS,
+  'groups.delete': MANAGE_USERS,
+  'groups.members': READ_USERS,
+  'groups.addMember': MANAGE_USERS,
+  'groups.updateMember': MANAGE_USERS,
+  'groups.removeMember': MANAGE_USERS,
+  'groups.tenants': READ_USERS,
+  'groups.addTenantRoles': MANAGE_USERS,
+  'groups.removeTenant': MANAGE_USERS,
+  'groups.template': MANAGE_USERS,
+  'groups.bulkInsert': MANAGE_USERS,
+
+  'tenants.list': [...READ_USERS, 'Manager'],
+  'tenants.twoModeAuth': ADMIN,
 } as const satisfies Record<string, readonly IdentityRole[] | typeof SIGNED_IN>;
 
 /** The name of an admin endpoint in ENDPOINT_ROLES. */
 export type EndpointName = keyof typeof ENDPOINT_ROLES;
 
+/**
+ * What each endpoint shows or lets a caller touch beyond the role check (for the README table);
+ * endpoints not named here act on everything their roles allow.
+ */
+export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
+  'applications.homeInfo': "the caller's own applications",
+  'me.get': "the caller's own identity and roles",
+  'areas.list': 'AreaAdministrator: their areas only',
+  'users.list': 'AreaAdministrator: users of their areas',
+  'users.get': 'AreaAdministrator: users of their areas',
+  'users.create': 'AreaAdministrator: only into their areas',
+  'users.update': 'AreaAdministrator: users of their areas, only into their areas; an Administrator account: Administrator and God; a God account: God',
+  'users.delete': 'AreaAdministrator: users of their areas; an Administrator account: Administrator and God; a God account: God; never oneself',
+  'users.invite': 'AreaAdministrator: users of their areas',
+  'users.changePassword': 'AreaAdministrator: users of their areas',
+  'users.lock': 'AreaAdministrator: users of their areas; nobody locks their own account',
+  'users.unlock': 'AreaAdministrator: users of their areas',
+  'users.groups': 'AreaAdministrator: users of their areas',
+  'users.tenants': 'AreaAdministrator: users of their areas',
+  'users.roles': 'AreaAdministrator: users of their areas',
+  'users.grantRoles': 'Global tenant and Identity application roles: Administrator and God; the God role: God',
+  'users.revokeRoles': 'revoking all access when some is inherited (hierarchy or group): Administrator and God; Global tenant and Identity application roles: Administrator and God',
+  'users.export': 'AreaAdministrator: users of their areas',
+  'users.bulkInsert': 'AreaAdministrator: rows only into their areas',
+  'groups.list': 'AreaAdministrator: groups of their areas',
+  'groups.get': 'AreaAdministrator: groups of their areas',
+  'groups.create': 'AreaAdministrator: only into their areas',
+  'groups.update': 'AreaAdministrator: groups of their areas; the Users group: God only',
+  'groups.delete': 'AreaAdministrator: groups of their areas; the Users group: God only',
+  'groups.members': 'AreaAdministrator: groups of their areas',
+  'groups.addMember': 'owners of the group, Administrator and God; AreaAdministrator: users of their areas',
+  'groups.updateMember': 'owners of the group, Administrator and God',
+  'groups.removeMember': 'owners of the group, Administrator and God',
+  'groups.tenants': 'AreaAdministrator: groups of their areas',
+  'groups.addTenantRoles': 'AreaAdministrator: tenants of their areas; Global tenant and Identity application roles: Administrator and God; the God role and the Users group: God only',
+  'groups.removeTenant': 'AreaAdministrator: tenants of their areas; Global tenant and Identity application roles: Administrator and God; the Users group: God only',
+  'groups.template': 'AreaAdministrator: groups of their areas',
+  'groups.bulkInsert': 'owners of the group, Administrator and God; AreaAdministrator: users of their areas',
+};
+
 /** Middleware returned by requireRole, carrying the endpoint it guards for tests that walk the routes. */
 export type RoleGuard = Middleware & { readonly endpoint: EndpointName };
 
+/** Whether `roles` include at least one of the endpoint's roles (SIGNED_IN: always). */
+export function rolesAllow(endpoint: EndpointName, roles: readonly string[]): boolean {
+  const allowed = ENDPOINT_ROLES[endpoint] as readonly string[] | typeof SIGNED_IN;
+  return allowed === SIGNED_IN || roles.some((role) => allowed.includes(role));
+}
+
 /** Answers 403 (errors.forbidden) unless the caller holds one of the endpoint's roles. */
 export function requireRole(endpoint: EndpointName): RoleGuard {
-  const allowed = ENDPOINT_ROLES[endpoint] as readonly string[] | typeof SIGNED_IN;
+  const openToEveryone = ENDPOINT_ROLES[endpoint] === SIGNED_IN;
   const guard = async (ctx: Context, next: Next) => {
     const caller = callerOf(ctx);
-    if (allowed !== SIGNED_IN) {
-      // Administration needs the admin console's token: a portal session token never qualifies.
-      if (caller.kind === 'session_token' || !caller.roles.some((role) => allowed.includes(role))) {
-        throw new AppError('errors.forbidden', 403);
-      }
+    // Administration needs the admin console's token (or a personal access token): a portal
+    // session token never qualifies.
+    if (!openToEveryone && (caller.kind === 'session_token' || !rolesAllow(endpoint, caller.roles))) {
+      throw new AppError('errors.forbidden', 403);
     }
     await next();
   };

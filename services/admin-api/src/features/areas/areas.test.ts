@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext, User } from '@gatehouse/core';
-import { buildArea, buildUser, createTestContext } from '@gatehouse/core/testing';
+import { IDENTITY_APPLICATION_ID } from '@gatehouse/core';
+import { buildApplication, buildArea, buildTenant, buildUser, createTestContext, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp } from '../../app.js';
@@ -60,9 +61,22 @@ describe('GET /api/v1/admin/areas', () => {
     expect(badTop.body.errors[0]).to.include({ field: 'top' });
   });
 
-  it('is for Administrators and God only', async () => {
+  it('is refused to callers without an administration role', async () => {
     expect((await list('', ['God'])).status).to.equal(200);
-    expect((await list('', ['Manager'])).status).to.equal(403);
+    expect((await list('', ['User', 'ServiceManager'])).status).to.equal(403);
     expect((await request(server).get('/api/v1/admin/areas')).status).to.equal(401);
+  });
+
+  it('shows an area administrator only the areas of the tenants where they hold the role', async () => {
+    const identity = await buildApplication(context.dataSource, { id: IDENTITY_APPLICATION_ID, name: 'identity', roles: ['AreaAdministrator'] });
+    const [mine] = await context.dataSource.query('SELECT id, name FROM areas WHERE name = $1', [names[2]]);
+    const tenant = await buildTenant(context.dataSource, { areaId: mine.id });
+    const areaAdmin = await buildUser(context.dataSource);
+    await grant(context.dataSource, { tenant, user: areaAdmin, roles: [identity.roleByName.AreaAdministrator!] });
+    const res = await request(server)
+      .get('/api/v1/admin/areas?top=100')
+      .set('Authorization', `Bearer ${await mintAccessToken(context, key, { sub: areaAdmin.id, roles: ['AreaAdministrator'] })}`);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ items: [{ id: mine.id, name: names[2], default: false, system: false }], count: 1 });
   });
 });

@@ -4,16 +4,8 @@ import { buildTenant, buildUser, sharedTestContext } from '@gatehouse/core/testi
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp } from '../../app.js';
+import type { SystemLogRow } from '../../testing/admin-world.js';
 import { insertSigningKey, mintAccessToken, type TestSigningKey } from '../../testing/tokens.js';
-
-interface SystemLogRow {
-  user_id: string | null;
-  user_name: string | null;
-  tenant_id: string | null;
-  tenant_name: string | null;
-  operation: string;
-  metadata: Record<string, unknown>;
-}
 
 describe('POST /api/v1/admin/tenants/twoModeAuth/{id}', () => {
   let context: AppContext;

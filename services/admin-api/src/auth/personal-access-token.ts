@@ -1,0 +1,59 @@
+import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, sha256, sqlClient, type AppContext } from '@gatehouse/core';
+import { InvalidTokenError } from './access-token.js';
+import type { BearerVerifier } from './koa-admin-auth.js';
+
+/** Personal access tokens start with this, so they are told from JWTs and portal tokens at a glance (and by secret scanners). */
+export const PAT_PREFIX = 'gpat_';
+const PAT_SHAPE = /^gpat_[A-Za-z0-9_-]{32,100}$/;
+/** `last_used_at` is written at most this often per token: a busy integration must not turn every call into a write. */
+const LAST_USE_RESOLUTION_MS = 60_000;
+
+type PatRow = {
+  id: string;
+  user_id: string;
+  application_id: string;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  locked: boolean;
+  draft: boolean;
+};
+
+/**
+ * Personal access tokens: random values of which only the SHA-256 is stored. A token opens the
+ * admin API when it was issued for the Identity application; the caller then has the owner's
+ * current Identity roles (resolved per call, so a revoked role stops working at once, unlike a
+ * JWT that keeps its roles until it expires).
+ */
+export function personalAccessTokenBearer(context: AppContext): BearerVerifier {
+  const sql = sqlClient(context.dataSource, { prepare: !context.pglite });
+  return {
+    async verify(token) {
+      if (!token.startsWith(PAT_PREFIX)) return null;
+      if (!PAT_SHAPE.test(token)) throw new InvalidTokenError('malformed');
+      const { rows } = await sql.query<PatRow>(
+        `SELECT p.id, p.user_id, p.application_id, p.expires_at, p.last_used_at, u.locked, u.draft
+           FROM personal_access_tokens p JOIN users u ON u.id = p.user_id
+          WHERE p.token_hash = $1`,
+        [sha256(token)],
+        'admin_personal_access_token',
+      );
+      const pat = rows[0];
+      if (!pat) throw new InvalidTokenError('claims');
+      if (pat.expires_at && new Date(pat.expires_at).getTime() <= Date.now()) throw new InvalidTokenError('expired');
+      // The owner's account state counts at every call: a locked account's tokens stop at once.
+      if (pat.locked || pat.draft) throw new InvalidTokenError('claims');
+      if (pat.application_id !== IDENTITY_APPLICATION_ID) throw new InvalidTokenError('insufficient_scope');
+      if (!pat.last_used_at || Date.now() - new Date(pat.last_used_at).getTime() > LAST_USE_RESOLUTION_MS) {
+        await sql.query('UPDATE personal_access_tokens SET last_used_at = now() WHERE id = $1', [pat.id], 'admin_personal_access_token_used');
+      }
+      const roles = await resolveEffectiveRoles(context.dataSource, pat.user_id, { applicationId: IDENTITY_APPLICATION_ID });
+      return {
+        kind: 'personal_access_token',
+        userId: pat.user_id,
+        roles: [...new Set(roles.map((role) => role.roleName))],
+        scopes: [],
+        tokenId: pat.id,
+      };
+    },
+  };
+}

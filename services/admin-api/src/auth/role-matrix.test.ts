@@ -1,0 +1,225 @@
+import { randomBytes } from 'node:crypto';
+import { IDENTITY_ROLES, type AppContext, type Area, type Tenant, type User } from '@gatehouse/core';
+import { buildApplication, buildGroup, buildTenant, buildUser, grant } from '@gatehouse/core/testing';
+import { expect } from 'chai';
+import request from 'supertest';
+import { accountRouter, adminRouter } from '../app.js';
+import { buildAdminWorld, xlsx, type AdminWorld, type Application } from '../testing/admin-world.js';
+import { mintAccessToken } from '../testing/tokens.js';
+import { guardedRoutes } from './permissions-table.js';
+import { ENDPOINT_ROLES, rolesAllow, type EndpointName } from './permissions.js';
+
+/** What every case builds on: one area with a tenant (the admin world's area A), an application with roles. */
+interface World {
+  context: AppContext;
+  area: Area;
+  tenant: Tenant;
+  app: Application;
+  identity: Application;
+}
+
+/** One call: its method and path as the route declares them (checked), the concrete URL and payload. */
+interface Call {
+  route: string;
+  url: string;
+  body?: unknown;
+  file?: Buffer;
+}
+
+const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+
+const user = (w: World, overrides: Partial<User> = {}) => buildUser(w.context.dataSource, { areaId: w.area.id, ...overrides });
+
+/** A group of the world's area of which the caller is an Owner (group member rules also want ownership). */
+async function ownedGroup(w: World, caller: User) {
+  const group = await buildGroup(w.context.dataSource, { areaId: w.area.id });
+  await w.context.dataSource.query(`INSERT INTO group_members (group_id, user_id, permission) VALUES ($1, $2, 'Owner')`, [group.id, caller.id]);
+  return group;
+}
+
+/**
+ * A call every role allowed by ENDPOINT_ROLES must be able to make successfully, built afresh for
+ * each role (a deleted user cannot be deleted twice).
+ */
+const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
+  'applications.homeInfo': async () => ({ route: 'GET /applications/homeInfo', url: '/applications/homeInfo' }),
+  'applications.icon': async (w) => ({ route: 'GET /applications/icon/:id', url: `/applications/icon/${w.app.id}` }),
+  'applications.roles': async (w) => ({ route: 'GET /applications/approles', url: `/applications/approles?applicationId=${w.app.id}` }),
+  'me.get': async () => ({ route: 'GET /me', url: '/me' }),
+  'dashboard.base': async () => ({ route: 'GET /dashboard/base', url: '/dashboard/base' }),
+  'areas.list': async () => ({ route: 'GET /areas', url: '/areas' }),
+
+  'users.list': async () => ({ route: 'GET /users', url: '/users?$search=a&top=25' }),
+  'users.get': async (w) => ({ route: 'GET /users/:id', url: `/users/${(await user(w)).id}` }),
+  'users.create': async (w) => {
+    const name = unique('created');
+    return {
+      route: 'POST /users',
+      url: '/users',
+      body: { userName: `${name}@example.com`, email: `${name}@example.com`, firstName: 'New', lastName: 'User', areaId: w.area.id, language: 'en' },
+    };
+  },
+  'users.update': async (w) => ({
+    route: 'PUT /users/:id',
+    url: `/users/${(await user(w)).id}`,
+    body: { email: `${unique('changed')}@example.com`, firstName: 'Changed', lastName: 'User', areaId: w.area.id, language: 'fr' },
+  }),
+  'users.delete': async (w) => ({ route: 'DELETE /users/:id', url: `/users/${(await user(w)).id}` }),
+  'users.invite': async (w) => ({ route: 'POST /users/inviteUser/:id', url: `/users/inviteUser/${(await user(w)).id}` }),
+  'users.changePassword': async (w) => ({
+    route: 'POST /users/change-password/:userId',
+    url: `/users/change-password/${(await user(w)).id}`,
+    body: { password: 'Another-Str0ng-Passw0rd!', confirmPassword: 'Another-Str0ng-Passw0rd!' },
+  }),
+  'users.lock': async (w) => ({ route: 'GET /api/v1/account/lock/:id', url: `/api/v1/account/lock/${(await user(w)).id}` }),
+  'users.unlock': async (w) => ({ route: 'GET /api/v1/account/unlock/:id', url: `/api/v1/account/unlock/${(await user(w, { locked: true })).id}` }),
+  'users.groups': async (w) => ({ route: 'GET /users/:id/groups', url: `/users/${(await user(w)).id}/groups` }),
+  'users.tenants': async (w) => ({ route: 'GET /users/:id/tenants', url: `/users/${(await user(w)).id}/tenants` }),
+  'users.roles': async (w) => ({ route: 'GET /users/:id/roles', url: `/users/${(await user(w)).id}/roles` }),
+  'users.grantRoles': async (w) => ({
+    route: 'PUT /users/:id/roles/:applicationId',
+    url: `/users/${(await user(w)).id}/roles/${w.app.id}`,
+    body: { tenantId: w.tenant.id, roleIds: [w.app.roleByName.Reader!.id] },
+  }),
+  'users.revokeRoles': async (w) => {
+    const target = await user(w);
+    await grant(w.context.dataSource, { tenant: w.tenant, user: target, roles: [w.app.roleByName.Reader!] });
+    return { route: 'DELETE /users/:id/roles/:applicationId', url: `/users/${target.id}/roles/${w.app.id}` };
+  },
+  'users.checkPermissions': async (w) => ({ route: 'GET /users/check/permissions/:id', url: `/users/check/permissions/${(await user(w)).id}` }),
+  'users.export': async () => ({ route: 'GET /users/export', url: '/users/export?$search=zz-none' }),
+  'users.template': async () => ({ route: 'GET /users/template', url: '/users/template' }),
+  'users.bulkInsert': async (w) => {
+    const name = unique('imported');
+    return {
+      route: 'POST /users/bulk_insert',
+      url: '/users/bulk_insert',
+      file: await xlsx([
+        ['UserName', 'Email', 'FirstName', 'LastName', 'Area', 'Language', 'SendEmailInvite'],
+        [`${name}@example.com`, `${name}@example.com`, 'Imported', 'User', w.area.name, 'en', 'No'],
+      ]),
+    };
+  },
+  'users.changeUserNameTemplate': async () => ({ route: 'GET /users/changeUserNameTemplate', url: '/users/changeUserNameTemplate' }),
+  'users.changeUserName': async (w) => {
+    const target = await user(w);
+    return {
+      route: 'POST /users/changeUserName',
+      url: '/users/changeUserName',
+      file: await xlsx([['CurrentUserName', 'NewUserName', 'NewEmail'], [target.userName, `${unique('renamed')}@example.com`, null]]),
+    };
+  },
+
+  'groups.list': async () => ({ route: 'GET /groups', url: '/groups' }),
+  'groups.get': async (w) => ({ route: 'GET /groups/:id', url: `/groups/${(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id}` }),
+  'groups.create': async (w) => ({ route: 'POST /groups', url: '/groups', body: { name: unique('group'), areaId: w.area.id } }),
+  'groups.update': async (w, caller) => ({
+    route: 'PUT /groups/:id',
+    url: `/groups/${(await ownedGroup(w, caller)).id}`,
+    body: { name: unique('renamed'), description: 'Changed', areaId: w.area.id },
+  }),
+  'groups.delete': async (w, caller) => ({ route: 'DELETE /groups/:id', url: `/groups/${(await ownedGroup(w, caller)).id}` }),
+  'groups.members': async (w) => ({ route: 'GET /groups/:id/users', url: `/groups/${(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id}/users` }),
+  'groups.addMember': async (w, caller) => ({
+    route: 'POST /groups/:id/users',
+    url: `/groups/${(await ownedGroup(w, caller)).id}/users`,
+    body: { userId: (await user(w)).id, permission: 'Reader' },
+  }),
+  'groups.updateMember': async (w, caller) => {
+    const group = await ownedGroup(w, caller);
+    const member = await user(w);
+    await w.context.dataSource.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2)', [group.id, member.id]);
+    return { route: 'PUT /groups/:id/users/:userId', url: `/groups/${group.id}/users/${member.id}`, body: { permission: 'Owner' } };
+  },
+  'groups.removeMember': async (w, caller) => {
+    const group = await ownedGroup(w, caller);
+    const member = await user(w);
+    await w.context.dataSource.query('INSERT INTO group_members (group_id, user_id) VALUES ($1, $2)', [group.id, member.id]);
+    return { route: 'DELETE /groups/:id/users/:userId', url: `/groups/${group.id}/users/${member.id}` };
+  },
+  'groups.tenants': async (w) => ({ route: 'GET /groups/:id/roles', url: `/groups/${(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id}/roles` }),
+  'groups.addTenantRoles': async (w, caller) => ({
+    route: 'POST /groups/:id/roles',
+    url: `/groups/${(await ownedGroup(w, caller)).id}/roles`,
+    body: { tenantId: w.tenant.id, roleIds: [w.app.roleByName.Reader!.id] },
+  }),
+  'groups.removeTenant': async (w, caller) => {
+    const group = await ownedGroup(w, caller);
+    await grant(w.context.dataSource, { tenant: w.tenant, group, roles: [w.app.roleByName.Reader!] });
+    return { route: 'DELETE /groups/:id/roles/:tenantId', url: `/groups/${group.id}/roles/${w.tenant.id}` };
+  },
+  'groups.template': async (w, caller) => ({ route: 'GET /groups/template/:groupId', url: `/groups/template/${(await ownedGroup(w, caller)).id}` }),
+  'groups.bulkInsert': async (w, caller) => ({
+    route: 'POST /groups/bulk_insert/:groupId',
+    url: `/groups/bulk_insert/${(await ownedGroup(w, caller)).id}`,
+    file: await xlsx([['UserName', 'Permission'], [(await user(w)).userName, 'Reader']]),
+  }),
+
+  'tenants.list': async () => ({ route: 'GET /tenants', url: '/tenants' }),
+  'tenants.twoModeAuth': async (w) => ({
+    route: 'POST /tenants/twoModeAuth/:id',
+    url: `/tenants/twoModeAuth/${(await buildTenant(w.context.dataSource, { areaId: w.area.id })).id}`,
+    body: { enable: true },
+  }),
+};
+
+describe('admin API role matrix: every endpoint with every role', function () {
+  this.timeout(600_000);
+  let world: AdminWorld;
+  let w: World;
+  /** One caller per role (and one with no role), holding that role in the world's tenant. */
+  const callers = new Map<string, User>();
+
+  before(async () => {
+    world = await buildAdminWorld();
+    const { context, areaA: area, tenantA: tenant, identity } = world;
+    const app = await buildApplication(context.dataSource, { roles: ['Reader', 'Writer'] });
+    w = { context, area, tenant, app, identity };
+    for (const role of [...IDENTITY_ROLES, 'none']) {
+      const caller = await user(w);
+      // Held in the area's tenant, so an AreaAdministrator's scope is that area.
+      if (role !== 'none') await grant(context.dataSource, { tenant, user: caller, roles: [identity.roleByName[role]!] });
+      callers.set(role, caller);
+    }
+  });
+
+  it('has a case for every endpoint, naming the route it calls', () => {
+    const routes = guardedRoutes([adminRouter(w.context), accountRouter(w.context)]);
+    for (const route of routes) {
+      expect(CASES, `no case for ${route.endpoint}`).to.have.property(route.endpoint!);
+    }
+    expect(Object.keys(CASES).sort()).to.deep.equal(Object.keys(ENDPOINT_ROLES).sort());
+  });
+
+  for (const endpoint of Object.keys(ENDPOINT_ROLES) as EndpointName[]) {
+    it(`${endpoint}: succeeds for ${describeRoles(endpoint)}, answers 403 to every other role`, async () => {
+      const routes = guardedRoutes([adminRouter(w.context), accountRouter(w.context)]);
+      const failures: string[] = [];
+      for (const role of [...IDENTITY_ROLES, 'none']) {
+        const caller = callers.get(role)!;
+        const call = await CASES[endpoint](w, caller);
+        const [method, routePath] = call.route.split(' ') as [string, string];
+        const declared = routes.find((r) => r.endpoint === endpoint && r.method.split(',').includes(method) && (r.path === routePath || r.path === `/api/v1/admin${routePath}`));
+        expect(declared, `${call.route} is not the route of ${endpoint}`).to.not.equal(undefined);
+        const url = call.url.startsWith('/api/') ? call.url : `/api/v1/admin${call.url}`;
+        let req = request(world.server)[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](url)
+          .set('Authorization', `Bearer ${await mintAccessToken(w.context, world.key, { sub: caller.id, roles: role === 'none' ? [] : [role] })}`)
+          .set('Accept-Language', 'en');
+        if (call.file) req = req.attach('file', call.file, 'upload.xlsx');
+        else if (call.body !== undefined) req = req.send(call.body as object);
+        const res = await req;
+        const allowed = rolesAllow(endpoint, role === 'none' ? [] : [role]);
+        if (allowed && (res.status < 200 || res.status >= 300)) failures.push(`${role}: expected success, got ${res.status} ${JSON.stringify(res.body)}`);
+        if (!allowed && (res.status !== 403 || res.body.message !== 'You dont have permission to perform this action')) {
+          failures.push(`${role}: expected 403, got ${res.status}`);
+        }
+      }
+      expect(failures).to.deep.equal([]);
+    });
+  }
+});
+
+function describeRoles(endpoint: EndpointName): string {
+  const roles = ENDPOINT_ROLES[endpoint];
+  return typeof roles === 'string' ? 'every signed-in user' : roles.join(', ');
+}

@@ -1,0 +1,217 @@
+import { Readable } from 'node:stream';
+import { AppError } from '@gatehouse/core';
+import ExcelJS from 'exceljs';
+import type { Context } from 'koa';
+import { importErrors, type ImportErrors } from './import-errors.js';
+
+/** The media type of an .xlsx workbook. */
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Sets the headers of a workbook download saved as `filename` (a name beyond ASCII is encoded as RFC 6266 says). */
+export function attachment(ctx: Context, filename: string): void {
+  ctx.attachment(filename);
+  ctx.type = XLSX_CONTENT_TYPE;
+  // A per-user export must not be kept by shared caches.
+  ctx.set('Cache-Control', 'no-store');
+}
+
+/** The look of every header row we write, so exports and templates read alike. */
+export function styleHeaderRow(row: ExcelJS.Row): void {
+  row.font = { bold: true, color: { argb: 'FFFFFFFF' } };
+  row.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF1F4E78' } };
+  row.alignment = { vertical: 'middle' };
+}
+
+/** A column the import expects, with the header names it answers to. */
+export interface ColumnSpec<K extends string = string> {
+  key: K;
+  /** The header written in the template. */
+  header: string;
+  /** Other accepted headers ("User name", "E-mail"); matched like `header`. */
+  aliases?: string[];
+  /**
+   * Which headers name the column, given each as normalizeHeader leaves it; in place of `header`
+   * and `aliases`, for columns whose header may carry more ("UserName (or e-mail)"). The leftmost
+   * matching header wins.
+   */
+  matches?: (normalizedHeader: string) => boolean;
+  required: boolean;
+}
+
+/** One data row of an uploaded sheet: its spreadsheet row number and the text of each known column. */
+export interface SheetRow<K extends string = string> {
+  row: number;
+  cells: Record<K, string>;
+}
+
+/**
+ * Headers are matched without case, spaces, dashes or underscores, so "UserName", "user name"
+ * and "USER_NAME" are one column: people retype headers and spreadsheets reformat them.
+ */
+export function normalizeHeader(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** The text a person sees in a cell, whatever exceljs made of it (rich text, hyperlink, formula). */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') {
+    const v = value as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown };
+    if (Array.isArray(v.richText)) return v.richText.map((part) => part.text).join('').trim();
+    // Excel turns typed e-mail addresses into hyperlinks: the text is what was typed.
+    if ('text' in v) return cellText(v.text);
+    if ('result' in v) return cellText(v.result);
+  }
+  return '';
+}
+
+/**
+ * What the unpacked parts of an upload may add up to. A 2 MB upload of ordinary rows unpacks to a
+ * few tens of MB; far more means a zip bomb, refused before anything is inflated.
+ */
+const MAX_UNPACKED_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Checks that the buffer is a zip archive (an .xlsx is one) and that its entries, as its central
+ * directory declares them, stay under MAX_UNPACKED_BYTES. A renamed .xls or CSV fails here with a
+ * clear 400 instead of somewhere inside the parser.
+ */
+export function assertReadableZip(buffer: Buffer, errors: ImportErrors = importErrors): void {
+  const unreadable = () => errors('unreadable_file', {});
+  if (buffer.length < 22 || buffer.readUInt32LE(0) !== 0x04034b50) throw unreadable();
+  // The end-of-central-directory record sits in the last 22 bytes plus an optional comment.
+  let eocd = -1;
+  for (let i = buffer.length - 22; i >= Math.max(0, buffer.length - 22 - 0xffff); i--) {
+    if (buffer.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw unreadable();
+  const entries = buffer.readUInt16LE(eocd + 10);
+  let offset = buffer.readUInt32LE(eocd + 16);
+  let unpacked = 0;
+  for (let n = 0; n < entries; n++) {
+    if (offset + 46 > buffer.length || buffer.readUInt32LE(offset) !== 0x02014b50) throw unreadable();
+    const size = buffer.readUInt32LE(offset + 24);
+    // 0xFFFFFFFF announces a ZIP64 size: no honest 2 MB template needs one.
+    if (size === 0xffffffff) throw errors('file_too_large_unpacked', {});
+    unpacked += size;
+    if (unpacked > MAX_UNPACKED_BYTES) throw errors('file_too_large_unpacked', {});
+    offset += 46 + buffer.readUInt16LE(offset + 28) + buffer.readUInt16LE(offset + 30) + buffer.readUInt16LE(offset + 32);
+  }
+}
+
+export interface ReadSheetOptions<K extends string> {
+  columns: ReadonlyArray<ColumnSpec<K>>;
+  /** Data rows kept at most; one more is an error naming the limit. */
+  maxRows: number;
+  /**
+   * The header must be the sheet's first row: a sheet whose first row is empty (or that has no
+   * row at all) lacks every required column. Otherwise the first non-empty row is the header.
+   */
+  headerInFirstRow?: boolean;
+  /** A header without data rows is an empty answer rather than a 400. */
+  allowNoRows?: boolean;
+  /** How the import words a file it refuses (default the `import.*` codes). */
+  errors?: ImportErrors;
+}
+
+/**
+ * Reads the first worksheet of an uploaded (so untrusted) workbook with exceljs's streaming reader:
+ * the first non-empty row is the header, and every later row with text in a known column becomes a
+ * SheetRow (empty rows are skipped). Refuses with a 400 a file that is not a workbook, unpacks to
+ * more than MAX_UNPACKED_BYTES, lacks a required column, has no data rows (unless allowed), or has
+ * more than `maxRows`.
+ *
+ * The streaming reader takes cell values and nothing else of a sheet: data validations,
+ * conditional formats and merged cells, which the whole-workbook reader expands into one entry per
+ * cell (a single "A1:XFD1048576" in a tiny file would exhaust memory), are never built, nor are
+ * styles, hyperlinks, drawings or comments. Keep it that way: do not read uploads with
+ * `workbook.xlsx.load`.
+ */
+export async function readSheet<K extends string>(buffer: Buffer, options: ReadSheetOptions<K>): Promise<Array<SheetRow<K>>> {
+  const errors = options.errors ?? importErrors;
+  assertReadableZip(buffer, errors);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  const rows: Array<SheetRow<K>> = [];
+  let columnOf: Map<K, number> | null = null;
+  let missing: string[] = [];
+  let sheets = 0;
+  let tooMany = false;
+  try {
+    for await (const worksheet of reader) {
+      const first = sheets++ === 0;
+      // Every sheet is read to its end, even those we ignore: leaving a sheet half read stalls the
+      // unzip stream, and a sheet parked in a temporary file is only removed once it has been read.
+      for await (const row of worksheet) {
+        if (!first || tooMany || missing.length) continue;
+        const values = (row.values ?? []) as unknown[];
+        if (!columnOf) {
+          if (!values.some((value) => cellText(value) !== '')) continue;
+          // Text below an empty first row is no header when the header must be the first row.
+          ({ columnOf, missing } = headerColumns(options.headerInFirstRow && row.number !== 1 ? [] : values, options.columns));
+          continue;
+        }
+        const cells = {} as Record<K, string>;
+        let empty = true;
+        for (const [key, column] of columnOf) {
+          cells[key] = cellText(values[column]);
+          if (cells[key]) empty = false;
+        }
+        if (empty) continue;
+        if (rows.length === options.maxRows) {
+          tooMany = true;
+          continue;
+        }
+        rows.push({ row: row.number, cells });
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw errors('unreadable_file', {});
+  }
+  // No first row at all: no column either.
+  if (!columnOf && options.headerInFirstRow) ({ columnOf, missing } = headerColumns([], options.columns));
+  if (missing.length) throw errors('missing_columns', { missing });
+  if (!columnOf) throw errors('no_rows', {});
+  if (tooMany) throw errors('too_many_rows', { max: options.maxRows });
+  if (rows.length === 0 && !options.allowNoRows) throw errors('no_rows', {});
+  return rows;
+}
+
+/** Maps each known column to its index in the header row, and names the required columns it lacks. */
+function headerColumns<K extends string>(values: unknown[], columns: ReadonlyArray<ColumnSpec<K>>): { columnOf: Map<K, number>; missing: string[] } {
+  const headers: Array<{ name: string; index: number }> = [];
+  const byName = new Map<string, number>();
+  values.forEach((value, index) => {
+    const name = normalizeHeader(cellText(value));
+    if (name) headers.push({ name, index });
+    // The first of two identical headers wins, as a person reading left to right would expect.
+    if (name && !byName.has(name)) byName.set(name, index);
+  });
+  const found = new Map<K, number>();
+  const missing: string[] = [];
+  for (const column of columns) {
+    const index = column.matches
+      ? headers.find((header) => column.matches!(header.name))?.index
+      : [column.header, ...(column.aliases ?? [])].map((name) => byName.get(normalizeHeader(name))).find((i) => i !== undefined);
+    if (index !== undefined) found.set(column.key, index);
+    else if (column.required) missing.push(column.header);
+  }
+  return { columnOf: found, missing };
+}
+
+/** Writes a (small) in-memory workbook to a buffer for a download. */
+export async function workbookBuffer(workbook: ExcelJS.Workbook): Promise<Buffer> {
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

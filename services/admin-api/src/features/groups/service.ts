@@ -1,0 +1,372 @@
+import { AppError, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, type AppContext, type GroupPermission, type ListQuery } from '@gatehouse/core';
+import { writeSystemLog } from '../../audit/system-log.js';
+import type { Caller } from '../../auth/koa-admin-auth.js';
+import { inScope, type CallerScope } from '../../auth/scope.js';
+import type { Queryable } from '../../db.js';
+import {
+  addMembershipRoles,
+  deleteGroup,
+  deleteMember,
+  deleteMembership,
+  findArea,
+  findGroup,
+  findMember,
+  findRoles,
+  findTenant,
+  findUser,
+  findUserName,
+  insertGroup,
+  insertGroupMembership,
+  insertMember,
+  listGroups,
+  listMembers,
+  listTenantRoles,
+  lockGroup,
+  memberIds,
+  setMembershipInheritable,
+  updateGroup,
+  updateMemberPermission,
+  type GroupRecord,
+  type MemberRecord,
+  type TenantRolesRecord,
+} from './repository.js';
+import type { AddTenantRolesBody, GroupBody, GroupResponse, TenantRolesResponse } from './schema.js';
+
+/** Past this many members, one "everyone's roles changed" beats a message per member. */
+const PER_USER_ANNOUNCEMENT_LIMIT = 200;
+
+const notFound = () => new AppError('errors.not_found', 404);
+/** A body field naming something that does not exist, or that the caller may not see. */
+const fieldError = (field: string, code: string, status = 400) => new AppError(code, status, {}, [{ field, code }]);
+
+/**
+ * Groups, their members and their tenant roles. Every change runs in one transaction with its
+ * system log row, and the members whose effective roles it changes are announced once it commits.
+ */
+export class GroupsService {
+  constructor(private readonly context: AppContext) {}
+
+  async list(caller: Caller, scope: CallerScope, query: ListQuery, areaId?: string): Promise<{ items: GroupResponse[]; count: number }> {
+    const page = await listGroups(this.context.dataSource, { callerId: caller.userId, query, areaId, areaIds: scope.areaIds });
+    return { items: page.items.map((group) => present(group, scope)), count: page.count };
+  }
+
+  async get(caller: Caller, scope: CallerScope, id: string): Promise<GroupResponse> {
+    return present(await visibleGroup(this.context.dataSource, caller, scope, id), scope);
+  }
+
+  /**
+   * Creates the group. A creator who is not an administrator becomes its Owner: only owners manage
+   * members, and an area administrator's new group would otherwise stay empty until an
+   * administrator stepped in.
+   */
+  async create(caller: Caller, scope: CallerScope, body: GroupBody): Promise<GroupResponse> {
+    const id = await this.context.dataSource.transaction(async (em) => {
+      const area = await assertArea(em, scope, body.areaId);
+      const id = await insertGroup(em, body);
+      const creatorIsOwner = !scope.isAdministrator;
+      if (creatorIsOwner) await insertMember(em, id, caller.userId, 'Owner');
+      await writeSystemLog(em, {
+        operation: 'CreateGroup',
+        userId: caller.userId,
+        userName: await findUserName(em, caller.userId),
+        metadata: { groupId: id, name: body.name, description: body.description, areaId: area.id, areaName: area.name, creatorIsOwner },
+      });
+      return id;
+    });
+    return this.get(caller, scope, id);
+  }
+
+  async update(caller: Caller, scope: CallerScope, id: string, body: GroupBody): Promise<GroupResponse> {
+    await this.context.dataSource.transaction(async (em) => {
+      const group = await lockedGroup(em, caller, scope, id);
+      assertUsersGroupEditable(group, scope);
+      const area = group.areaId === body.areaId ? { id: group.areaId, name: group.areaName } : await assertArea(em, scope, body.areaId);
+      await updateGroup(em, id, body);
+      await writeSystemLog(em, {
+        operation: 'UpdateGroup',
+        userId: caller.userId,
+        userName: await findUserName(em, caller.userId),
+        metadata: {
+          groupId: id,
+          name: body.name,
+          description: body.description,
+          areaId: area.id,
+          areaName: area.name,
+          previous: { name: group.name, description: group.description, areaId: group.areaId, areaName: group.areaName },
+        },
+      });
+    });
+    return this.get(caller, scope, id);
+  }
+
+  /** Deletes the group with its members and tenant memberships. The Users group is God's alone. */
+  async remove(caller: Caller, scope: CallerScope, id: string): Promise<void> {
+    const affected = await this.context.dataSource.transaction(async (em) => {
+      const group = await lockedGroup(em, caller, scope, id);
+      assertUsersGroupEditable(group, scope);
+      const members = await memberIds(em, id);
+      await deleteGroup(em, id);
+      await writeSystemLog(em, {
+        operation: 'DeleteGroup',
+        userId: caller.userId,
+        userName: await findUserName(em, caller.userId),
+        metadata: {
+          groupId: id,
+          name: group.name,
+          areaId: group.areaId,
+          areaName: group.areaName,
+          membersCount: members.length,
+          tenants: group.tenants,
+        },
+      });
+      // Members of a group without tenant roles held nothing through it.
+      return group.tenants.length ? members : [];
+    });
+    this.announce(affected);
+  }
+
+  async members(caller: Caller, scope: CallerScope, groupId: string, query: ListQuery): Promise<{ items: MemberRecord[]; count: number }> {
+    await visibleGroup(this.context.dataSource, caller, scope, groupId);
+    return listMembers(this.context.dataSource, groupId, query);
+  }
+
+  /** `POST /groups/{id}/users`: the group is the path (404), the user a body field (400). */
+  addMember(caller: Caller, scope: CallerScope, groupId: string, userId: string, permission: GroupPermission): Promise<MemberRecord> {
+    return this.add(caller, scope, groupId, userId, permission, 'group');
+  }
+
+  /** `POST /users/{id}/groups`: the user is the path (404), the group a body field (400). */
+  addUserToGroup(caller: Caller, scope: CallerScope, userId: string, groupId: string, permission: GroupPermission): Promise<MemberRecord> {
+    return this.add(caller, scope, groupId, userId, permission, 'user');
+  }
+
+  async updateMember(caller: Caller, scope: CallerScope, groupId: string, userId: string, permission: GroupPermission): Promise<MemberRecord> {
+    return this.context.dataSource.transaction(async (em) => {
+      const group = await lockedGroup(em, caller, scope, groupId);
+      assertOwner(group, scope);
+      const member = await findMember(em, groupId, userId);
+      if (!member) throw new AppError('groups.member_not_found', 404);
+      if (member.permission === permission) return member;
+      await updateMemberPermission(em, groupId, userId, permission);
+      await writeSystemLog(em, {
+        operation: 'UpdateGroupMember',
+        userId: caller.userId,
+        userName: await findUserName(em, caller.userId),
+        metadata: { groupId, groupName: group.name, memberId: userId, memberUserName: member.userName, permission, previous: member.permission },
+      });
+      return { ...member, permission };
+    });
+  }
+
+  /**
+   * Removes a member. `via: 'user'` is the user detail's route, where the user is in the path and
+   * must be one the caller can see.
+   */
+  async removeMember(caller: Caller, scope: CallerScope, groupId: string, userId: string, via: 'group' | 'user' = 'group'): Promise<void> {
+    await this.context.dataSource.transaction(async (em) => {
+      if (via === 'user') await visibleUser(em, scope, userId, notFound);
+      const group = await lockedGroup(em, caller, scope, groupId);
+      assertOwner(group, scope);
+      const member = await findMember(em, groupId, userId);
+      if (!member) throw new AppError('groups.member_not_found', 404);
+      await deleteMember(em, groupId, userId);
+      await writeSystemLog(em, {
+        operation: 'RemoveGroupMember',
+        userId: caller.userId,
+        userName: await findUserName(em, caller.userId),
+        metadata: { groupId, groupName: group.name, memberId: userId, memberUserName: member.userName, permission: member.permission },
+      });
+    });
+    this.announce([userId]);
+  }
+
+  async tenants(caller: Caller, scope: CallerScope, groupId: string): Promise<{ items: TenantRolesResponse[]; count: number }> {
+    await visibleGroup(this.context.dataSource, caller, scope, groupId);
+    const items = (await listTenantRoles(this.context.dataSource, groupId)).map(presentTenantRoles);
+    return { items, count: items.length };
+  }
+
+  /**
+   * Gives the group roles in a tenant: creates its membership there, or adds to it (roles it
+   * already holds are kept; isInheritable changes only when given). Answers whether the membership
+   * was created, and the membership as it now stands.
+   */
+  async addTenantRoles(caller: Caller, scope: CallerScope, groupId: string, body: AddTenantRolesBody): Promise<{ created: boolean; entry: TenantRolesResponse }> {
+    const tenantId = body.tenantId?.toLowerCase() ?? GLOBAL_TENANT_ID;
+    const roleIds = [...new Set(body.roleIds.map((id) => id.toLowerCase()))];
+    const result = await this.context.dataSource.transaction(async (em) => {
+      const group = await lockedGroup(em, caller, scope, groupId);
+      assertUsersGroupEditable(group, scope);
+      const tenant = await assertTenant(em, scope, tenantId);
+      const roles = await findRoles(em, roleIds);
+      if (roles.length !== roleIds.length) throw fieldError('roleIds', 'groups.role_not_found');
+      assertMayGrant(roles, scope);
+
+      const [existing] = await listTenantRoles(em, groupId, tenantId);
+      const created = !existing;
+      const membershipId = existing ? existing.membershipId : await insertGroupMembership(em, groupId, tenantId, body.isInheritable ?? true);
+      const inheritableChanged = !!existing && body.isInheritable !== undefined && body.isInheritable !== existing.isInheritable;
+      if (inheritableChanged) await setMembershipInheritable(em, membershipId, body.isInheritable!);
+      const added = await addMembershipRoles(em, membershipId, roleIds);
+      const [entry] = await listTenantRoles(em, groupId, tenantId);
+      const changed = created || inheritableChanged || added.length > 0;
+      if (changed) {
+        await writeSystemLog(em, {
+          operation: 'AddGroupTenantRoles',
+          userId: caller.userId,
+          userName: await findUserName(em, caller.userId),
+          tenantId: tenant.id,
+          tenantName: tenant.title,
+          metadata: {
+            groupId,
+            groupName: group.name,
+            created,
+            isInheritable: entry!.isInheritable,
+            addedRoles: roles.filter((role) => added.includes(role.id)).map((role) => ({ roleId: role.id, roleName: role.name, applicationId: role.applicationId })),
+          },
+        });
+      }
+      return { created, entry: entry!, affected: changed ? await memberIds(em, groupId) : [] };
+    });
+    this.announce(result.affected);
+    return { created: result.created, entry: presentTenantRoles(result.entry) };
+  }
+
+  /** Removes the group's membership in a tenant (the all-zero id: the Global tenant) with its roles. */
+  async removeTenant(caller: Caller, scope: CallerScope, groupId: string, tenantId: string): Promise<void> {
+    const affected = await this.context.dataSource.transaction(async (em) => {
+      const group = await lockedGroup(em, caller, scope, groupId);
+      assertUsersGroupEditable(group, scope);
+      const isGlobal = tenantId === GLOBAL_TENANT_ID;
+      if (isGlobal && !scope.isAdministrator) throw new AppError('groups.global_forbidden', 403);
+      const [membership] = await listTenantRoles(em, groupId, tenantId);
+      const tenant = membership && (await findTenant(em, tenantId));
+      if (!membership || !tenant || (!isGlobal && !inScope(scope, tenant.areaId))) throw new AppError('groups.membership_not_found', 404);
+      assertMayGrant(
+        membership.roles.map((role) => ({ id: role.roleId, name: role.roleName, applicationId: role.applicationId })),
+        scope,
+      );
+      await deleteMembership(em, membership.membershipId);
+      await writeSystemLog(em, {
+        operation: 'RemoveGroupTenant',
+        userId: caller.userId,
+        userName: await findUserName(em, caller.userId),
+        tenantId: tenant.id,
+        tenantName: tenant.title,
+        metadata: { groupId, groupName: group.name, isInheritable: membership.isInheritable, roles: membership.roles },
+      });
+      return memberIds(em, groupId);
+    });
+    this.announce(affected);
+  }
+
+  /** Adds a member; `via` says which of group and user is the path (a 404) and which a body field (a 400). */
+  private async add(caller: Caller, scope: CallerScope, groupId: string, userId: string, permission: GroupPermission, via: 'group' | 'user'): Promise<MemberRecord> {
+    const missingGroup = via === 'group' ? notFound : () => fieldError('groupId', 'groups.group_not_found');
+    const missingUser = via === 'user' ? notFound : () => fieldError('userId', 'groups.user_not_found');
+    const member = await this.context.dataSource.transaction(async (em) => {
+      // Whatever the path names is checked first: an unknown one is a 404 before anything else.
+      const pathUser = via === 'user' ? await visibleUser(em, scope, userId, missingUser) : undefined;
+      const group = await lockedGroup(em, caller, scope, groupId, missingGroup);
+      assertOwner(group, scope);
+      const user = pathUser ?? (await visibleUser(em, scope, userId, missingUser));
+      if (!(await insertMember(em, groupId, user.id, permission))) throw new AppError('groups.already_member', 409);
+      await writeSystemLog(em, {
+        operation: 'AddGroupMember',
+        userId: caller.userId,
+        userName: await findUserName(em, caller.userId),
+        metadata: { groupId, groupName: group.name, memberId: user.id, memberUserName: user.userName, permission },
+      });
+      return (await findMember(em, groupId, user.id))!;
+    });
+    this.announce([member.userId]);
+    return member;
+  }
+
+  /** Tells every node that these users' effective roles changed (after the change committed). */
+  private announce(userIds: string[]): void {
+    if (userIds.length > PER_USER_ANNOUNCEMENT_LIMIT) return this.context.broadcast.publish('roles.changed', {});
+    for (const userId of userIds) this.context.broadcast.publish('roles.changed', { userId });
+  }
+}
+
+/** The group as the API answers it: administrators own every group. */
+function present(group: GroupRecord, scope: CallerScope): GroupResponse {
+  return {
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    areaId: group.areaId,
+    areaName: group.areaName,
+    tenants: group.tenants,
+    membersCount: group.membersCount,
+    userIsOwner: scope.isAdministrator || group.callerIsOwner,
+  };
+}
+
+function presentTenantRoles(record: TenantRolesRecord): TenantRolesResponse {
+  return {
+    tenantId: record.tenantId === GLOBAL_TENANT_ID ? null : record.tenantId,
+    tenantName: record.tenantName,
+    isInheritable: record.isInheritable,
+    roles: record.roles,
+  };
+}
+
+/** The group, if it exists and lies in the caller's areas; otherwise the error `missing` makes (404). */
+export async function visibleGroup(db: Queryable, caller: Caller, scope: CallerScope, id: string, missing = notFound): Promise<GroupRecord> {
+  const group = await findGroup(db, id, caller.userId);
+  if (!group || !inScope(scope, group.areaId)) throw missing();
+  return group;
+}
+
+/** visibleGroup, with the group's row locked until the transaction ends. */
+export async function lockedGroup(db: Queryable, caller: Caller, scope: CallerScope, id: string, missing = notFound): Promise<GroupRecord> {
+  if (!(await lockGroup(db, id))) throw missing();
+  return visibleGroup(db, caller, scope, id, missing);
+}
+
+async function visibleUser(db: Queryable, scope: CallerScope, id: string, missing: () => AppError) {
+  const user = await findUser(db, id);
+  if (!user || !inScope(scope, user.areaId)) throw missing();
+  return user;
+}
+
+/** Members are added, changed and removed by the group's owners and by administrators only. */
+export function assertOwner(group: GroupRecord, scope: CallerScope): void {
+  if (!scope.isAdministrator && !group.callerIsOwner) throw new AppError('errors.forbidden', 403);
+}
+
+/** The Users group gives everyone their base roles: only God changes it (its members stay manageable). */
+function assertUsersGroupEditable(group: GroupRecord, scope: CallerScope): void {
+  if (group.isUsersGroup && !scope.isGod) throw new AppError('groups.users_group_locked', 403);
+}
+
+/** The area a group goes into: it must exist, and be one of the caller's. */
+async function assertArea(db: Queryable, scope: CallerScope, areaId: string) {
+  const area = await findArea(db, areaId);
+  if (!area) throw fieldError('areaId', 'groups.area_not_found');
+  if (!inScope(scope, area.id)) throw fieldError('areaId', 'groups.area_forbidden', 403);
+  return area;
+}
+
+/** The tenant roles go to: Global for administrators only; another tenant must lie in the caller's areas. */
+async function assertTenant(db: Queryable, scope: CallerScope, tenantId: string) {
+  const isGlobal = tenantId === GLOBAL_TENANT_ID;
+  if (isGlobal && !scope.isAdministrator) throw fieldError('tenantId', 'groups.global_forbidden', 403);
+  const tenant = await findTenant(db, tenantId);
+  if (!tenant || (!isGlobal && !inScope(scope, tenant.areaId))) throw fieldError('tenantId', 'groups.tenant_not_found');
+  return tenant;
+}
+
+/**
+ * The roles of this product's own application are the administration roles: giving them to a
+ * group would let an area administrator make its members administrators. Administrators may;
+ * the God role is God's alone.
+ */
+function assertMayGrant(roles: Array<{ name: string; applicationId: string }>, scope: CallerScope): void {
+  const identityRoles = roles.filter((role) => role.applicationId === IDENTITY_APPLICATION_ID);
+  if (identityRoles.length && !scope.isAdministrator) throw new AppError('groups.identity_roles_forbidden', 403);
+  if (identityRoles.some((role) => role.name === 'God') && !scope.isGod) throw new AppError('groups.god_role_forbidden', 403);
+}

@@ -1,0 +1,147 @@
+import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext } from '@gatehouse/core';
+import ExcelJS from 'exceljs';
+import { writeSystemLog } from '../../../audit/system-log.js';
+import { styleHeaderRow, workbookBuffer, type ColumnSpec, type SheetRow } from '../../../excel/workbook.js';
+import { findUserName } from '../repository.js';
+import { newUserSchema } from '../schema.js';
+import { RowReport, clip, knownError, type ImportResult, type RowProblem, type SheetImportInput } from './messages.js';
+import { findUserByNameForUpdate, renameUser, userNameHeldByOther } from './repository.js';
+
+/** The columns of the change-user-name template. */
+export const CHANGE_USER_NAME_COLUMNS = [
+  { key: 'currentUserName', header: 'CurrentUserName', required: true },
+  { key: 'newUserName', header: 'NewUserName', required: true },
+  // Optional: an empty cell keeps the current e-mail.
+  { key: 'newEmail', header: 'NewEmail', required: false },
+] as const satisfies ReadonlyArray<ColumnSpec>;
+export type ChangeUserNameColumn = (typeof CHANGE_USER_NAME_COLUMNS)[number]['key'];
+
+/** Rows one file may hold, as for the users import. */
+export const MAX_CHANGE_ROWS = 10_000;
+
+// The same rules as a new user's, so a rename can never produce a name the form would refuse.
+const userNameSchema = newUserSchema.shape.userName;
+const emailSchema = newUserSchema.shape.email;
+
+interface Change {
+  row: number;
+  currentUserName: string;
+  newUserName: string;
+  newEmail: string | null;
+}
+
+/** Checks one row's cells; every problem of the row is named, in column order. */
+export function validateChangeRow(row: SheetRow<ChangeUserNameColumn>): { change?: Change; problems: RowProblem[] } {
+  const { currentUserName, newUserName, newEmail } = row.cells;
+  const problems: RowProblem[] = [];
+  if (!currentUserName) problems.push({ key: 'import.required.currentUserName' });
+  if (!newUserName) problems.push({ key: 'import.required.newUserName' });
+  else if (!userNameSchema.safeParse(newUserName).success) problems.push({ key: 'import.too_long', params: { column: 'NewUserName', max: 256 } });
+  if (newEmail && !emailSchema.safeParse(newEmail).success) {
+    problems.push(newEmail.length > 256 ? { key: 'import.too_long', params: { column: 'NewEmail', max: 256 } } : { key: 'validation.invalid_email' });
+  }
+  if (problems.length) return { problems };
+  return { change: { row: row.row, currentUserName, newUserName, newEmail: newEmail || null }, problems };
+}
+
+export type ChangeUserNamesInput = SheetImportInput<ChangeUserNameColumn>;
+
+/**
+ * Renames users (and sets their e-mail when the row gives one), row by row in file order, so a
+ * file may chain renames. Each row is its own transaction: the user is row-locked, the new name
+ * checked against every other user (as the unique index compares them, without case), the change
+ * and its ChangeUserName system log row written together, and `user.changed` published once it is
+ * committed. Unknown users, names taken, and a second row for the same user are errors; a row that
+ * changes nothing is a warning. Only God renames a God user: an Administrator who could change a
+ * God's e-mail could reset their password.
+ */
+export async function changeUserNames(context: AppContext, input: ChangeUserNamesInput): Promise<ImportResult> {
+  const report = new RowReport(context, input.language);
+  const changes: Change[] = [];
+  const firstByUser = new Map<string, Change>();
+  for (const row of input.rows) {
+    const { change, problems } = validateChangeRow(row);
+    if (!change) {
+      report.error(row.row, problems);
+      continue;
+    }
+    const first = firstByUser.get(change.currentUserName.toLowerCase());
+    if (!first) {
+      firstByUser.set(change.currentUserName.toLowerCase(), change);
+      changes.push(change);
+    } else if (first.newUserName === change.newUserName && first.newEmail === change.newEmail) {
+      report.warning(row.row, { key: 'import.duplicate_row', params: { first: first.row } });
+    } else {
+      report.error(row.row, { key: 'import.duplicate_user_name', params: { userName: clip(change.currentUserName), first: first.row } });
+    }
+  }
+
+  const actor = { userId: input.caller.userId, userName: await findUserName(context.dataSource, input.caller.userId) };
+  let changed = 0;
+  // One by one: a later row may rename to a name an earlier row has just freed.
+  for (const change of changes) {
+    try {
+      const outcome = await context.dataSource.transaction(async (em): Promise<RowProblem | { userId: string }> => {
+        const user = await findUserByNameForUpdate(em, change.currentUserName);
+        if (!user) return { key: 'import.unknown_user', params: { userName: clip(change.currentUserName) } };
+        const email = change.newEmail ?? user.email;
+        if (user.user_name === change.newUserName && user.email === email) return { key: 'import.unchanged' };
+        if (!input.scope.isGod && (await holdsGod(em, user.id))) return { key: 'errors.forbidden' };
+        if (await userNameHeldByOther(em, change.newUserName, user.id)) {
+          return { key: 'import.user_name_exists', params: { userName: change.newUserName } };
+        }
+        await renameUser(em, user.id, change.newUserName, email, input.caller.userId);
+        await writeSystemLog(em, {
+          operation: 'ChangeUserName',
+          ...actor,
+          metadata: {
+            targetUserId: user.id,
+            from: { userName: user.user_name, email: user.email },
+            to: { userName: change.newUserName, email },
+            fileName: input.fileName,
+            row: change.row,
+          },
+        });
+        return { userId: user.id };
+      });
+      if ('userId' in outcome) {
+        changed++;
+        context.broadcast.publish('user.changed', { userId: outcome.userId });
+      } else if (outcome.key === 'import.unchanged') {
+        report.warning(change.row, outcome);
+      } else {
+        report.error(change.row, outcome);
+      }
+    } catch (error) {
+      // The unique index has the last word when another request took the name meanwhile.
+      const known = knownError(error);
+      if (known?.code === 'errors.user_name_in_use') {
+        report.error(change.row, { key: 'import.user_name_exists', params: { userName: change.newUserName } });
+      } else if (known) {
+        report.error(change.row, { key: known.code, params: known.params });
+      } else {
+        context.logger.error({ err: error, requestId: input.requestId, row: change.row }, 'user name change: a row failed unexpectedly');
+        report.error(change.row, { key: 'import.unexpected', params: { requestId: input.requestId } });
+      }
+    }
+  }
+  return report.result(input.rows.length, changed);
+}
+
+async function holdsGod(db: Parameters<typeof resolveEffectiveRoles>[0], userId: string): Promise<boolean> {
+  const roles = await resolveEffectiveRoles(db, userId, { applicationId: IDENTITY_APPLICATION_ID });
+  return roles.some((role) => role.roleName === 'God');
+}
+
+/** The change-user-name template: its three headers, each with a note in the caller's language. */
+export async function changeUserNameTemplate(context: AppContext, language: string): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'Gatehouse';
+  const sheet = workbook.addWorksheet('Users', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = CHANGE_USER_NAME_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: 36 }));
+  styleHeaderRow(sheet.getRow(1));
+  CHANGE_USER_NAME_COLUMNS.forEach((c, i) => {
+    sheet.getCell(1, i + 1).note = context.i18n.t(`import.template.notes.${c.key}`, { lng: language }) as string;
+  });
+  return workbookBuffer(workbook);
+}
