@@ -1,6 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+// What every page needs before anything else: one long-cached chunk, apart from the app's code.
+const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)[\\/]/;
+
 // Served under /admin/ next to the portal, so asset URLs must carry the prefix.
 export default defineConfig({
   base: '/admin/',
@@ -8,5 +11,12 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Only the framework is grouped by hand; antd stays split by use, so the users and groups
+        // screens (tables, forms) load with their own chunk.
+        codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK }] },
+      },
+    },
   },
 });

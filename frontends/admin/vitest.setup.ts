@@ -1,11 +1,9 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { setUpSpaTests } from '@gatehouse/frontend-shared/testing';
+import { configure } from '@testing-library/react';
 
-// Vitest globals are off, so Testing Library cannot register its own cleanup; the URL is
-// reset because the app runs a real BrowserRouter against jsdom's history.
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  window.history.replaceState(null, '', '/');
-});
+// The console's first render under jsdom (antd, lazy routes) can take over a second on a cold
+// transform cache; a page that has not appeared within 5 s is a failure.
+configure({ asyncUtilTimeout: 5000 });
+
+setUpSpaTests({ width: 1280 });

@@ -1,37 +1,181 @@
-import { createI18n, type Language } from '@gatehouse/frontend-shared';
-import { render, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { App } from './App';
+import { FakeAuth, jsonResponse, renderApp } from './test-utils';
 
-function renderAt(path: string, language: Language = 'en') {
-  window.history.pushState(null, '', path);
-  return render(<App i18n={createI18n({ language })} />);
-}
+describe('entry rule', () => {
+  it('sends a signed-in user who is neither Administrator nor God to the identity URL', async () => {
+    const { leave } = await renderApp({ roles: ['AreaAdministrator', 'Manager'] });
 
-describe('admin routes', () => {
-  it.each(['/admin', '/admin/'])('shows the dashboard at %s', (path) => {
-    renderAt(path);
+    await waitFor(() => expect(leave).toHaveBeenCalledWith('/'));
+    expect(screen.getByRole('status')).toHaveTextContent('The administration console is reserved for administrators.');
+    expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).not.toBeInTheDocument();
+  });
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Administration' })).toBeInTheDocument();
+  it('sends the user away when the API refuses them /me', async () => {
+    const { leave } = await renderApp({
+      api: { 'GET /api/v1/admin/me': jsonResponse({ code: 'errors.forbidden', message: 'Forbidden' }, 403) },
+    });
+
+    await waitFor(() => expect(leave).toHaveBeenCalledWith('/'));
+  });
+
+  it('shows an Administrator the dashboard after the one-second splash with the slogan', async () => {
+    const { leave } = await renderApp({ roles: ['Administrator'], delayMs: 1000 });
+    const startedAt = Date.now();
+
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Identity you can trust.'));
+    expect(screen.getByRole('status')).toHaveTextContent('Starting the administration console…');
+    expect(screen.queryByRole('heading', { name: 'Welcome, Ada Admin' })).not.toBeInTheDocument();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(900);
+    expect(leave).not.toHaveBeenCalled();
+  }, 15_000);
+
+  it('shows the French slogan to a French user', async () => {
+    await renderApp({ language: 'fr', delayMs: 60_000 });
+
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent("L'identité, en toute confiance."));
+    expect(screen.getByRole('status')).toHaveTextContent("Démarrage de la console d'administration…");
+  });
+
+  it('sends a visitor to the sign-in, to come back to the page asked for', async () => {
+    const auth = new FakeAuth(null);
+    const { fetchMock } = await renderApp({ auth, path: '/users?q=ada#top' });
+
+    await waitFor(() => expect(auth.signIn).toHaveBeenCalledWith('/users?q=ada#top'));
+    expect(screen.getByRole('status')).toHaveTextContent('Redirecting to the sign-in page…');
+    // Nobody to ask /me about.
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('does not sign in again by itself after the user signed out in another tab', async () => {
+    const auth = new FakeAuth(null);
+    auth.ended = 'closed-elsewhere';
+    await renderApp({ auth });
+
+    const button = await screen.findByRole('button', { name: 'Sign in' });
+    expect(screen.getByText('You signed out in another tab.')).toBeInTheDocument();
+    expect(auth.signIn).not.toHaveBeenCalled();
+    fireEvent.click(button);
+    expect(auth.signIn).toHaveBeenCalledWith('/');
+  });
+
+  it('completes the sign-in on /admin/auth/callback and returns to the page', async () => {
+    const auth = new FakeAuth();
+    auth.completeSignIn.mockResolvedValue('/groups');
+    await renderApp({ auth, path: '/auth/callback?code=c&state=s' });
+
+    await waitFor(() => expect(window.location.pathname).toBe('/admin/groups'));
+    expect(auth.completeSignIn).toHaveBeenCalledWith('http://localhost:3000/admin/auth/callback?code=c&state=s');
+  });
+
+  it('shows the error banner and a retry when /me fails', async () => {
+    let fail = true;
+    await renderApp({
+      api: {
+        'GET /api/v1/admin/me': () =>
+          fail
+            ? jsonResponse({ code: 'errors.internal', message: 'Le service est indisponible', errors: [], requestId: 'r1' }, 500)
+            : jsonResponse({ id: '1', userName: 'ada', firstName: null, lastName: null, email: null, roles: ['God'] }),
+      },
+    });
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('An error ocurred');
+    expect(alert).toHaveTextContent('Le service est indisponible');
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, ada' })).toBeInTheDocument();
+  });
+});
+
+describe('routes', () => {
+  it.each([
+    ['/users', 'Users'],
+    ['/groups', 'Groups'],
+    ['/areas', 'Areas'],
+  ])('shows the directory page at %s inside the layout', async (path, title) => {
+    await renderApp({ path, namespaces: ['admin', 'directory'] });
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
+    expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
+    // The first visit transforms the whole directory feature under jsdom.
+  }, 40_000);
+
+  it.each([
+    ['/applications', 'Applications'],
+    ['/applications/crm', 'Application'],
+    ['/applications/crm/users', 'Application'],
+    ['/applications/crm/roles/7', 'Role'],
+    ['/applications/crm/users/42', 'Application user'],
+    ['/tenants', 'Tenants'],
+    ['/tenants/5', 'Tenant details'],
+    ['/permissions', 'Permissions'],
+    ['/permissions/abc', 'Group Details'],
+    ['/logs', 'Logs'],
+    ['/pats', 'Personal Access Tokens'],
+    ['/inspector', 'Inspector'],
+    ['/twomodeauth', 'MFA Configuration'],
+  ])('shows %s as a titled "Not available yet" page', async (path, title) => {
+    await renderApp({ path });
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByText('Not available yet')).toBeInTheDocument();
     expect(
-      screen.getByText('The Gatehouse administration console will be available here soon.'),
+      screen.getByText(`The ${title} screen is not part of this version of the administration console yet.`),
     ).toBeInTheDocument();
   });
 
-  it('translates the dashboard heading', () => {
-    renderAt('/admin/', 'it');
+  it('leads from a "Not available yet" page back to the dashboard', async () => {
+    await renderApp({ path: '/logs' });
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Amministrazione' })).toBeInTheDocument();
+    fireEvent.click(await screen.findByRole('button', { name: 'Back to the dashboard' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/admin');
   });
 
-  it('shows the French not-found page for an unknown path under /admin', () => {
-    renderAt('/admin/users/unknown');
+  it('translates the "Not available yet" page', async () => {
+    await renderApp({ path: '/tenants', language: 'fr' });
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Page introuvable' })).toBeInTheDocument();
-    expect(
-      screen.getByText("La page que vous recherchez n'existe pas ou a été supprimée."),
-    ).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: "Retour à l'accueil" })).toHaveAttribute('href', '/');
-    expect(screen.queryByRole('heading', { name: 'Administration' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Entités' })).toBeInTheDocument();
+    expect(screen.getByText('Pas encore disponible')).toBeInTheDocument();
+  });
+
+  it.each(['/securityConfig', '/control-pats'])('opens %s to God', async (path) => {
+    await renderApp({ path, roles: ['God'] });
+
+    expect(await screen.findByText('Not available yet')).toBeInTheDocument();
+  });
+
+  it.each(['/securityConfig', '/control-pats'])('refuses %s to an Administrator with the 403 message', async (path) => {
+    await renderApp({ path, roles: ['Administrator'] });
+
+    expect(await screen.findByText('You dont have permission to perform this action')).toBeInTheDocument();
+    expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
+  });
+
+  it.each(['/nowhere', '/applications/crm/roles/7/extra', '/users/42/more'])(
+    'shows the French not-found page at /admin%s, signed in or not',
+    async (path) => {
+      const auth = new FakeAuth(null);
+      await renderApp({ path, auth });
+
+      expect(await screen.findByRole('heading', { level: 1, name: 'Page introuvable' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: "Retour à l'accueil" })).toHaveAttribute('href', '/');
+      expect(auth.signIn).not.toHaveBeenCalled();
+    },
+  );
+
+  it('keeps the layout around every page and marks the current menu entry', async () => {
+    await renderApp({ path: '/tenants/5' });
+
+    await screen.findByRole('heading', { level: 1, name: 'Tenant details' });
+    const menu = within(screen.getByRole('navigation', { name: 'Main navigation' }));
+    const tenants = menu.getByRole('link', { name: 'Tenants' }).closest('li');
+    expect(tenants).toHaveClass('ant-menu-item-selected');
   });
 });

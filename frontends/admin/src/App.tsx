@@ -1,24 +1,88 @@
-import { NotFoundPage } from '@gatehouse/frontend-shared';
+import { LocalizedConfigProvider, NotFoundPage } from '@gatehouse/frontend-shared';
 import type { i18n as I18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
+import { lazy, Suspense } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { DashboardPage } from './pages/DashboardPage';
+import { Roles } from './auth/roles';
+import { RequireRole } from './auth/RequireRole';
+import type { AdminPhrases } from './i18n/en';
+import { ADMIN_BASENAME } from './routes';
+import type { SignedInAppProps } from './shell/SignedInApp';
+import { NotAvailablePage } from './shell/NotAvailablePage';
+import { BareSplash } from './shell/Splash';
 
-export const ADMIN_BASENAME = '/admin';
+export { ADMIN_BASENAME };
 
-export interface AppProps {
-  i18n: I18n;
+// The signed-in console (oidc-client-ts, Redux, the layout) and each area are chunks of their
+// own: the callback and not-found pages need none of it, and a page loads only its own code.
+const SignedInApp = lazy(() => import('./shell/SignedInApp'));
+const AuthCallbackPage = lazy(() => import('./auth/AuthCallbackPage'));
+const DashboardPage = lazy(() => import('./dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })));
+const directory = () => import('./features/directory');
+const UsersPage = lazy(() => directory().then((module) => ({ default: module.UsersPage })));
+const UserDetailPage = lazy(() => directory().then((module) => ({ default: module.UserDetailPage })));
+const GroupsPage = lazy(() => directory().then((module) => ({ default: module.GroupsPage })));
+const GroupDetailPage = lazy(() => directory().then((module) => ({ default: module.GroupDetailPage })));
+const AreasPage = lazy(() => directory().then((module) => ({ default: module.AreasPage })));
+
+type ScreenTitle = `menu.${keyof AdminPhrases['menu']}` | `screens.${keyof AdminPhrases['screens']}`;
+
+/** A specified screen that is not built yet; `godOnly` keeps it to the God role. */
+function NotYet({ title, godOnly = false }: { title: ScreenTitle; godOnly?: boolean }) {
+  const { t } = useTranslation('admin');
+  const page = <NotAvailablePage screen={t(title)} />;
+  return godOnly ? <RequireRole roles={[Roles.God]}>{page}</RequireRole> : page;
 }
 
-export function App({ i18n }: AppProps) {
+export interface AppProps extends SignedInAppProps {
+  i18n: I18n;
+  /** Tests hand in the callback's session too. */
+  loadForCallback?: () => Promise<{ auth: { completeSignIn(url: string): Promise<string> } }>;
+}
+
+/** The console's routes, relative to /admin (spec: section 2). */
+export function AdminRoutes({ loadForCallback, ...signedIn }: Omit<AppProps, 'i18n'>) {
+  return (
+    <Suspense fallback={<BareSplash />}>
+      <Routes>
+        <Route path="auth/callback" element={<AuthCallbackPage load={loadForCallback} />} />
+        <Route element={<SignedInApp {...signedIn} />}>
+          <Route index element={<DashboardPage />} />
+          <Route path="users" element={<UsersPage />} />
+          <Route path="users/:id" element={<UserDetailPage />} />
+          <Route path="groups" element={<GroupsPage />} />
+          <Route path="groups/:id" element={<GroupDetailPage />} />
+          <Route path="areas" element={<AreasPage />} />
+          <Route path="applications" element={<NotYet title="menu.applications" />} />
+          <Route path="applications/:applicationId" element={<NotYet title="screens.application" />} />
+          <Route path="applications/:applicationId/:tab" element={<NotYet title="screens.application" />} />
+          <Route path="applications/:applicationId/roles/:id" element={<NotYet title="screens.role" />} />
+          <Route path="applications/:applicationId/users/:id" element={<NotYet title="screens.applicationUser" />} />
+          <Route path="tenants" element={<NotYet title="menu.tenants" />} />
+          <Route path="tenants/:id" element={<NotYet title="screens.tenant" />} />
+          <Route path="permissions" element={<NotYet title="menu.permissions" />} />
+          <Route path="permissions/:identityId" element={<NotYet title="screens.permissionsGroup" />} />
+          <Route path="logs" element={<NotYet title="menu.logs" />} />
+          <Route path="pats" element={<NotYet title="menu.pats" />} />
+          <Route path="control-pats" element={<NotYet title="menu.controlPats" godOnly />} />
+          <Route path="inspector" element={<NotYet title="screens.inspector" />} />
+          <Route path="twomodeauth" element={<NotYet title="menu.twoModeAuth" />} />
+          <Route path="securityConfig" element={<NotYet title="menu.securityConfig" godOnly />} />
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
+export function App({ i18n, ...routes }: AppProps) {
   return (
     <I18nextProvider i18n={i18n}>
-      <BrowserRouter basename={ADMIN_BASENAME}>
-        <Routes>
-          <Route index element={<DashboardPage />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
-      </BrowserRouter>
+      <LocalizedConfigProvider>
+        <BrowserRouter basename={ADMIN_BASENAME}>
+          <AdminRoutes {...routes} />
+        </BrowserRouter>
+      </LocalizedConfigProvider>
     </I18nextProvider>
   );
 }

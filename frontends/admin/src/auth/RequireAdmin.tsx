@@ -1,0 +1,100 @@
+import { useSignInRedirect } from '@gatehouse/frontend-shared';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMeQuery } from '../api/me';
+import { statusOf } from '../api/errors';
+import { ApiErrorAlert } from '../shell/ApiErrorAlert';
+import { Splash } from '../shell/Splash';
+import { IDENTITY_URL } from '../routes';
+import { useAuth, useAuthUser } from './auth-context';
+import { mayEnterConsole } from './roles';
+
+/** The spec's delay before the console's content appears (the splash shows meanwhile). */
+export const ENTRY_DELAY_MS = 1000;
+
+/** Leaves the console for the identity URL (a full page load: the portal is another SPA). */
+export function leaveConsole(url: string = IDENTITY_URL): void {
+  window.location.assign(url);
+}
+
+function useDelayPassed(delayMs: number): boolean {
+  const [passed, setPassed] = useState(delayMs <= 0);
+  useEffect(() => {
+    if (delayMs <= 0) return;
+    const timer = setTimeout(() => setPassed(true), delayMs);
+    return () => clearTimeout(timer);
+  }, [delayMs]);
+  return passed;
+}
+
+export interface RequireAdminProps {
+  children: ReactNode;
+  /** Tests shorten it. */
+  delayMs?: number;
+  /** Tests watch it. */
+  leave?: (url: string) => void;
+}
+
+/**
+ * The console's entry rule: nobody signed in goes to the provider's sign-in (and comes back to
+ * this page); a signed-in user without Administrator or God goes to the identity URL; the others
+ * see the console once `/me` has answered and the spec's one-second splash is over.
+ */
+export function RequireAdmin({ children, delayMs = ENTRY_DELAY_MS, leave = leaveConsole }: RequireAdminProps) {
+  const { t } = useTranslation('admin');
+  const auth = useAuth();
+  const user = useAuthUser();
+  const delayPassed = useDelayPassed(delayMs);
+  // Roles come from the API (the server's view), not from token claims.
+  const me = useMeQuery(undefined, { skip: !user });
+  // 403 from /me: the API itself refuses this user the console.
+  const refused = (me.data && !mayEnterConsole(me.data.roles)) || statusOf(me.error) === 403;
+  const { ended, returnTo, error: signInError } = useSignInRedirect(auth, user);
+
+  useEffect(() => {
+    if (refused) leave(IDENTITY_URL);
+  }, [refused, leave]);
+
+  if (!user) {
+    if (ended === 'signing-out') return <Splash label={t('shell.signingOut')} />;
+    if (ended === 'closed-elsewhere') {
+      return (
+        <div className="admin-gate">
+          <Alert
+            type="info"
+            showIcon
+            title={t('shell.closedElsewhere')}
+            action={
+              <Button type="primary" onClick={() => void auth.signIn(returnTo)}>
+                {t('shell.signIn')}
+              </Button>
+            }
+          />
+        </div>
+      );
+    }
+    if (signInError) {
+      return (
+        <div className="admin-gate">
+          <Alert type="error" showIcon title={t('shell.errorTitle')} description={signInError} />
+        </div>
+      );
+    }
+    return <Splash label={t('shell.redirectingToSignIn')} />;
+  }
+  if (refused) return <Splash label={t('shell.leaving')} />;
+  if (me.error) {
+    return (
+      <div className="admin-gate">
+        <ApiErrorAlert error={me.error} />
+        <Button type="primary" onClick={() => void me.refetch()} className="admin-gate__retry">
+          {t('shell.retry')}
+        </Button>
+      </div>
+    );
+  }
+  if (!me.data || !delayPassed) return <Splash />;
+  return <>{children}</>;
+}

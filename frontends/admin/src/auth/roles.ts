@@ -1,0 +1,21 @@
+/** Roles of the Identity application the console looks at. */
+export const Roles = {
+  God: 'God',
+  Administrator: 'Administrator',
+  AreaAdministrator: 'AreaAdministrator',
+  TenantAdministrator: 'TenantAdministrator',
+  Manager: 'Manager',
+} as const;
+
+/**
+ * Whether `roles` grants one of `wanted`. God holds every Administrator right (the admin API
+ * treats it so), so a check for Administrator passes for God too.
+ */
+export function grants(roles: readonly string[], ...wanted: string[]): boolean {
+  return wanted.some((role) => roles.includes(role) || (role === Roles.Administrator && roles.includes(Roles.God)));
+}
+
+/** Only Administrators and God may enter the console (spec: section 2). */
+export function mayEnterConsole(roles: readonly string[]): boolean {
+  return grants(roles, Roles.Administrator);
+}

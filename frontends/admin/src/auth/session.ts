@@ -1,0 +1,26 @@
+import { createSessionLoader, type OidcSession } from '@gatehouse/frontend-shared';
+import { ADMIN_BASENAME } from '../routes';
+import { DEFAULT_ADMIN_CLIENT_ID, fetchAdminConfig, type AdminConfig } from './admin-config';
+
+export type AdminSession = OidcSession<AdminConfig>;
+
+/** The callback route inside the console: `${origin}/admin/auth/callback` for the provider. */
+export const CALLBACK_PATH = '/auth/callback';
+
+/**
+ * The configuration and the sign-in machinery of the console, built once per page. Its tokens,
+ * sign-in times and refresh lock are its own: the portal's session on the same origin is another
+ * client's and is left alone.
+ */
+export const loadAdminSession: () => Promise<AdminSession> = createSessionLoader({
+  loadConfig: fetchAdminConfig,
+  client: (config) => ({
+    authority: config.authority,
+    clientId: config.adminClientId ?? DEFAULT_ADMIN_CLIENT_ID,
+    // Without the admin API scope the provider issues a token the admin API refuses (insufficient_scope).
+    scopes: config.adminScopes ?? `${config.scopes} admin`,
+  }),
+  placement: { basePath: ADMIN_BASENAME, callbackPath: CALLBACK_PATH },
+  storageKeyPrefix: 'gatehouse.admin',
+  lockName: 'gatehouse-token-refresh:admin',
+});

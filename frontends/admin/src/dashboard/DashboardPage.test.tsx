@@ -1,0 +1,112 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, renderPage } from '../test-utils';
+import { DashboardPage } from './DashboardPage';
+
+const BASE = 'GET /api/v1/admin/dashboard/base';
+const COUNTS = { usersCount: 1234, groupsCount: 56, appsCount: 7, areasCount: 3, tenantsCount: 89 };
+
+function renderDashboard(options: Parameters<typeof renderPage>[1] = {}) {
+  return renderPage(<DashboardPage />, { namespaces: ['admin'], api: { [BASE]: COUNTS }, ...options });
+}
+
+function tile(name: RegExp | string) {
+  return screen.getByRole('link', { name });
+}
+
+describe('DashboardPage', () => {
+  it('welcomes the user by full name', async () => {
+    await renderDashboard({ me: { firstName: 'Grace', lastName: 'Hopper' } });
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Grace Hopper' })).toBeInTheDocument();
+  });
+
+  it('falls back to the user name when the user has no name', async () => {
+    await renderDashboard({ me: { firstName: null, lastName: ' ', userName: 'ghopper' } });
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome, ghopper' })).toBeInTheDocument();
+  });
+
+  it('shows the counts in tiles linking to their pages', async () => {
+    await renderDashboard();
+
+    expect(await screen.findByRole('link', { name: 'Users 1,234' })).toHaveAttribute('href', '/users');
+    expect(tile('Groups 56')).toHaveAttribute('href', '/groups');
+    expect(tile('Applications 7')).toHaveAttribute('href', '/applications');
+    expect(tile('Areas 3')).toHaveAttribute('href', '/areas');
+    expect(tile('Tenants 89')).toHaveAttribute('href', '/tenants');
+  });
+
+  it('formats the counts in the reader’s language', async () => {
+    await renderDashboard({ language: 'fr' });
+
+    expect(await screen.findByTestId('count-users')).toHaveTextContent(/^1\s234$/);
+  });
+
+  it('shows skeletons while the counts load, then the numbers', async () => {
+    let answer: ((response: Response) => void) | undefined;
+    await renderDashboard({ api: { [BASE]: () => new Promise<Response>((resolve) => (answer = resolve)) } });
+    await waitFor(() => expect(answer).toBeDefined());
+
+    const counts = screen.getByRole('region', { name: 'Summary' });
+    expect(counts).toHaveAttribute('aria-busy', 'true');
+    expect(counts.querySelectorAll('.ant-skeleton')).toHaveLength(5);
+    expect(within(counts).queryByText('1,234')).not.toBeInTheDocument();
+
+    answer!(jsonResponse(COUNTS));
+
+    expect(await within(counts).findByText('1,234')).toBeInTheDocument();
+    expect(counts).toHaveAttribute('aria-busy', 'false');
+    expect(counts.querySelectorAll('.ant-skeleton')).toHaveLength(0);
+  });
+
+  it('shows the error banner with the server message when the counts fail', async () => {
+    await renderDashboard({
+      api: { [BASE]: jsonResponse({ code: 'errors.internal', message: 'Base de données indisponible', errors: [], requestId: 'r' }, 500) },
+    });
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('An error ocurred');
+    expect(alert).toHaveTextContent('Base de données indisponible');
+    // The tiles still lead to their pages.
+    expect(tile('Users')).toHaveAttribute('href', '/users');
+  });
+
+  it('shows the 403 message when the API refuses the counts', async () => {
+    await renderDashboard({ api: { [BASE]: jsonResponse({ code: 'errors.forbidden', message: 'Forbidden' }, 403) } });
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('You dont have permission to perform this action');
+  });
+
+  it('offers an Administrator the tiles without counts, and not the God ones', async () => {
+    await renderDashboard({ roles: ['Administrator'] });
+
+    const shortcuts = within(screen.getByRole('region', { name: 'Other screens' }));
+    expect(shortcuts.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+      '/permissions',
+      '/pats',
+      '/logs',
+      '/twomodeauth',
+    ]);
+    expect(shortcuts.getByRole('link', { name: /^Personal Access Tokens/ })).toBeInTheDocument();
+    expect(shortcuts.getByRole('link', { name: /^MFA Configuration/ })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Security Configuration/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /PATS Control/ })).not.toBeInTheDocument();
+  });
+
+  it('offers God also Security Configuration and PATS Control', async () => {
+    await renderDashboard({ roles: ['God'] });
+
+    const shortcuts = within(screen.getByRole('region', { name: 'Other screens' }));
+    expect(shortcuts.getByRole('link', { name: /^Security Configuration/ })).toHaveAttribute('href', '/securityConfig');
+    expect(shortcuts.getByRole('link', { name: /^PATS Control/ })).toHaveAttribute('href', '/control-pats');
+    expect(shortcuts.getAllByRole('link')).toHaveLength(6);
+  });
+
+  it('offers no button that leads nowhere (job dashboard, Identify As)', async () => {
+    await renderDashboard({ roles: ['God'] });
+
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Identify As/i)).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,38 @@
+import { createI18n, perLanguage, phraseLoaders, type CreateI18nOptions, type Language } from '@gatehouse/frontend-shared';
+import type { DirectoryPhrases } from '../features/directory/i18n';
+import type { AdminPhrases } from './en';
+
+export type { AdminPhrases };
+
+/** The console's own phrases (shell, menu, dashboard…), namespace 'admin': one chunk per language. */
+export const adminPhraseLoaders = phraseLoaders<AdminPhrases>(import.meta.glob('./{en,fr,es,pt-pt,pt-br,it,de}.ts'));
+
+// Users, groups and areas own their phrases (namespace 'directory'); they ship as one table of
+// the seven languages, fetched with the first page that needs them.
+export const directoryPhraseLoaders: Record<Language, () => Promise<DirectoryPhrases>> = perLanguage(
+  (language) => () => import('../features/directory/i18n').then((module) => module.directoryPhrases[language]),
+);
+
+export const adminNamespaces = {
+  admin: adminPhraseLoaders,
+  directory: directoryPhraseLoaders,
+};
+
+/**
+ * i18n options of the console: `useTranslation('admin')` and `useTranslation('directory')`. The
+ * console's own phrases are fetched at start (the splash shows the slogan); the directory's with
+ * the first page that needs them.
+ */
+export const adminI18nOptions: CreateI18nOptions = { namespaces: adminNamespaces, preload: ['admin'] };
+
+/** The console's i18n instance; tests pin a language with `{ language }`. */
+export function createAdminI18n(options: Omit<CreateI18nOptions, 'namespaces' | 'preload'> = {}) {
+  return createI18n({ ...options, ...adminI18nOptions });
+}
+
+declare module '@gatehouse/frontend-shared' {
+  interface I18nNamespaces {
+    admin: AdminPhrases;
+    directory: DirectoryPhrases;
+  }
+}

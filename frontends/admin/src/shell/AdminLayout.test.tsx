@@ -1,0 +1,112 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '../test-utils';
+
+async function menuLinks(roles: string[]) {
+  await renderApp({ roles });
+  await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' });
+  const menu = within(screen.getByRole('navigation', { name: 'Main navigation' }));
+  return menu.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
+}
+
+const ADMINISTRATOR_MENU = [
+  ['Home', '/admin'],
+  ['Users', '/admin/users'],
+  ['Groups', '/admin/groups'],
+  ['Applications', '/admin/applications'],
+  ['Logs', '/admin/logs'],
+  ['Areas', '/admin/areas'],
+  ['Tenants', '/admin/tenants'],
+  ['Permissions', '/admin/permissions'],
+  ['Personal Access Tokens', '/admin/pats'],
+  ['MFA Configuration', '/admin/twomodeauth'],
+];
+
+describe('side menu', () => {
+  it('gives an Administrator every entry but Security Configuration, in the spec order', async () => {
+    expect(await menuLinks(['Administrator'])).toEqual(ADMINISTRATOR_MENU);
+  });
+
+  it('gives God every Administrator entry and Security Configuration', async () => {
+    expect(await menuLinks(['God'])).toEqual([...ADMINISTRATOR_MENU, ['Security Configuration', '/admin/securityConfig']]);
+  });
+
+  it('gives an AreaAdministrator who is also God the whole menu, once each', async () => {
+    expect(await menuLinks(['AreaAdministrator', 'God'])).toEqual([
+      ...ADMINISTRATOR_MENU,
+      ['Security Configuration', '/admin/securityConfig'],
+    ]);
+  });
+
+  it('goes to the page of an entry', async () => {
+    await renderApp();
+    const menu = within(await screen.findByRole('navigation', { name: 'Main navigation' }));
+
+    fireEvent.click(menu.getByRole('link', { name: 'Tenants' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tenants' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/admin/tenants');
+  });
+
+  it('folds away on a narrow screen and opens with the header button', async () => {
+    window.innerWidth = 600;
+    await renderApp();
+    await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' });
+
+    const toggle = screen.getByRole('button', { name: 'Expand the menu' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(document.getElementById('admin-side-menu')).toHaveClass('ant-layout-sider-collapsed');
+
+    fireEvent.click(toggle);
+
+    expect(screen.getByRole('button', { name: 'Collapse the menu' })).toHaveAttribute('aria-expanded', 'true');
+    expect(document.getElementById('admin-side-menu')).not.toHaveClass('ant-layout-sider-collapsed');
+
+    // Picking a page folds it again.
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Main navigation' })).getByRole('link', { name: 'Logs' }));
+    await screen.findByRole('heading', { level: 1, name: 'Logs' });
+    expect(document.getElementById('admin-side-menu')).toHaveClass('ant-layout-sider-collapsed');
+  });
+
+  it('stays open on a wide screen, and stays folded there once the user folds it', async () => {
+    await renderApp();
+    await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' });
+
+    const toggle = screen.getByRole('button', { name: 'Collapse the menu' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(document.getElementById('admin-side-menu')).not.toHaveClass('ant-layout-sider-collapsed');
+
+    fireEvent.click(toggle);
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Main navigation' })).getByRole('link', { name: 'Logs' }));
+    await screen.findByRole('heading', { level: 1, name: 'Logs' });
+
+    expect(document.getElementById('admin-side-menu')).toHaveClass('ant-layout-sider-collapsed');
+  });
+});
+
+describe('header', () => {
+  it("shows the user's name and signs out through the provider", async () => {
+    const { auth } = await renderApp({ me: { firstName: 'Grace', lastName: 'Hopper' } });
+    const header = within(await screen.findByRole('banner'));
+
+    expect(header.getByText('Grace Hopper')).toBeInTheDocument();
+    fireEvent.click(header.getByRole('button', { name: 'Sign out' }));
+
+    expect(auth.signOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers English and French, and switches the whole console', async () => {
+    await renderApp();
+    await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Language: English' }));
+    const options = await screen.findAllByRole('menuitem', { name: /English|Français|Español|Deutsch|Italiano|Português/ });
+    expect(options.map((option) => option.textContent)).toEqual(['English', 'Français']);
+
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Français' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue, Ada Admin' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Utilisateurs' })).toBeInTheDocument();
+    await waitFor(() => expect(document.documentElement.lang).toBe('fr'));
+  });
+});

@@ -1,0 +1,106 @@
+import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
+import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
+import MenuUnfoldOutlined from '@ant-design/icons/MenuUnfoldOutlined';
+import UserOutlined from '@ant-design/icons/UserOutlined';
+import { LanguageMenu, SkipLink, useMediaQuery, type Language } from '@gatehouse/frontend-shared';
+import Button from 'antd/es/button';
+import Layout from 'antd/es/layout';
+import Menu from 'antd/es/menu';
+import { Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useAuth } from '../auth/auth-context';
+import { useCurrentUser } from '../auth/use-current-user';
+import { IDENTITY_URL } from '../routes';
+import { menuEntries, selectedMenuKey } from './menu';
+import { Splash } from './Splash';
+import './shell.css';
+
+const SIDER_ID = 'admin-side-menu';
+
+/** Below this width the side menu folds away behind the header's menu button. */
+const NARROW_SCREEN_QUERY = '(max-width: 991px)';
+
+/**
+ * The languages the console's selector offers (spec: English and French). The phrases exist in
+ * all seven: a user whose browser or stored preference asks for another still gets it.
+ */
+const SELECTABLE_LANGUAGES: readonly Language[] = ['en', 'fr'];
+
+/** The frame of every console page: side menu by role, header (user, language, sign-out), content. */
+export function AdminLayout() {
+  const { t } = useTranslation('admin');
+  const auth = useAuth();
+  const user = useCurrentUser();
+  const location = useLocation();
+  const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
+  const [collapsed, setCollapsed] = useState(narrow);
+
+  // Folds when the screen becomes narrow, unfolds when it becomes wide again.
+  useEffect(() => setCollapsed(narrow), [narrow]);
+
+  const selected = selectedMenuKey(location.pathname);
+  const items = menuEntries(user).map((entry) => ({
+    key: entry.key,
+    icon: entry.icon,
+    label: <Link to={entry.path}>{t(`menu.${entry.key}`)}</Link>,
+  }));
+
+  // Should the provider be out of reach, the user still leaves with the local session gone.
+  const signOut = () => void auth.signOut().catch(() => window.location.assign(IDENTITY_URL));
+
+  return (
+    <Layout className="admin-shell">
+      <SkipLink>{t('shell.skipToContent')}</SkipLink>
+      <Layout.Sider
+        id={SIDER_ID}
+        className="admin-shell__sider"
+        theme="light"
+        width={240}
+        collapsible
+        collapsed={collapsed}
+        collapsedWidth={narrow ? 0 : 64}
+        trigger={null}
+      >
+        <Link to="/" className="admin-shell__brand">
+          {collapsed ? 'G' : t('shell.title')}
+        </Link>
+        <nav aria-label={t('shell.mainNavigation')}>
+          <Menu
+            mode="inline"
+            selectedKeys={selected ? [selected] : []}
+            items={items}
+            // On a narrow screen the open menu lies over the page: it folds once a page is picked.
+            onClick={() => narrow && setCollapsed(true)}
+          />
+        </nav>
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header className="admin-shell__header">
+          <Button
+            type="text"
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            aria-label={collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}
+            aria-expanded={!collapsed}
+            aria-controls={SIDER_ID}
+            onClick={() => setCollapsed((value) => !value)}
+          />
+          <span className="admin-shell__spacer" />
+          <LanguageMenu label={t('shell.language')} languages={SELECTABLE_LANGUAGES} compact={narrow} />
+          <span className="admin-shell__user">
+            <UserOutlined aria-hidden />
+            <span className={narrow ? 'visually-hidden' : undefined}>{user.fullName}</span>
+          </span>
+          <Button type="text" icon={<LogoutOutlined aria-hidden />} onClick={signOut} aria-label={narrow ? t('shell.signOut') : undefined}>
+            {!narrow && t('shell.signOut')}
+          </Button>
+        </Layout.Header>
+        <Layout.Content id="content" className="admin-shell__content" tabIndex={-1}>
+          <Suspense fallback={<Splash label={t('common.loading')} />}>
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
