@@ -1,15 +1,11 @@
 // The portal in Debian's Chromium against `npm start` on the embedded database: the flows a person
 // follows every morning. Screenshots go to test-artifacts/screenshots/.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../support/server.js';
+import type { Browser, Page } from 'playwright-core';
+import { SCREENSHOTS as shots, launchChromium, startProduct, type RunningProduct } from '../support/product.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const shots = path.join(root, 'test-artifacts/screenshots');
 const PASSWORD = 'Correct-Horse-42!';
 
 const BOOTSTRAP = `
@@ -34,41 +30,22 @@ users:
       - { tenant: Main office, application: wiki, roles: [Reader] }
 `;
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
 describe('portal in a real browser', function () {
   this.timeout(240_000);
-  let server: ChildProcess;
+  let product: RunningProduct;
   let base: string;
   let browser: Browser;
 
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-browser-'));
-    writeFileSync(path.join(dir, 'bootstrap.yaml'), BOOTSTRAP);
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: path.join(dir, 'data'), IDP_BOOTSTRAP: path.join(dir, 'bootstrap.yaml'), IDP_ADMIN_PASSWORD: 'Admin-password-123!', LOG_LEVEL: 'warn', NODE_ENV: 'development' };
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    server = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    server.stdout!.on('data', (d) => (output += d));
-    server.stderr!.on('data', (d) => (output += d));
-    const deadline = Date.now() + 180_000;
-    while (!output.includes('is running at')) {
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the product did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    product = await startProduct({ bootstrap: BOOTSTRAP });
+    base = product.base;
+    browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.once('exit', resolve));
-    }
+    await product?.stop();
   });
 
   async function openSignIn(page: Page) {

@@ -1,0 +1,296 @@
+// `npm run bench` (after the provider's bench): the users list and its Excel export over 100,000
+// users, on a throwaway database (PostgreSQL when DATABASE_URL is set, else the embedded PGlite),
+// with a plain pg client running the list's own statements (its SELECT … LIMIT 10, and the page
+// plus count the endpoint runs) as the floor to compare with.
+// Loopback only; every phase is bounded in time or in work, and the process exits when done.
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createApp } from '@gatehouse/admin-api';
+import { disposeTestContexts, createTestContext } from '@gatehouse/core/testing';
+import ExcelJS from 'exceljs';
+import pg from 'pg';
+import { listUsers, userListSql } from '../../services/admin-api/src/features/users/repository.js';
+import { insertSigningKey, mintAccessToken } from '../../services/admin-api/src/testing/tokens.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const USERS = Number(process.env.BENCH_USERS ?? 100_000);
+/** A fragment common in names and addresses ("Martin", "Marie", "Margaux", "…mar…"). */
+const SEARCH = process.env.BENCH_SEARCH ?? 'mar';
+/** No phase may take longer than this, whatever the machine. */
+const PHASE_LIMIT_MS = 5 * 60_000;
+
+// A clean baseline for the memory figures needs a collection before the export starts.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const FIRST_NAMES = [
+  'Jean', 'Marie', 'Pierre', 'Sophie', 'Luc', 'Camille', 'Thomas', 'Julie', 'Nicolas', 'Léa', 'Antoine', 'Chloé', 'Hugo', 'Manon',
+  'Louis', 'Emma', 'Gabriel', 'Inès', 'Arthur', 'Sarah', 'Paul', 'Laura', 'Margaux', 'Clara', 'Lucas', 'Alice', 'Maxime', 'Anna',
+  'Mathieu', 'Eva', 'Carlos', 'María', 'José', 'Ana', 'João', 'Giulia', 'Marco', 'Francesca', 'Hans', 'Anke', 'Klaus', 'Sabine',
+  'John', 'Emily', 'Michael', 'Olivia', 'David', 'Grace', 'Ahmed', 'Fatima',
+];
+const LAST_NAMES = [
+  'Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Richard', 'Petit', 'Durand', 'Leroy', 'Moreau', 'Simon', 'Laurent', 'Lefebvre',
+  'Michel', 'Garcia', 'David', 'Bertrand', 'Roux', 'Vincent', 'Fournier', 'Morel', 'Girard', 'André', 'Mercier', 'Dupont', 'Lambert',
+  'Bonnet', 'François', 'Martinez', 'Legrand', 'García', 'Fernández', 'López', 'Silva', 'Santos', 'Rossi', 'Russo', 'Ferrari',
+  'Müller', 'Schmidt', 'Schneider', 'Fischer', 'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Miller', 'Davis', 'Wilson',
+];
+const DOMAINS = ['example.com', 'corp.example', 'mail.example.org', 'acme.example', 'globex.example'];
+const AREAS = ['Customers', 'Employees', 'Partners', 'Suppliers', 'France', 'Iberia', 'DACH', 'Nordics'];
+
+/** Runs `phase` or fails the bench when it exceeds PHASE_LIMIT_MS. */
+async function bounded<T>(name: string, phase: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name} took longer than ${PHASE_LIMIT_MS / 1000} s`)), PHASE_LIMIT_MS);
+  });
+  try {
+    return await Promise.race([phase(), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** 100,000 users in one INSERT … SELECT generate_series: varied names, addresses, areas, languages and states. */
+async function seed(query: (sql: string, values?: unknown[]) => Promise<unknown>): Promise<void> {
+  await query(`INSERT INTO areas (name) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING`, [AREAS]);
+  await query(
+    `WITH people AS (
+       SELECT i,
+              ($1::text[])[1 + (i * 17) % array_length($1::text[], 1)] AS first_name,
+              ($2::text[])[1 + (i * 31 + i / 50) % array_length($2::text[], 1)] AS last_name,
+              ($3::text[])[1 + (i * 7) % array_length($3::text[], 1)] AS domain
+         FROM generate_series(1, $4::int) AS i
+     ), named AS (
+       SELECT p.*,
+              translate(lower(p.first_name || '.' || p.last_name), 'áàâäãçéèêëíìîïñóòôöõúùûü', 'aaaaaceeeeiiiinooooouuuu') || i AS login
+         FROM people p
+     ), area_ids AS (SELECT array_agg(id ORDER BY name) AS ids FROM areas WHERE name = ANY($5::text[]))
+     INSERT INTO users (user_name, normalized_user_name, email, normalized_email, first_name, last_name, area_id, language,
+                        locked, draft, validate_scopes, modified_on)
+     SELECT login || '@' || domain, login || '@' || domain, login || '@' || domain, login || '@' || domain,
+            CASE WHEN i % 53 = 0 THEN NULL ELSE first_name END, last_name,
+            (SELECT ids FROM area_ids)[1 + i % $6::int],
+            (ARRAY['fr', 'en', 'es', 'pt-PT', 'pt-BR', 'it', 'de'])[1 + (i * 3) % 7],
+            i % 97 = 0, i % 211 = 0, i % 31 = 0,
+            now() - i * interval '13 seconds' - (i * 7919 % 1000) * interval '1 millisecond'
+       FROM named`,
+    [FIRST_NAMES, LAST_NAMES, DOMAINS, USERS, AREAS, AREAS.length],
+  );
+  await query('ANALYZE users');
+  await query('ANALYZE areas');
+}
+
+interface LoopFigures {
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  count: number;
+}
+
+/** `workers` loops running `task` for SECONDS; each completion's latency (ms) goes to the percentiles. */
+async function loop(workers: number, task: () => Promise<void>): Promise<LoopFigures> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        await task();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  return { perSecond: latencies.length / elapsed, p50: at(50), p95: at(95), p99: at(99), count: latencies.length };
+}
+
+/** One GET with a keep-alive agent; the body is read and thrown away. Fails on anything but 200. */
+function get(agent: http.Agent, url: string, headers: Record<string, string>, onData?: (bytes: number) => boolean): Promise<{ bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`${url} answered ${res.statusCode}`));
+        return;
+      }
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        // The caller may stop reading (a client going away mid-download).
+        if (onData && !onData(bytes)) {
+          req.destroy();
+          resolve({ bytes });
+        }
+      });
+      res.on('end', () => resolve({ bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+  });
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+async function main() {
+  const database = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (in this process)';
+  console.log(`Users benchmark: ${USERS} users, ${SECONDS} s per figure, ${CONNECTIONS} connections, ${availableParallelism()} CPUs, database: ${database}`);
+  // The embedded database accepts 30 connections: the service's pool and the pg client share them.
+  const poolSize = process.env.DATABASE_URL ? CONNECTIONS : Math.min(CONNECTIONS, 12);
+  const context = await createTestContext({ overrides: { 'database.poolSize': poolSize, 'log.level': 'silent' } });
+  const server = http.createServer(createApp(context).callback());
+  const pool = new pg.Pool({ connectionString: context.database.url, max: poolSize });
+  try {
+    const seeded = performance.now();
+    await bounded('seeding', () => seed((sql, values) => context.dataSource.query(sql, values)));
+    const seedSeconds = (performance.now() - seeded) / 1000;
+    console.log(`seeded ${USERS} users in ${seedSeconds.toFixed(1)} s`);
+
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/admin`;
+    const key = await insertSigningKey(context);
+    const bearer = await mintAccessToken(context, key, { roles: ['Administrator'], expiresIn: 3600 });
+    const headers = { authorization: `Bearer ${bearer}`, 'accept-language': 'en' };
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+    // (a) The list endpoint as the console calls it while someone types in the search box.
+    const listUrl = `${base}/users?$search=${encodeURIComponent(SEARCH)}&top=10`;
+    const first = await fetch(listUrl, { headers });
+    const page = (await first.json()) as { count: number; items: unknown[] };
+    if (first.status !== 200 || page.items.length !== 10) throw new Error(`the list answered ${first.status}: ${JSON.stringify(page).slice(0, 300)}`);
+    const list = await bounded('list', () => loop(CONNECTIONS, async () => void (await get(agent, listUrl, headers))));
+    // One caller at a time: the latency a person typing sees, without queueing behind 15 others.
+    const listAlone = await bounded('list alone', () => loop(1, async () => void (await get(agent, listUrl, headers))));
+
+    // (c) The floor: the list's own page query (and its count) straight from a pg client.
+    const sql = userListSql({ search: SEARCH, areaIds: null }, 'u.modified_on DESC');
+    const direct = await bounded('pg', () =>
+      loop(CONNECTIONS, async () => void (await pool.query(`${sql.text} LIMIT 10`, sql.values))),
+    );
+    const directAlone = await bounded('pg alone', () => loop(1, async () => void (await pool.query(`${sql.text} LIMIT 10`, sql.values))));
+    // The endpoint's own two statements (page, then count) through its repository, minus HTTP.
+    const plain = { query: async <T>(text: string, values?: unknown[]) => (await pool.query(text, values)).rows as T };
+    const listQuery = { search: SEARCH, skip: 0, top: 10, orderBy: 'u.modified_on DESC' };
+    const directWithCount = await bounded('pg+count', () =>
+      loop(CONNECTIONS, async () => void (await listUsers(plain, { search: SEARCH, areaIds: null }, listQuery))),
+    );
+
+    // (b) Export of every user, twice: once as it runs, memory sampled every 50 ms (heap used then
+    // counts garbage V8 has not yet collected), and once with a collection every 500 ms, whose
+    // peak is the memory the export really holds.
+    const asRun = await bounded('export', () => measureExport(`${base}/users/export`, headers, false));
+    const collected = await bounded('export (collected)', () => measureExport(`${base}/users/export`, headers, true));
+    const exportSeconds = asRun.seconds;
+
+    // (d) A client that goes away mid-download: the export must stop reading batches.
+    // The export reads through the pg pool behind the data source: its queries are counted there.
+    let batches = 0;
+    const master = (context.dataSource.driver as unknown as { master: pg.Pool }).master;
+    const query = master.query.bind(master) as (...args: unknown[]) => unknown;
+    master.query = ((...args: unknown[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+      if (text?.includes('export_key')) batches++;
+      return query(...args);
+    }) as typeof master.query;
+    await get(new http.Agent(), `${base}/users/export`, headers, (bytes) => bytes < 64 * 1024);
+    // Longer than the whole export took above: a pump that ignored the abort would have read every batch.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(1000, exportSeconds * 1500)));
+    const batchesAfterAbort = batches;
+    master.query = query as typeof master.query;
+
+    const rows: Array<[string, string]> = [
+      [`GET /users?$search=${SEARCH}&top=10 (${page.count} matches): requests/s`, list.perSecond.toFixed(0)],
+      ['  p50 / p95 / p99', `${ms(list.p50)} / ${ms(list.p95)} / ${ms(list.p99)}`],
+      ['  one connection: p50 / p95 / p99', `${ms(listAlone.p50)} / ${ms(listAlone.p95)} / ${ms(listAlone.p99)}`],
+      ['pg client, the same SELECT … LIMIT 10: queries/s', direct.perSecond.toFixed(0)],
+      ['  p50 / p95 / p99', `${ms(direct.p50)} / ${ms(direct.p95)} / ${ms(direct.p99)}`],
+      ['  one connection: p50 / p95 / p99', `${ms(directAlone.p50)} / ${ms(directAlone.p95)} / ${ms(directAlone.p99)}`],
+      ["pg client, the list's page + count (listUsers): pairs/s", directWithCount.perSecond.toFixed(0)],
+      ['  p50 / p95 / p99', `${ms(directWithCount.p50)} / ${ms(directWithCount.p95)} / ${ms(directWithCount.p99)}`],
+      [`GET /users/export, all ${USERS} users: time`, `${exportSeconds.toFixed(2)} s (${(USERS / exportSeconds).toFixed(0)} rows/s)`],
+      ['  file size / data rows read back', `${mb(asRun.bytes)} / ${asRun.rows}`],
+      ['  peak RSS over baseline (baseline)', `${mb(asRun.peakRss - asRun.baseline.rss)} (${mb(asRun.baseline.rss)})`],
+      ['  peak heap used over baseline, garbage included', `${mb(asRun.peakHeap - asRun.baseline.heapUsed)} (${mb(asRun.baseline.heapUsed)})`],
+      ['  collected every 500 ms: peak live heap / RSS over baseline', `${mb(collected.peakHeap - collected.baseline.heapUsed)} / ${mb(collected.peakRss - collected.baseline.rss)}`],
+      ['export abandoned after 64 KB: batches read', `${batchesAfterAbort} of ${Math.ceil(USERS / 2000)}`],
+    ];
+    console.log(`\n${'figure'.padEnd(62)} value`);
+    for (const [label, value] of rows) console.log(`${label.padEnd(62)} ${value}`);
+    for (const run of [asRun, collected]) if (run.rows !== USERS) throw new Error(`the export held ${run.rows} rows, not ${USERS}`);
+  } finally {
+    server.close();
+    await pool.end();
+    await disposeTestContexts();
+  }
+}
+
+interface ExportFigures {
+  seconds: number;
+  bytes: number;
+  rows: number;
+  baseline: NodeJS.MemoryUsage;
+  peakRss: number;
+  peakHeap: number;
+}
+
+/**
+ * Downloads the export to a file (not to memory, so the figures are the server's) while sampling
+ * this process's memory every 50 ms, then counts the file's rows once the measurement is over.
+ * With `collect`, a full collection runs every 500 ms, just before that sample.
+ */
+async function measureExport(url: string, headers: Record<string, string>, collect: boolean): Promise<ExportFigures> {
+  gc();
+  const baseline = process.memoryUsage();
+  let peakRss = baseline.rss;
+  let peakHeap = baseline.heapUsed;
+  let samples = 0;
+  const sampler = setInterval(() => {
+    if (collect && samples % 10 === 0) gc();
+    samples++;
+    const now = process.memoryUsage();
+    peakRss = Math.max(peakRss, now.rss);
+    // Between collections heap used counts garbage too: only samples right after one count then.
+    if (!collect || samples % 10 === 1) peakHeap = Math.max(peakHeap, now.heapUsed);
+  }, 50);
+  const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-bench-'));
+  const file = path.join(dir, 'Users.xlsx');
+  const started = performance.now();
+  try {
+    const res = await fetch(url, { headers });
+    if (res.status !== 200 || !res.body) throw new Error(`the export answered ${res.status}`);
+    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(file));
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  try {
+    return { seconds, bytes: statSync(file).size, rows: await countRows(file), baseline, peakRss, peakHeap };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The data rows of an exported workbook, read with the streaming reader. */
+async function countRows(file: string): Promise<number> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore' });
+  let rows = 0;
+  for await (const sheet of reader) for await (const _row of sheet) rows++;
+  return rows - 1;
+}
+
+await main();
+process.exit(0);

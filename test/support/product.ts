@@ -1,0 +1,63 @@
+// `npm start` as a newcomer runs it (embedded database, no Redis), in a child process, for the
+// browser tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { freePort } from './server.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const SCREENSHOTS = path.join(ROOT, 'test-artifacts/screenshots');
+export const ADMIN_PASSWORD = 'Admin-password-123!';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface RunningProduct {
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the product on a free port with its own data folder and bootstrap file (the default one when none is given). */
+export async function startProduct(options: { bootstrap?: string } = {}): Promise<RunningProduct> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-browser-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: path.join(dir, 'data'),
+    IDP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+  };
+  if (options.bootstrap) {
+    writeFileSync(path.join(dir, 'bootstrap.yaml'), options.bootstrap);
+    env.IDP_BOOTSTRAP = path.join(dir, 'bootstrap.yaml');
+  }
+  const port = await freePort();
+  env.PORT = String(port);
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  server.stdout!.on('data', (d) => (output += d));
+  server.stderr!.on('data', (d) => (output += d));
+  const deadline = Date.now() + 180_000;
+  while (!output.includes('is running at')) {
+    if (Date.now() > deadline || server.exitCode !== null) {
+      server.kill('SIGKILL');
+      throw new Error(`the product did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    base: `http://localhost:${port}`,
+    async stop() {
+      if (server.exitCode !== null) return;
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    },
+  };
+}
+
+/** Debian's Chromium, headless; never a browser downloaded by a test tool. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
