@@ -84,15 +84,18 @@ describe('admin console in a real browser', function () {
     await shot(page, 'users-search');
 
     // Lock, confirmed; then unlock.
-    await row.getByRole('button', { name: 'Lock' }).click();
+    await row.getByRole('button', { name: 'Lock', exact: true }).click();
     const lockDialog = page.getByRole('dialog').filter({ hasText: `Lock the user ${userName}?` });
-    await lockDialog.getByRole('button', { name: 'Lock' }).click();
+    await lockDialog.getByRole('button', { name: 'Lock', exact: true }).click();
     await lockDialog.waitFor({ state: 'hidden' });
-    await row.getByRole('button', { name: 'Unlock' }).waitFor();
+    await row.getByRole('button', { name: 'Unlock', exact: true }).waitFor();
     await shot(page, 'users-locked');
-    await row.getByRole('button', { name: 'Unlock' }).click();
-    await page.getByRole('dialog').filter({ hasText: `Unlock the user ${userName}?` }).getByRole('button', { name: 'Unlock' }).click();
-    await row.getByRole('button', { name: 'Lock' }).waitFor();
+    await row.getByRole('button', { name: 'Unlock', exact: true }).click();
+    const unlockDialog = page.getByRole('dialog').filter({ hasText: `Unlock the user ${userName}?` });
+    await unlockDialog.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await unlockDialog.waitFor({ state: 'hidden' });
+    // Exact names: "Lock" is also part of "Unlock".
+    await row.getByRole('button', { name: 'Lock', exact: true }).waitFor();
 
     // Into the group, from the user's detail page.
     await row.getByRole('link', { name: userName }).click();
