@@ -8,6 +8,12 @@ import type { DataSource } from 'typeorm';
  * interactions, grants) are always read from the database.
  */
 export const CACHEABLE_MODELS = new Set(['AccessToken', 'ClientCredentials', 'Grant']);
+/**
+ * Single-use models, kept in memory by the node that wrote them so that redeeming one costs no read.
+ * The cached copy never decides: the compare-and-set of {@link OidcStore.consume} does, and a lost
+ * one revokes the grant (another node, or a concurrent request, redeemed it first: RFC 9700 reuse).
+ */
+export const CONSUMABLE_MODELS = new Set(['AuthorizationCode', 'RefreshToken']);
 const CACHE_LIMIT = 50_000;
 /**
  * Longest a cached entry is trusted. Invalidation reaches every node at once through Redis; a
@@ -64,6 +70,9 @@ const CONSUME_MANY = `
      AND (o.expires_at IS NULL OR o.expires_at > now())
   RETURNING o.model, o.id`;
 
+const GRANT_OF = 'SELECT grant_id FROM oidc_model_instances WHERE model = $1 AND id = $2';
+const REVOKE_GRANT = `DELETE FROM oidc_model_instances WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`;
+
 export interface UpsertRow {
   model: string;
   id: string;
@@ -84,7 +93,10 @@ export interface UpsertRow {
  */
 export class OidcStore {
   readonly sql: SqlClient;
-  private readonly cache = new Map<string, { payload: AdapterPayload; grantId?: string; expiresAt: number | null; cachedAt: number }>();
+  private readonly cache = new Map<
+    string,
+    { payload: AdapterPayload; grantId?: string; expiresAt: number | null; cachedAt: number; consumed?: number }
+  >();
   private upserts: Array<{ row: UpsertRow } & Pending<void>> = [];
   private reads: Array<{ model: string; id: string } & Pending<StoredRow | undefined>> = [];
   private uidReads: Array<{ model: string; id: string } & Pending<StoredRow | undefined>> = [];
@@ -120,7 +132,10 @@ export class OidcStore {
     return undefined;
   }
 
-  /** Cached payload of an immutable token, if this node has it and it has not expired. */
+  /**
+   * Cached payload of a token, if this node has it and it has not expired; a single-use one this
+   * node consumed carries `consumed`.
+   */
   cached(model: string, id: string): AdapterPayload | undefined {
     const entry = this.cache.get(`${model}\u0000${id}`);
     if (!entry) return undefined;
@@ -128,11 +143,12 @@ export class OidcStore {
       this.cache.delete(`${model}\u0000${id}`);
       return undefined;
     }
-    return entry.payload;
+    // A copy: the provider may change what it is given.
+    return entry.consumed === undefined ? { ...entry.payload } : { ...entry.payload, consumed: entry.consumed };
   }
 
   remember(model: string, id: string, payload: AdapterPayload, expiresAt: number | null): void {
-    if (!CACHEABLE_MODELS.has(model)) return;
+    if (!CACHEABLE_MODELS.has(model) && !CONSUMABLE_MODELS.has(model)) return;
     if (this.cache.size >= CACHE_LIMIT) {
       // Drop the oldest tenth; Map iteration is in insertion order.
       let drop = CACHE_LIMIT / 10;
@@ -141,7 +157,32 @@ export class OidcStore {
         this.cache.delete(key);
       }
     }
-    this.cache.set(`${model}\u0000${id}`, { payload, grantId: payload.grantId, expiresAt, cachedAt: Date.now() });
+    const key = `${model}\u0000${id}`;
+    // Saving a consumed single-use token again leaves it consumed, as the database does.
+    const consumed = this.cache.get(key)?.consumed;
+    this.cache.set(key, { payload, grantId: payload.grantId, expiresAt, cachedAt: Date.now(), consumed });
+  }
+
+  /** Notes that this node consumed a cached single-use token. */
+  markConsumed(model: string, id: string): void {
+    const entry = this.cache.get(`${model}\u0000${id}`);
+    if (entry) entry.consumed = Math.floor(Date.now() / 1000);
+  }
+
+  /** The grant a stored entry belongs to, if the entry is still there. */
+  async grantIdOf(model: string, id: string): Promise<string | undefined> {
+    const { rows } = await this.sql.query<{ grant_id: string | null }>(GRANT_OF, [model, id], 'oidc_grant_of');
+    return rows[0]?.grant_id ?? undefined;
+  }
+
+  /**
+   * Ends a grant whose single-use token was redeemed twice: the grant and every token issued under
+   * it, here and on every node.
+   */
+  async revokeGrant(grantId: string): Promise<void> {
+    await this.sql.query(REVOKE_GRANT, [grantId], 'oidc_revoke_grant');
+    for (const model of [...CACHEABLE_MODELS, ...CONSUMABLE_MODELS]) this.invalidate(model, { grantId });
+    this.invalidate('Grant', { id: grantId });
   }
 
   /** Grants change in place (consent adds scopes): other nodes must drop their copy when one is saved. */
@@ -156,7 +197,7 @@ export class OidcStore {
 
   /** Drops cached tokens here and, through the broadcast, on every node. */
   invalidate(model: string, ids: { id?: string; grantId?: string }): void {
-    if (!CACHEABLE_MODELS.has(model)) return;
+    if (!CACHEABLE_MODELS.has(model) && !CONSUMABLE_MODELS.has(model)) return;
     this.forget(model, ids.id, ids.grantId);
     this.broadcast?.publish('oidc.invalidated', { model, id: ids.id, grantId: ids.grantId });
   }

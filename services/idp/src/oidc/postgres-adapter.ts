@@ -1,7 +1,7 @@
 import { errors } from 'oidc-provider';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SqlClient } from '@gatehouse/core';
-import { OidcStore, type StoredRow } from './oidc-store.js';
+import { CONSUMABLE_MODELS, OidcStore, type StoredRow } from './oidc-store.js';
 import type { DataSource } from 'typeorm';
 
 /** What the adapter needs from TypeORM: a `DataSource` (or an `EntityManager`) will do. */
@@ -54,6 +54,7 @@ export class PostgresAdapter implements Adapter {
     });
     if (this.store.isShared(this.model)) this.store.invalidateOthers(this.model, id);
     this.store.remember(this.model, id, stored, lifetime === null ? null : Date.now() + lifetime * 1000);
+    if (consumed) this.store.markConsumed(this.model, id);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -75,7 +76,18 @@ export class PostgresAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
-    if (!(await this.store.consume(this.model, id))) throw new errors.InvalidGrant(`${this.model} already consumed`);
+    const cached = this.store.cached(this.model, id);
+    if (await this.store.consume(this.model, id)) {
+      this.store.markConsumed(this.model, id);
+      return;
+    }
+    // The provider redeems only what it found unused; yet it was redeemed elsewhere (another node,
+    // or a concurrent request): reuse, which ends the grant.
+    if (CONSUMABLE_MODELS.has(this.model) && !cached?.consumed) {
+      const grantId = cached?.grantId ?? (await this.store.grantIdOf(this.model, id));
+      if (typeof grantId === 'string') await this.store.revokeGrant(grantId);
+    }
+    throw new errors.InvalidGrant(`${this.model} already consumed`);
   }
 
   async destroy(id: string): Promise<void> {
