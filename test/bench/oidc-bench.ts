@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import argon2 from 'argon2';
 import autocannon from 'autocannon';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -97,7 +96,7 @@ async function signIn(base: string, issuerPath: string, login: (uidUrl: URL, jar
   return (await token.json()) as { refresh_token: string; access_token: string };
 }
 
-export async function ours(): Promise<Target & { signInOnce(): Promise<unknown> }> {
+async function ours(): Promise<Target & { signInOnce(): Promise<unknown> }> {
   const server = await startTestServer({
     bootstrap: `
 areas: [{ name: Default, default: true }]
@@ -136,7 +135,7 @@ users:
   };
 }
 
-export async function bare(): Promise<Target> {
+async function bare(): Promise<Target> {
   // The same published key set as the product: RS256 (which signs), ES256 and EdDSA.
   const keys = await Promise.all(
     (['RS256', 'ES256', 'EdDSA'] as const).map(async (alg) => {
@@ -281,8 +280,5 @@ async function main() {
   }
 }
 
-// Run as a script; imported (by a profiling session, say), it only provides its pieces.
-if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
-  await main();
-  process.exit(0);
-}
+await main();
+process.exit(0);

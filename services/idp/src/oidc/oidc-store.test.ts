@@ -115,4 +115,29 @@ describe('provider storage front (batching and token cache)', () => {
     const rows = await dataSource.query(`SELECT model FROM oidc_model_instances WHERE grant_id = $1`, [grantId]);
     expect(rows, 'the grant ended').to.deep.equal([]);
   });
+
+  it('drops a revoked grant and its tokens from the memory of every node, in one message', async () => {
+    const { dataSource } = await sharedTestContext();
+    const broadcastA = new Broadcast();
+    const broadcastB = new Broadcast();
+    const sent: unknown[] = [];
+    broadcastA.publish = ((name, payload) => {
+      sent.push(payload);
+      broadcastA['local'].emit(name, payload);
+      broadcastB['local'].emit(name, payload);
+    }) as Broadcast['publish'];
+    const nodeA = new OidcStore(dataSource, broadcastA);
+    const nodeB = new OidcStore(dataSource, broadcastB);
+    const grantId = randomUUID();
+    const [accessTokenId, refreshTokenId] = [randomUUID(), randomUUID()];
+    await new PostgresAdapter('AccessToken', nodeB).upsert(accessTokenId, { grantId, accountId: 'u1' } as never, 600);
+    await new PostgresAdapter('RefreshToken', nodeB).upsert(refreshTokenId, { grantId, accountId: 'u1' } as never, 3600);
+    await new PostgresAdapter('Grant', nodeB).upsert(grantId, { accountId: 'u1' } as never, 3600);
+
+    await nodeA.revokeGrant(grantId);
+    expect(sent).to.have.length(1);
+    expect(nodeB.cached('AccessToken', accessTokenId)).to.equal(undefined);
+    expect(nodeB.cached('RefreshToken', refreshTokenId)).to.equal(undefined);
+    expect(nodeB.cached('Grant', grantId)).to.equal(undefined);
+  });
 });

@@ -14,6 +14,7 @@ export const CACHEABLE_MODELS = new Set(['AccessToken', 'ClientCredentials', 'Gr
  * one revokes the grant (another node, or a concurrent request, redeemed it first: RFC 9700 reuse).
  */
 export const CONSUMABLE_MODELS = new Set(['AuthorizationCode', 'RefreshToken']);
+const kept = (model: string) => CACHEABLE_MODELS.has(model) || CONSUMABLE_MODELS.has(model);
 const CACHE_LIMIT = 50_000;
 /**
  * Longest a cached entry is trusted. Invalidation reaches every node at once through Redis; a
@@ -114,7 +115,7 @@ export class OidcStore {
   ) {
     this.sql = 'driver' in db ? sqlClient(db, { prepare: options.prepare ?? false }) : db;
     this.unsubscribe = broadcast?.on('oidc.invalidated', ({ model, id, grantId, accountId }) =>
-      accountId ? this.forgetAccount(accountId) : model && this.forget(model, id, grantId),
+      accountId ? this.forgetAccount(accountId) : model ? this.forget(model, id, grantId) : grantId && this.forgetGrant(grantId),
     );
   }
 
@@ -148,7 +149,7 @@ export class OidcStore {
   }
 
   remember(model: string, id: string, payload: AdapterPayload, expiresAt: number | null): void {
-    if (!CACHEABLE_MODELS.has(model) && !CONSUMABLE_MODELS.has(model)) return;
+    if (!kept(model)) return;
     if (this.cache.size >= CACHE_LIMIT) {
       // Drop the oldest tenth; Map iteration is in insertion order.
       let drop = CACHE_LIMIT / 10;
@@ -181,8 +182,8 @@ export class OidcStore {
    */
   async revokeGrant(grantId: string): Promise<void> {
     await this.sql.query(REVOKE_GRANT, [grantId], 'oidc_revoke_grant');
-    for (const model of [...CACHEABLE_MODELS, ...CONSUMABLE_MODELS]) this.invalidate(model, { grantId });
-    this.invalidate('Grant', { id: grantId });
+    this.forgetGrant(grantId);
+    this.broadcast?.publish('oidc.invalidated', { grantId });
   }
 
   /** Grants change in place (consent adds scopes): other nodes must drop their copy when one is saved. */
@@ -197,7 +198,7 @@ export class OidcStore {
 
   /** Drops cached tokens here and, through the broadcast, on every node. */
   invalidate(model: string, ids: { id?: string; grantId?: string }): void {
-    if (!CACHEABLE_MODELS.has(model) && !CONSUMABLE_MODELS.has(model)) return;
+    if (!kept(model)) return;
     this.forget(model, ids.id, ids.grantId);
     this.broadcast?.publish('oidc.invalidated', { model, id: ids.id, grantId: ids.grantId });
   }
@@ -205,6 +206,12 @@ export class OidcStore {
   /** Drops every cached token and grant of a user (their sessions were revoked). */
   forgetAccount(accountId: string): void {
     for (const [key, entry] of this.cache) if ((entry.payload as { accountId?: string }).accountId === accountId) this.cache.delete(key);
+  }
+
+  /** Drops a grant and every token cached under it, whatever its model. */
+  private forgetGrant(grantId: string): void {
+    this.cache.delete(`Grant\u0000${grantId}`);
+    for (const [key, entry] of this.cache) if (entry.grantId === grantId) this.cache.delete(key);
   }
 
   private forget(model: string, id?: string, grantId?: string): void {
