@@ -2,6 +2,7 @@ import { InitialSchema1763769600000 } from './1763769600000-initial-schema.js';
 import { SignInLockout1763856000000 } from './1763856000000-sign-in-lockout.js';
 import { SecondFactor1763942400000 } from './1763942400000-second-factor.js';
 import { UserSearch1764028800000 } from './1764028800000-user-search.js';
+import { BootstrapState1764115200000 } from './1764115200000-bootstrap-state.js';
 
 /** Every migration, oldest first. A landed migration is never edited: add a new one. */
-export const migrations = [InitialSchema1763769600000, SignInLockout1763856000000, SecondFactor1763942400000, UserSearch1764028800000];
+export const migrations = [InitialSchema1763769600000, SignInLockout1763856000000, SecondFactor1763942400000, UserSearch1764028800000, BootstrapState1764115200000];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { DataSource, EntityManager, ObjectLiteral, EntityTarget } from 'typeorm';
 import { parse as parseYaml } from 'yaml';
@@ -7,7 +8,7 @@ import { Area, Tenant, User } from '../entities/identity.js';
 import { TenantMember, TenantMemberRole } from '../entities/membership.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { generatePassword, hashPassword } from '../security/passwords.js';
-import { bootstrapSchema, type BootstrapDocument } from './schema.js';
+import { CREATE_DEFAULTS, bootstrapSchema, type BootstrapDocument } from './schema.js';
 
 export class BootstrapError extends Error {
   constructor(readonly file: string, readonly problems: string[]) {
@@ -25,6 +26,8 @@ export interface BootstrapAdmin {
 export interface BootstrapResult {
   created: number;
   updated: number;
+  /** The document is the one last applied to this database: it was skipped whole. */
+  unchanged: boolean;
   /** Set only on the start that created the administrator with a generated password. */
   generatedAdminPassword?: string;
 }
@@ -50,9 +53,23 @@ export async function readBootstrapFile(file: string, vars: { publicUrl: string 
   return parsed.data;
 }
 
+/** Any constant shared by every node: nodes starting together apply the file one after the other. */
+const BOOTSTRAP_LOCK = 7_418_220_012;
+
+/** The row of `bootstrap_state`: what the bootstrap last did to this database. */
+interface BootstrapState {
+  document_sha256: string | null;
+  administrator_provisioned_at: Date | null;
+}
+
 /**
- * Makes the database hold what the document declares, in one transaction. Rows are only written
- * when a declared value differs, so a second run changes nothing; nothing undeclared is removed.
+ * Makes the database hold what the document declares, in one transaction. Only the fields the
+ * document sets are written, and only where they differ; a field it leaves out keeps the value
+ * the database holds (a new row takes CREATE_DEFAULTS). A document identical to the last one
+ * applied is skipped whole, so a restart never undoes what administrators changed since. The
+ * administrator is provisioned once per database: created with Administrator and God in Global
+ * when no account has its name, and never recreated or given those roles again afterwards.
+ * Nothing undeclared is removed.
  */
 export async function applyBootstrap(
   dataSource: DataSource,
@@ -62,8 +79,25 @@ export async function applyBootstrap(
   return dataSource.transaction(async (em) => new Bootstrapper(em, options.secrets, options.file ?? 'bootstrap').run(doc, options.admin));
 }
 
+/** SHA-256 of the document's canonical JSON (keys sorted): formatting and comments do not count. */
+function bootstrapDigest(doc: BootstrapDocument): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([, field]) => field !== undefined)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([key, field]) => [key, canonical(field)]),
+      );
+    }
+    return value;
+  };
+  return createHash('sha256').update(JSON.stringify(canonical(doc))).digest('hex');
+}
+
 class Bootstrapper {
-  private readonly result: BootstrapResult = { created: 0, updated: 0 };
+  private readonly result: BootstrapResult = { created: 0, updated: 0, unchanged: false };
   private readonly problems: string[] = [];
 
   constructor(
@@ -73,28 +107,58 @@ class Bootstrapper {
   ) {}
 
   async run(doc: BootstrapDocument, admin: BootstrapAdmin): Promise<BootstrapResult> {
+    await this.em.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK]);
+    const [state] = (await this.em.query('SELECT document_sha256, administrator_provisioned_at FROM bootstrap_state WHERE id = 1')) as BootstrapState[];
+    const digest = bootstrapDigest(doc);
+    this.result.unchanged = state?.document_sha256 === digest;
+    const provisionAdmin = !state?.administrator_provisioned_at;
+    if (this.result.unchanged && !provisionAdmin) return this.result;
+
+    // Whether the administrator's account was there before this run (a database bootstrapped
+    // before this state was kept): it is then recorded as provisioned, its roles left as they are.
+    const adminExisted = provisionAdmin && (await this.em.existsBy(User, { normalizedUserName: admin.userName.toLowerCase() }));
+    if (!this.result.unchanged) await this.applyDocument(doc);
+    if (provisionAdmin && !adminExisted) await this.applyAdmin(admin);
+    if (this.problems.length) throw new BootstrapError(this.file, this.problems);
+    await this.em.query(
+      `INSERT INTO bootstrap_state (id, document_sha256, applied_at, administrator_user_name, administrator_provisioned_at)
+       VALUES (1, $1, now(), $2, now())
+       ON CONFLICT (id) DO UPDATE SET
+         document_sha256 = EXCLUDED.document_sha256,
+         applied_at = CASE WHEN bootstrap_state.document_sha256 IS DISTINCT FROM EXCLUDED.document_sha256 THEN now() ELSE bootstrap_state.applied_at END,
+         administrator_user_name = COALESCE(bootstrap_state.administrator_user_name, EXCLUDED.administrator_user_name),
+         administrator_provisioned_at = COALESCE(bootstrap_state.administrator_provisioned_at, now())`,
+      [digest, admin.userName],
+    );
+    return this.result;
+  }
+
+  private async applyDocument(doc: BootstrapDocument) {
     for (const area of doc.areas) {
       if (area.default) {
         // Only one default area may exist; moving the flag clears it elsewhere first.
         await this.em.createQueryBuilder().update(Area).set({ isDefault: false }).where('is_default AND name <> :name', { name: area.name }).execute();
       }
-      await this.upsert(Area, { name: area.name }, { isDefault: area.default, isSystem: area.system });
+      await this.upsert(
+        Area,
+        { name: area.name },
+        { isDefault: area.default, isSystem: area.system },
+        { defaults: { isDefault: CREATE_DEFAULTS.area.default, isSystem: CREATE_DEFAULTS.area.system } },
+      );
     }
     await this.upsert(Tenant, { id: GLOBAL_TENANT_ID }, { title: 'Global', areaId: null, parentId: null }, { onlyCreate: true });
     for (const tenant of doc.tenants) await this.applyTenant(tenant);
     for (const app of doc.applications) await this.applyApplication(app);
     for (const user of doc.users) await this.applyUser(user);
-    await this.applyAdmin(admin);
-    if (this.problems.length) throw new BootstrapError(this.file, this.problems);
-    return this.result;
   }
 
   private async applyTenant(tenant: BootstrapDocument['tenants'][number]) {
     const area = await this.area(tenant.area, `tenants.${tenant.title}.area`);
-    let parentId: string | null = null;
+    let parentId: string | undefined;
     if (tenant.parent) {
       const parent = await this.tenant(tenant.parent, `tenants.${tenant.title}.parent`);
-      parentId = parent?.id ?? null;
+      if (!parent) return;
+      parentId = parent.id;
     }
     if (!area) return;
     await this.upsert(
@@ -102,10 +166,19 @@ class Bootstrapper {
       { title: tenant.title, areaId: area.id },
       {
         parentId,
-        taxNumber: tenant.taxNumber ?? null,
-        viesNumber: tenant.viesNumber ?? null,
+        taxNumber: tenant.taxNumber,
+        viesNumber: tenant.viesNumber,
         creationType: tenant.creation,
         requiredTwoModeAuthentification: tenant.requiredTwoModeAuthentification,
+      },
+      {
+        defaults: {
+          parentId: null,
+          taxNumber: null,
+          viesNumber: null,
+          creationType: CREATE_DEFAULTS.tenant.creation,
+          requiredTwoModeAuthentification: CREATE_DEFAULTS.tenant.requiredTwoModeAuthentification,
+        },
       },
     );
   }
@@ -113,39 +186,63 @@ class Bootstrapper {
   private async applyApplication(app: BootstrapDocument['applications'][number]) {
     const existing = await this.em.findOneBy(Application, { id: app.id });
     // A secret is re-encrypted only when it changed: the ciphertext differs on every encryption.
-    let clientSecretEncrypted = existing?.clientSecretEncrypted ?? null;
-    if (!app.secret) clientSecretEncrypted = null;
-    else if (!existing?.clientSecretEncrypted || this.secrets.decrypt(existing.clientSecretEncrypted) !== app.secret) {
-      clientSecretEncrypted = this.secrets.encrypt(app.secret);
+    let clientSecretEncrypted: string | null | undefined;
+    if (app.secret) {
+      const unchanged = existing?.clientSecretEncrypted && this.secrets.decrypt(existing.clientSecretEncrypted) === app.secret;
+      if (!unchanged) clientSecretEncrypted = this.secrets.encrypt(app.secret);
+    } else if (app.type === 'public') {
+      // A public client holds no secret.
+      clientSecretEncrypted = null;
     }
+    const defaults = CREATE_DEFAULTS.application;
     await this.upsert(
       Application,
       { id: app.id },
       {
         name: app.name,
         displayName: app.displayName,
-        description: app.description ?? null,
+        description: app.description,
         clientType: app.type,
         clientSecretEncrypted,
         isFirstParty: app.firstParty,
         redirectUris: app.redirectUris,
         postLogoutRedirectUris: app.postLogoutRedirectUris,
-        backchannelLogoutUri: app.backchannelLogoutUri ?? null,
+        backchannelLogoutUri: app.backchannelLogoutUri,
         grantTypes: app.grantTypes,
         idTokenSignedResponseAlg: app.idTokenAlgorithm,
-        privateUrl: app.privateUrl ?? null,
-        publicUrl: app.publicUrl ?? null,
-        icon: app.icon ?? null,
+        privateUrl: app.privateUrl,
+        publicUrl: app.publicUrl,
+        icon: app.icon,
         status: app.status,
         prerelease: app.prerelease,
         hideInUserList: app.hideInUserList,
+      },
+      {
+        defaults: {
+          description: null,
+          clientType: defaults.type,
+          clientSecretEncrypted: null,
+          isFirstParty: defaults.firstParty,
+          redirectUris: defaults.redirectUris,
+          postLogoutRedirectUris: defaults.postLogoutRedirectUris,
+          backchannelLogoutUri: null,
+          grantTypes: defaults.grantTypes,
+          idTokenSignedResponseAlg: defaults.idTokenAlgorithm,
+          privateUrl: null,
+          publicUrl: null,
+          icon: null,
+          status: defaults.status,
+          prerelease: defaults.prerelease,
+          hideInUserList: defaults.hideInUserList,
+        },
       },
     );
     for (const role of app.roles) {
       const saved = await this.upsert(
         Role,
         { applicationId: app.id, name: role.name },
-        { description: role.description ?? null, byHierarchy: role.byHierarchy },
+        { description: role.description, byHierarchy: role.byHierarchy },
+        { defaults: { description: null, byHierarchy: CREATE_DEFAULTS.role.byHierarchy } },
       );
       for (const scope of role.scopes) await this.upsert(RoleScope, { roleId: saved.id, scope }, {});
     }
@@ -154,32 +251,39 @@ class Bootstrapper {
   private async applyUser(user: BootstrapDocument['users'][number]) {
     const area = await this.area(user.area, `users.${user.userName}.area`);
     if (!area) return;
-    const email = user.email ?? user.userName;
-    const existing = await this.em.findOneBy(User, { normalizedUserName: user.userName.toLowerCase() });
+    const normalizedUserName = user.userName.toLowerCase();
+    const existing = await this.em.findOneBy(User, { normalizedUserName });
+    const normalizedEmail = user.email?.toLowerCase();
     const saved = await this.upsert(
       User,
-      { normalizedUserName: user.userName.toLowerCase() },
+      { normalizedUserName },
       {
         userName: user.userName,
-        email,
-        normalizedEmail: email.toLowerCase(),
-        firstName: user.firstName ?? null,
-        lastName: user.lastName ?? null,
+        email: user.email,
+        normalizedEmail,
+        // A new address is not verified, whoever set it.
+        emailVerified: existing && normalizedEmail !== undefined && normalizedEmail !== existing.normalizedEmail ? false : undefined,
+        firstName: user.firstName,
+        lastName: user.lastName,
         areaId: area.id,
         language: user.language,
       },
-      existing ? {} : { create: await this.passwordFields(user.password) },
+      {
+        defaults: { email: user.userName, normalizedEmail: normalizedUserName, firstName: null, lastName: null, language: CREATE_DEFAULTS.user.language },
+        create: existing ? {} : await this.passwordFields(user.password),
+      },
     );
     for (const membership of user.memberships) {
       await this.applyMembership(saved.id, membership, `users.${user.userName}.memberships`);
     }
   }
 
+  /** Creates the administrator with Administrator and God in Global: once per database. */
   private async applyAdmin(admin: BootstrapAdmin) {
     const normalized = admin.userName.toLowerCase();
-    const existing = await this.em.findOneBy(User, { normalizedUserName: normalized });
-    let userId = existing?.id;
-    if (!existing) {
+    // The document may declare the administrator itself, created just now.
+    let userId = (await this.em.findOneBy(User, { normalizedUserName: normalized }))?.id;
+    if (!userId) {
       const area = await this.em.findOneBy(Area, { isDefault: true });
       if (!area) {
         this.problems.push('areas: a default area is required to create the administrator');
@@ -204,7 +308,7 @@ class Bootstrapper {
       userId = created.id;
     }
     await this.applyMembership(
-      userId!,
+      userId,
       { tenant: 'Global', application: IDENTITY_APPLICATION_ID, roles: ['Administrator', 'God'], inheritable: true },
       'administrator',
     );
@@ -212,7 +316,7 @@ class Bootstrapper {
 
   private async applyMembership(
     userId: string,
-    membership: { tenant: string; application: string; roles: string[]; inheritable: boolean },
+    membership: { tenant: string; application: string; roles: string[]; inheritable?: boolean },
     where: string,
   ) {
     const tenant = membership.tenant === 'Global' ? { id: GLOBAL_TENANT_ID } : await this.tenant(membership.tenant, `${where}.tenant`);
@@ -221,6 +325,7 @@ class Bootstrapper {
       TenantMember,
       { tenantId: tenant.id, userId },
       { identityType: 'User', groupId: null, isInheritable: membership.inheritable },
+      { defaults: { isInheritable: CREATE_DEFAULTS.membership.inheritable } },
     );
     for (const roleName of membership.roles) {
       const role = await this.em.findOneBy(Role, { applicationId: membership.application, name: roleName });
@@ -250,22 +355,25 @@ class Bootstrapper {
   }
 
   /**
-   * Finds the row by its natural key; creates it, or updates the declared fields that differ.
-   * `create` holds fields written only when the row is new (passwords).
+   * Finds the row by its natural key; creates it, or updates the declared fields that differ. A
+   * field declared `undefined` is one the file leaves out: never written to an existing row.
+   * `defaults` fill what the file leaves out of a new row; `create` holds fields written only
+   * when the row is new (passwords).
    */
   private async upsert<T extends ObjectLiteral>(
     entity: EntityTarget<T>,
     key: Partial<T>,
-    declared: Partial<T>,
-    options: { onlyCreate?: boolean; create?: Partial<T> } = {},
+    declared: { [F in keyof T]?: T[F] | undefined },
+    options: { onlyCreate?: boolean; defaults?: Partial<T>; create?: Partial<T> } = {},
   ): Promise<T> {
+    const fields = Object.entries(declared).filter(([, value]) => value !== undefined);
     const existing = await this.em.findOneBy(entity, key as never);
     if (!existing) {
       this.result.created++;
-      return this.em.save(entity, this.em.create(entity, { ...key, ...declared, ...options.create } as never) as T);
+      return this.em.save(entity, this.em.create(entity, { ...key, ...options.defaults, ...Object.fromEntries(fields), ...options.create } as never) as T);
     }
     if (options.onlyCreate) return existing;
-    const changed = Object.entries(declared).filter(([field, value]) => !sameValue(existing[field], value));
+    const changed = fields.filter(([field, value]) => !sameValue(existing[field], value));
     if (changed.length === 0) return existing;
     this.result.updated++;
     Object.assign(existing, Object.fromEntries(changed));

@@ -108,7 +108,7 @@ describe('bootstrap', () => {
     const before = await snapshot(dataSource);
 
     const second = await applyBootstrap(dataSource, doc, { secrets, admin });
-    expect(second).to.deep.equal({ created: 0, updated: 0 });
+    expect(second).to.deep.equal({ created: 0, updated: 0, unchanged: true });
     expect(await snapshot(dataSource), 'no row changed, not even modified_on').to.deep.equal(before);
   });
 
@@ -134,6 +134,94 @@ describe('bootstrap', () => {
     expect(janet.firstName).to.equal('Janet');
     expect(await verifyPassword(janet.passwordHash, 'Correct-Horse-42!'), 'an existing password is never overwritten').to.equal(true);
     expect(await dataSource.getRepository(Area).findOneBy({ name: 'Partners' }), 'undeclared rows stay').to.not.equal(null);
+  });
+
+  it('writes only the fields a changed file declares: an existing row keeps the others, a new row takes the defaults', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    // What administrators changed since: none of it is in the file.
+    await dataSource.query(`UPDATE tenants SET required_two_mode_authentification = true, creation_type = 'Auto' WHERE title = 'ACME'`);
+    await dataSource.query(`UPDATE applications SET status = 'Maintenance', grant_types = '{authorization_code}' WHERE id = 'crm'`);
+    await dataSource.query(`UPDATE users SET language = 'de', email = 'jane.doe@example.com', normalized_email = 'jane.doe@example.com' WHERE normalized_user_name = 'jane@example.com'`);
+
+    const edited = DEPLOYMENT.replace('displayName: CRM', 'displayName: Customer Relations').replace(
+      '  - title: ACME Spain\n',
+      '  - title: Initech\n    area: Partners\n  - title: ACME Spain\n',
+    );
+    const result = await applyBootstrap(dataSource, await readBootstrapFile(writeFile(edited), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    expect(result).to.include({ created: 1, updated: 1, unchanged: false });
+
+    expect(await dataSource.getRepository(Tenant).findOneByOrFail({ title: 'ACME' })).to.include({ requiredTwoModeAuthentification: true, creationType: 'Auto' });
+    const crm = await dataSource.getRepository(Application).findOneByOrFail({ id: 'crm' });
+    expect(crm).to.include({ displayName: 'Customer Relations', status: 'Maintenance' });
+    expect(crm.grantTypes, 'declared in the file, so written back').to.deep.equal(['authorization_code', 'refresh_token', 'client_credentials']);
+    expect(await dataSource.getRepository(User).findOneByOrFail({ normalizedUserName: 'jane@example.com' })).to.include({ language: 'de', email: 'jane.doe@example.com' });
+    expect(await dataSource.getRepository(Tenant).findOneByOrFail({ title: 'Initech' })).to.include({ requiredTwoModeAuthentification: false, creationType: 'Manual', parentId: null });
+  });
+
+  it('skips a file identical to the last one applied, even reformatted, whatever changed in the database since', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    await dataSource.query(`UPDATE applications SET display_name = 'Renamed in the console' WHERE id = 'crm'`);
+    await dataSource.query(`DELETE FROM areas WHERE name = 'Partners'`);
+
+    const reformatted = `# The same declarations, written another way.\n${DEPLOYMENT.replaceAll('\n\n', '\n')}`;
+    const result = await applyBootstrap(dataSource, await readBootstrapFile(writeFile(reformatted), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    expect(result).to.deep.equal({ created: 0, updated: 0, unchanged: true });
+    expect((await dataSource.getRepository(Application).findOneByOrFail({ id: 'crm' })).displayName).to.equal('Renamed in the console');
+    expect(await dataSource.getRepository(Area).findOneBy({ name: 'Partners' }), 'not recreated').to.equal(null);
+
+    const otherUrl = await applyBootstrap(dataSource, await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: 'https://login.example.org' }), { secrets, admin });
+    expect(otherUrl.unchanged, 'another public URL changes the document').to.equal(false);
+  });
+
+  it('provisions the administrator once: never recreated, nor given its roles again, nor another one for a new name', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const doc = await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL });
+    await applyBootstrap(dataSource, doc, { secrets, admin: { userName: 'root@example.com', password: 'Admin-password-123!' } });
+    const root = await dataSource.getRepository(User).findOneByOrFail({ normalizedUserName: 'root@example.com' });
+    await dataSource.query('DELETE FROM tenant_members WHERE user_id = $1', [root.id]);
+    await dataSource.query('DELETE FROM users WHERE id = $1', [root.id]);
+
+    const edited = await readBootstrapFile(writeFile(DEPLOYMENT.replace('firstName: Jane', 'firstName: Janet')), { publicUrl: PUBLIC_URL });
+    const result = await applyBootstrap(dataSource, edited, { secrets, admin: { userName: 'root@example.com' } });
+    expect(result.generatedAdminPassword).to.equal(undefined);
+    expect(await dataSource.getRepository(User).findOneBy({ normalizedUserName: 'root@example.com' })).to.equal(null);
+    await applyBootstrap(dataSource, doc, { secrets, admin: { userName: 'other-root@example.com', password: 'Admin-password-123!' } });
+    expect(await dataSource.getRepository(User).findOneBy({ normalizedUserName: 'other-root@example.com' })).to.equal(null);
+  });
+
+  it('records an administrator a database already holds without giving it roles again (a deployment bootstrapped before)', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const doc = await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL });
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    await applyBootstrap(dataSource, doc, { secrets, admin });
+    const root = await dataSource.getRepository(User).findOneByOrFail({ normalizedUserName: 'root@example.com' });
+    await dataSource.query(
+      `DELETE FROM tenant_member_roles WHERE role_id = (SELECT id FROM roles WHERE application_id = '1' AND name = 'God')
+         AND tenant_member_id IN (SELECT id FROM tenant_members WHERE user_id = $1)`,
+      [root.id],
+    );
+    await dataSource.query('DELETE FROM bootstrap_state');
+
+    await applyBootstrap(dataSource, doc, { secrets, admin });
+    const roles = await resolveEffectiveRoles(dataSource, root.id, { tenantId: GLOBAL_TENANT_ID });
+    expect(roles.map((r) => r.roleName)).to.deep.equal(['Administrator']);
+    const [state] = await dataSource.query('SELECT document_sha256, administrator_user_name, administrator_provisioned_at FROM bootstrap_state');
+    expect(state.document_sha256).to.match(/^[0-9a-f]{64}$/);
+    expect(state.administrator_user_name).to.equal('root@example.com');
+    expect(state.administrator_provisioned_at).to.be.an.instanceOf(Date);
+  });
+
+  it('applies the file once when several nodes start together', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const doc = await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL });
+    const results = await Promise.all([1, 2, 3].map(() => applyBootstrap(dataSource, doc, { secrets, admin: { userName: 'root@example.com' } })));
+    expect(results.filter((r) => !r.unchanged)).to.have.length(1);
+    expect(results.filter((r) => r.generatedAdminPassword), 'one administrator, one password shown').to.have.length(1);
+    expect(await dataSource.getRepository(User).countBy({ normalizedUserName: 'root@example.com' })).to.equal(1);
   });
 
   it('stores a client secret encrypted, never in plain text', async () => {

@@ -11,97 +11,130 @@ import {
 const name200 = z.string().trim().min(1).max(200);
 const uri = z.string().min(1).max(2000);
 
+// A field the file leaves out stays undefined here: an existing row keeps its own value for it
+// (administrators may have changed it since), and a new row takes CREATE_DEFAULTS.
+
+const areaSchema = z.strictObject({ name: name200, default: z.boolean().optional(), system: z.boolean().optional() });
+
+const tenantSchema = z.strictObject({
+  title: name200,
+  area: name200,
+  /** Title of the parent tenant (declared earlier in the file, or already existing). */
+  parent: name200.optional(),
+  taxNumber: z.string().max(50).optional(),
+  viesNumber: z.string().max(50).optional(),
+  creation: z.enum(TENANT_CREATION_TYPES).optional(),
+  requiredTwoModeAuthentification: z.boolean().optional(),
+});
+
+const roleSchema = z.strictObject({
+  name: name200,
+  description: z.string().max(1000).optional(),
+  byHierarchy: z.boolean().optional(),
+  scopes: z.array(z.string().regex(/^[a-z0-9./:_-]+$/)).default([]),
+});
+
+const applicationSchema = z.strictObject({
+  id: z.string().trim().min(1).max(64),
+  /** The OAuth client_id. */
+  name: z.string().trim().min(1).max(200),
+  displayName: name200,
+  description: z.string().max(1000).optional(),
+  type: z.enum(CLIENT_TYPES).optional(),
+  /** Client secret of a confidential client; stored encrypted. */
+  secret: z.string().min(32, 'a client secret needs at least 32 characters').optional(),
+  firstParty: z.boolean().optional(),
+  redirectUris: z.array(uri).optional(),
+  postLogoutRedirectUris: z.array(uri).optional(),
+  backchannelLogoutUri: uri.optional(),
+  grantTypes: z.array(z.enum(GRANT_TYPES)).min(1).optional(),
+  idTokenAlgorithm: z.enum(ID_TOKEN_ALGORITHMS).optional(),
+  privateUrl: uri.optional(),
+  publicUrl: uri.optional(),
+  icon: uri.optional(),
+  status: z.enum(APPLICATION_STATUSES).optional(),
+  prerelease: z.boolean().optional(),
+  hideInUserList: z.boolean().optional(),
+  roles: z.array(roleSchema).default([]),
+});
+
+const membershipSchema = z.strictObject({
+  /** Tenant title, or "Global". */
+  tenant: name200,
+  application: z.string().min(1).max(64),
+  roles: z.array(name200).min(1),
+  inheritable: z.boolean().optional(),
+});
+
+const userSchema = z.strictObject({
+  userName: z.email(),
+  email: z.email().optional(),
+  firstName: z.string().max(100).optional(),
+  lastName: z.string().max(100).optional(),
+  area: name200,
+  language: z.enum(LANGUAGES).optional(),
+  /** Set only when the user is created; never overwrites a password. */
+  password: z.string().min(12).optional(),
+  memberships: z.array(membershipSchema).default([]),
+});
+
+type Defaults<T, K extends keyof T> = Required<Pick<T, K>>;
+type ApplicationDeclaration = z.infer<typeof applicationSchema>;
+
+/** What a row the bootstrap creates gets for a field the file leaves out. */
+export const CREATE_DEFAULTS: {
+  area: Defaults<z.infer<typeof areaSchema>, 'default' | 'system'>;
+  tenant: Defaults<z.infer<typeof tenantSchema>, 'creation' | 'requiredTwoModeAuthentification'>;
+  application: Defaults<
+    ApplicationDeclaration,
+    'type' | 'firstParty' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'idTokenAlgorithm' | 'status' | 'prerelease' | 'hideInUserList'
+  >;
+  role: Defaults<z.infer<typeof roleSchema>, 'byHierarchy'>;
+  user: Defaults<z.infer<typeof userSchema>, 'language'>;
+  membership: Defaults<z.infer<typeof membershipSchema>, 'inheritable'>;
+} = {
+  area: { default: false, system: false },
+  tenant: { creation: 'Manual', requiredTwoModeAuthentification: false },
+  application: {
+    type: 'confidential',
+    firstParty: false,
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    grantTypes: ['authorization_code', 'refresh_token'],
+    idTokenAlgorithm: 'RS256',
+    status: 'Running',
+    prerelease: false,
+    hideInUserList: false,
+  },
+  role: { byHierarchy: false },
+  user: { language: 'fr' },
+  membership: { inheritable: true },
+};
+
+/** The fields of a declaration the file sets: those it leaves out are dropped. */
+function definedFields<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
+
 export const bootstrapSchema = z
   .object({
-    areas: z
-      .array(z.strictObject({ name: name200, default: z.boolean().default(false), system: z.boolean().default(false) }))
-      .default([]),
-    tenants: z
-      .array(
-        z.strictObject({
-          title: name200,
-          area: name200,
-          /** Title of the parent tenant (declared earlier in the file, or already existing). */
-          parent: name200.optional(),
-          taxNumber: z.string().max(50).optional(),
-          viesNumber: z.string().max(50).optional(),
-          creation: z.enum(TENANT_CREATION_TYPES).default('Manual'),
-          requiredTwoModeAuthentification: z.boolean().default(false),
-        }),
-      )
-      .default([]),
-    applications: z
-      .array(
-        z.strictObject({
-          id: z.string().trim().min(1).max(64),
-          /** The OAuth client_id. */
-          name: z.string().trim().min(1).max(200),
-          displayName: name200,
-          description: z.string().max(1000).optional(),
-          type: z.enum(CLIENT_TYPES).default('confidential'),
-          /** Client secret of a confidential client; stored encrypted. */
-          secret: z.string().min(32, 'a client secret needs at least 32 characters').optional(),
-          firstParty: z.boolean().default(false),
-          redirectUris: z.array(uri).default([]),
-          postLogoutRedirectUris: z.array(uri).default([]),
-          backchannelLogoutUri: uri.optional(),
-          grantTypes: z.array(z.enum(GRANT_TYPES)).min(1).default(['authorization_code', 'refresh_token']),
-          idTokenAlgorithm: z.enum(ID_TOKEN_ALGORITHMS).default('RS256'),
-          privateUrl: uri.optional(),
-          publicUrl: uri.optional(),
-          icon: uri.optional(),
-          status: z.enum(APPLICATION_STATUSES).default('Running'),
-          prerelease: z.boolean().default(false),
-          hideInUserList: z.boolean().default(false),
-          roles: z
-            .array(
-              z.strictObject({
-                name: name200,
-                description: z.string().max(1000).optional(),
-                byHierarchy: z.boolean().default(false),
-                scopes: z.array(z.string().regex(/^[a-z0-9./:_-]+$/)).default([]),
-              }),
-            )
-            .default([]),
-        }),
-      )
-      .default([]),
-    users: z
-      .array(
-        z.strictObject({
-          userName: z.email(),
-          email: z.email().optional(),
-          firstName: z.string().max(100).optional(),
-          lastName: z.string().max(100).optional(),
-          area: name200,
-          language: z.enum(LANGUAGES).default('fr'),
-          /** Set only when the user is created; never overwrites a password. */
-          password: z.string().min(12).optional(),
-          memberships: z
-            .array(
-              z.strictObject({
-                /** Tenant title, or "Global". */
-                tenant: name200,
-                application: z.string().min(1).max(64),
-                roles: z.array(name200).min(1),
-                inheritable: z.boolean().default(true),
-              }),
-            )
-            .default([]),
-        }),
-      )
-      .default([]),
+    areas: z.array(areaSchema).default([]),
+    tenants: z.array(tenantSchema).default([]),
+    applications: z.array(applicationSchema).default([]),
+    users: z.array(userSchema).default([]),
   })
   .strict()
   .superRefine((doc, ctx) => {
     for (const app of doc.applications) {
-      if (app.type === 'confidential' && app.grantTypes.includes('authorization_code') && !app.secret && app.redirectUris.length > 0) {
+      // Judged as the application would be created: a field left out takes its default.
+      const { type, grantTypes, redirectUris } = { ...CREATE_DEFAULTS.application, ...definedFields(app) };
+      if (type === 'confidential' && grantTypes.includes('authorization_code') && !app.secret && redirectUris.length > 0) {
         ctx.addIssue({ code: 'custom', path: ['applications', app.id, 'secret'], message: 'a confidential client needs a secret' });
       }
-      if (app.type === 'public' && app.secret) {
+      if (type === 'public' && app.secret) {
         ctx.addIssue({ code: 'custom', path: ['applications', app.id, 'secret'], message: 'a public client has no secret' });
       }
-      if (app.type === 'public' && app.grantTypes.includes('client_credentials')) {
+      if (type === 'public' && grantTypes.includes('client_credentials')) {
         ctx.addIssue({ code: 'custom', path: ['applications', app.id, 'grantTypes'], message: 'a public client cannot use client_credentials' });
       }
     }
