@@ -24,6 +24,11 @@ users:
   - { userName: tim@group.example, area: Default }
   - { userName: bob@example.com, area: Default, password: '${PASSWORD}' }
   - { userName: carl@subsidiary.example, area: Default, password: '${PASSWORD}' }
+  - { userName: puppet@client.example, email: new.cfo@group.example, area: Default, password: '${PASSWORD}' }
+  - { userName: rita@group.example, email: rita.private@example.com, area: Default }
+  - { userName: mia@group.example, area: Default }
+  - { userName: cfo@group.example, area: Default }
+  - { userName: dan@group.example, area: Default }
 `;
 
 /** Where a request ended: its URL and the answer (the page, or a redirect not followed). */
@@ -375,6 +380,44 @@ describe('Microsoft sign-in (Entra ID federation)', function () {
       } finally {
         await authority.start();
       }
+    });
+  });
+
+  describe('security: Microsoft accounts link only to the right person', () => {
+    const linksOf = async (userName: string) => db().query('SELECT oid, email FROM user_external_logins WHERE user_id = $1', [await userId(userName)]);
+
+    it('never links a group-domain identity to a local account whose e-mail column holds its name', async () => {
+      // An area administrator can type any e-mail on an account whose password they know.
+      const cfo = person('new.cfo@group.example');
+      const { res } = await signInWithMicrosoft(cfo);
+      expect(res.status).to.equal(403);
+      expect(await res.text()).to.contain('No account matches your Microsoft account');
+      expect(await linksOf('puppet@client.example'), 'the puppet account gets no link').to.deep.equal([]);
+      expect(await db().query('SELECT 1 FROM user_external_logins WHERE oid = $1', [cfo.oid])).to.have.length(0);
+      expect(await lastLog()).to.deep.include({ user_id: null, user_name: 'new.cfo@group.example', result: 'Failure', authentication_provider: 'Microsoft' });
+    });
+
+    it('links a group-domain identity to the account whose user name is its UPN, whatever that account’s e-mail column holds', async () => {
+      const rita = person('rita@group.example');
+      const { browser, res } = await signInWithMicrosoft(rita);
+      expect(await subjectAfter(browser, res)).to.equal(await userId('rita@group.example'));
+      expect(await linksOf('rita@group.example')).to.deep.equal([{ oid: rita.oid, email: 'rita@group.example' }]);
+    });
+
+    it('takes the identity’s name from its UPN, not from the email claim a directory administrator can set', async () => {
+      const mia = person('cfo@group.example', { preferredUsername: 'mia@group.example' });
+      const { browser, res } = await signInWithMicrosoft(mia);
+      expect(await subjectAfter(browser, res)).to.equal(await userId('mia@group.example'));
+      expect(await linksOf('mia@group.example')).to.deep.equal([{ oid: mia.oid, email: 'mia@group.example' }]);
+      expect(await linksOf('cfo@group.example'), 'the account named in the email claim stays unlinked').to.deep.equal([]);
+    });
+
+    it('links nothing when the UPN is not an e-mail address, even if the email claim names an account', async () => {
+      const dan = person('dan@group.example', { preferredUsername: 'dan-sso' });
+      const { res } = await signInWithMicrosoft(dan);
+      expect(res.status).to.equal(403);
+      expect(await res.text()).to.contain('No account matches your Microsoft account');
+      expect(await linksOf('dan@group.example')).to.deep.equal([]);
     });
   });
 

@@ -27,11 +27,9 @@ const LINKED_USER = `
     FROM user_external_logins l JOIN users u ON u.id = l.user_id
    WHERE l.provider = $1 AND l.tid = $2 AND l.oid = $3`;
 
-// A name match wins over an e-mail match: user names are unique, e-mails are not.
-const LOCAL_USER_BY_EMAIL = `
-  SELECT id, user_name, draft, locked, lockout_end, normalized_user_name = $1 AS by_name
-    FROM users WHERE normalized_user_name = $1 OR normalized_email = $1
-   ORDER BY by_name DESC LIMIT 2`;
+// By user name only: the e-mail column is free text that administrators set, never verified.
+const LOCAL_USER_BY_NAME = `
+  SELECT id, user_name, draft, locked, lockout_end FROM users WHERE normalized_user_name = $1`;
 
 const LINK = `
   INSERT INTO user_external_logins (user_id, provider, tid, oid, email) VALUES ($1, $2, $3, $4, $5)
@@ -72,8 +70,9 @@ const inDomains = (email: string, domains: string[]) => {
 
 /**
  * Microsoft identities and the local users they lead to. An identity is known by its (tid, oid)
- * link only: an e-mail alone never reaches an existing account, except a group-domain account
- * whose e-mail the group's own tenant vouches for.
+ * link only: its name alone never reaches an existing account, except a group-domain account whose
+ * user name is that name, which the group's own tenant vouches for. The local account's e-mail
+ * column never links anything.
  */
 export class MicrosoftAccounts {
   private readonly sql: SqlClient;
@@ -86,7 +85,7 @@ export class MicrosoftAccounts {
     this.sql = sqlClient(context.dataSource, { prepare: false });
   }
 
-  /** The user of an identity: by its link, else by group-domain e-mail, else newly provisioned. */
+  /** The user of an identity: by its link, else by group-domain user name, else newly provisioned. */
   async resolve(identity: MicrosoftIdentity, language: string): Promise<AccountResult> {
     const linked = await this.linked(identity);
     if (linked) return { ok: true, user: linked, how: 'linked' };
@@ -97,6 +96,7 @@ export class MicrosoftAccounts {
     }
     if (this.isGroupUser(email)) {
       const local = await this.localUser(email);
+      // The first sign-in of a group-domain account links the local account of the same user name.
       if (local) {
         await this.sql.query(LINK, [local.id, MICROSOFT, identity.tid, identity.oid, email]);
         const user = await this.linked(identity);
@@ -139,9 +139,9 @@ export class MicrosoftAccounts {
     return { id: row.id, userName: row.user_name, draft: row.draft, locked: row.locked, lockoutEnd: row.lockout_end, linkId: row.link_id };
   }
 
-  /** The local account with this e-mail as user name, else the only one with this e-mail. */
-  private async localUser(email: string): Promise<UserRow | undefined> {
-    const { rows } = await this.sql.query<UserRow & { by_name: boolean }>(LOCAL_USER_BY_EMAIL, [email]);
-    return rows[0]?.by_name || rows.length === 1 ? rows[0] : undefined;
+  /** The local account whose user name is this name. */
+  private async localUser(name: string): Promise<UserRow | undefined> {
+    const { rows } = await this.sql.query<UserRow>(LOCAL_USER_BY_NAME, [name]);
+    return rows[0];
   }
 }

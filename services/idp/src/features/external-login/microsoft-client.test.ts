@@ -104,6 +104,7 @@ describe('Microsoft client (msal-node configuration and ID token checks)', () =>
       nonce,
       tid: TENANT,
       oid: randomUUID(),
+      preferred_username: 'Ana.Lima@Group.example',
       email: 'Ana.Lima@Group.example',
       given_name: 'Ana',
       family_name: 'Lima',
@@ -122,9 +123,15 @@ describe('Microsoft client (msal-node configuration and ID token checks)', () =>
       });
     });
 
-    it('falls back to preferred_username and to the display name', () => {
+    it('falls back to the display name for the names', () => {
       const identity = identityFromClaims(claims({ email: undefined, given_name: undefined, family_name: undefined, preferred_username: 'ana@group.example', name: 'Ana Maria Lima' }), expected);
       expect(identity).to.include({ email: 'ana@group.example', firstName: 'Ana', lastName: 'Maria Lima' });
+    });
+
+    it('takes the name from preferred_username (the UPN), never from the email claim a directory administrator may set', () => {
+      expect(identityFromClaims(claims({ preferred_username: 'ana@group.example', email: 'cfo@group.example' }), expected).email).to.equal('ana@group.example');
+      expect(identityFromClaims(claims({ preferred_username: undefined, email: 'cfo@group.example' }), expected).email).to.equal(null);
+      expect(identityFromClaims(claims({ preferred_username: 'not an address', email: 'cfo@group.example' }), expected).email).to.equal(null);
     });
 
     it('does not let the tenant vouch for a guest, nor for another tenant', () => {

@@ -18,7 +18,11 @@ export interface MicrosoftIdentity {
   tid: string;
   /** Object id of the account in that directory: with `tid`, the stable key of the link. */
   oid: string;
-  /** Lower-cased e-mail (`email`, else `preferred_username`), or null when the token has none. */
+  /**
+   * The account's sign-in name, lower-cased: `preferred_username` (in Entra ID the UPN, which only
+   * the directory's own domains can carry), or null when it is not an e-mail address. The `email`
+   * claim (Entra's `mail` attribute) is never read: directory administrators may set it to anything.
+   */
   email: string | null;
   /**
    * True when the configured tenant vouches for the e-mail: the token comes from it and the account
@@ -231,7 +235,7 @@ export function identityFromClaims(
   if (typeof claims.exp !== 'number' || claims.exp + CLOCK_SKEW_SECONDS < now / 1000) throw new MicrosoftError('invalid', 'ID token expired');
   // msal-node compares the nonce only when it is handed one; checked here so that cannot silently stop.
   if (claims.nonce !== expected.nonce) throw new MicrosoftError('invalid', 'ID token nonce does not match');
-  const email = [claims.email, claims.preferred_username].find(looksLikeEmail)?.trim().toLowerCase() ?? null;
+  const email = looksLikeEmail(claims.preferred_username) ? claims.preferred_username.trim().toLowerCase() : null;
   const [first, ...rest] = (claims.name ?? '').trim().split(/\s+/).filter(Boolean);
   return {
     tid,
