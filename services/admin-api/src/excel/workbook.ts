@@ -3,6 +3,7 @@ import { AppError } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import type { Context } from 'koa';
 import { importErrors, type ImportErrors } from './import-errors.js';
+import { assertReadableWorkbook } from './zip-guard.js';
 
 /** The media type of an .xlsx workbook. */
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -68,43 +69,6 @@ export function cellText(value: unknown): string {
   return '';
 }
 
-/**
- * What the unpacked parts of an upload may add up to. A 2 MB upload of ordinary rows unpacks to a
- * few tens of MB; far more means a zip bomb, refused before anything is inflated.
- */
-const MAX_UNPACKED_BYTES = 128 * 1024 * 1024;
-
-/**
- * Checks that the buffer is a zip archive (an .xlsx is one) and that its entries, as its central
- * directory declares them, stay under MAX_UNPACKED_BYTES. A renamed .xls or CSV fails here with a
- * clear 400 instead of somewhere inside the parser.
- */
-export function assertReadableZip(buffer: Buffer, errors: ImportErrors = importErrors): void {
-  const unreadable = () => errors('unreadable_file', {});
-  if (buffer.length < 22 || buffer.readUInt32LE(0) !== 0x04034b50) throw unreadable();
-  // The end-of-central-directory record sits in the last 22 bytes plus an optional comment.
-  let eocd = -1;
-  for (let i = buffer.length - 22; i >= Math.max(0, buffer.length - 22 - 0xffff); i--) {
-    if (buffer.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw unreadable();
-  const entries = buffer.readUInt16LE(eocd + 10);
-  let offset = buffer.readUInt32LE(eocd + 16);
-  let unpacked = 0;
-  for (let n = 0; n < entries; n++) {
-    if (offset + 46 > buffer.length || buffer.readUInt32LE(offset) !== 0x02014b50) throw unreadable();
-    const size = buffer.readUInt32LE(offset + 24);
-    // 0xFFFFFFFF announces a ZIP64 size: no honest 2 MB template needs one.
-    if (size === 0xffffffff) throw errors('file_too_large_unpacked', {});
-    unpacked += size;
-    if (unpacked > MAX_UNPACKED_BYTES) throw errors('file_too_large_unpacked', {});
-    offset += 46 + buffer.readUInt16LE(offset + 28) + buffer.readUInt16LE(offset + 30) + buffer.readUInt16LE(offset + 32);
-  }
-}
-
 export interface ReadSheetOptions<K extends string> {
   columns: ReadonlyArray<ColumnSpec<K>>;
   /** Data rows kept at most; one more is an error naming the limit. */
@@ -123,9 +87,10 @@ export interface ReadSheetOptions<K extends string> {
 /**
  * Reads the first worksheet of an uploaded (so untrusted) workbook with exceljs's streaming reader:
  * the first non-empty row is the header, and every later row with text in a known column becomes a
- * SheetRow (empty rows are skipped). Refuses with a 400 a file that is not a workbook, unpacks to
- * more than MAX_UNPACKED_BYTES, lacks a required column, has no data rows (unless allowed), or has
- * more than `maxRows`.
+ * SheetRow (empty rows are skipped). Refuses with a 400 a file that is not a workbook, holds more
+ * than an import may read (see assertReadableWorkbook: it is inflated and measured, counting, before
+ * exceljs reads it), lacks a required column, has no data rows (unless allowed), or has more than
+ * `maxRows`.
  *
  * The streaming reader takes cell values and nothing else of a sheet: data validations,
  * conditional formats and merged cells, which the whole-workbook reader expands into one entry per
@@ -135,7 +100,7 @@ export interface ReadSheetOptions<K extends string> {
  */
 export async function readSheet<K extends string>(buffer: Buffer, options: ReadSheetOptions<K>): Promise<Array<SheetRow<K>>> {
   const errors = options.errors ?? importErrors;
-  assertReadableZip(buffer, errors);
+  await assertReadableWorkbook(buffer, errors);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
