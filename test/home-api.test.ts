@@ -34,7 +34,9 @@ describe('home launcher API', function () {
   before(async () => {
     server = await startTestServer({
       bootstrap: BOOTSTRAP,
-      overrides: { 'portal.clientPortalAppId': 'crm', 'portal.helpdeskUrl': 'https://help.example.com/' },
+      // The `spa` client the sign-in helpers use stands for the portal: only the portal's (and the
+      // admin console's) tokens open the launcher calls.
+      overrides: { 'portal.clientPortalAppId': 'crm', 'portal.helpdeskUrl': 'https://help.example.com/', 'oidc.portalClientId': 'spa' },
     });
     for (const name of ['nina', 'otto']) {
       const browser = await atLoginPage(server);

@@ -163,7 +163,9 @@ async function main() {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/admin`;
     const key = await insertSigningKey(context);
-    const bearer = await mintAccessToken(context, key, { roles: ['Administrator'], expiresIn: 3600 });
+    // The admin API checks the caller's account at every call: the token names a seeded, active user.
+    const [caller] = await context.dataSource.query('SELECT id FROM users WHERE NOT locked AND NOT draft ORDER BY id LIMIT 1');
+    const bearer = await mintAccessToken(context, key, { sub: caller.id, roles: ['Administrator'], expiresIn: 3600 });
     const headers = { authorization: `Bearer ${bearer}`, 'accept-language': 'en' };
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 

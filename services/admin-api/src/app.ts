@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { createBaseApp, koaJsonBody, koaSpa, type AppContext } from '@gatehouse/core';
 import type Koa from 'koa';
 import { adminAccessTokenVerifier } from './auth/access-token.js';
+import { adminAccountStates } from './auth/account-state.js';
 import { accessTokenBearer, koaAdminAuth, type BearerVerifier } from './auth/koa-admin-auth.js';
 import { personalAccessTokenBearer } from './auth/personal-access-token.js';
 import { sessionTokenBearer } from './auth/session-token.js';
@@ -48,7 +49,7 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
   ];
   // Every admin API path is authenticated before anything else, bodies included: an anonymous
   // caller learns nothing, not even which routes exist.
-  const auth = koaAdminAuth(verifiers);
+  const auth = koaAdminAuth(verifiers, adminAccountStates(context));
   app.use((ctx, next) => (isAdminApiPath(ctx.path) ? auth(ctx, next) : next()));
   app.use(koaJsonBody(context));
   for (const router of [adminRouter(context), accountRouter(context)]) app.use(router.routes()).use(router.allowedMethods());

@@ -58,7 +58,8 @@ interface PublishedKeyRow {
 
 /**
  * Verifies the provider's JWT access tokens for the admin API locally, against the public halves
- * of the signing keys in the database: no call to the provider per request. The key set is cached,
+ * of the signing keys in the database: no call to the provider per request. Only tokens issued to
+ * the admin console (`config.oidc.adminClientId`) are admin API tokens. The key set is cached,
  * reread when `keys.changed` is broadcast, when it is older than a minute or a retiring key's date
  * has passed, and (rate-limited) when a token names a key id it does not hold.
  */
@@ -125,6 +126,9 @@ export class AccessTokenVerifier {
       throw new InvalidTokenError(reasonOf(error), { cause: error });
     }
     if (typeof payload.sub !== 'string' || !UUID.test(payload.sub)) throw new InvalidTokenError('claims');
+    // The admin audience is the admin console's: a token the provider issued to any other client
+    // (a business application that asked for this resource) is no key to the administration.
+    if (clientOf(payload) !== this.context.config.oidc.adminClientId) throw new InvalidTokenError('claims');
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     if (this.options.requiredScope && !scopes.includes(this.options.requiredScope)) throw new InvalidTokenError('insufficient_scope');
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
@@ -188,6 +192,11 @@ export class AccessTokenVerifier {
     this.cache = undefined;
     this.loading = undefined;
   }
+}
+
+/** The client the token was issued to: `client_id` (RFC 9068), else `azp`. */
+function clientOf(payload: JWTPayload): unknown {
+  return payload.client_id !== undefined ? payload.client_id : payload.azp;
 }
 
 function reasonOf(error: unknown): InvalidTokenError['reason'] {

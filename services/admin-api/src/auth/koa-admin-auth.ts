@@ -36,12 +36,18 @@ export function accessTokenBearer(verifier: AccessTokenVerifier): BearerVerifier
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
+/** Whether a token's account may still use it (see AccountStates). */
+export interface AccountStateCheck {
+  isActive(userId: string): Promise<boolean>;
+}
+
 /**
  * Authenticates every request with `Authorization: Bearer …`: the verifiers are tried in order and
  * the first that knows the token decides. The caller goes to `ctx.state.caller`; a missing,
- * unknown, invalid or expired token is a 401 with a `WWW-Authenticate` challenge (RFC 6750).
+ * unknown, invalid or expired token is a 401 with a `WWW-Authenticate` challenge (RFC 6750), and
+ * so is a valid token whose account has been locked, made a draft or deleted since it was issued.
  */
-export function koaAdminAuth(verifiers: readonly BearerVerifier[]): Middleware {
+export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: AccountStateCheck): Middleware {
   return async function adminAuth(ctx, next) {
     const token = BEARER.exec(ctx.get('authorization'))?.[1];
     // RFC 6750 §3.1: a request without credentials gets a bare challenge, no error code.
@@ -62,6 +68,10 @@ export function koaAdminAuth(verifiers: readonly BearerVerifier[]): Middleware {
       refuse(ctx, 'Bearer error="invalid_token"');
     }
     if (!caller) refuse(ctx, 'Bearer error="invalid_token"');
+    if (!(await accounts.isActive(caller.userId))) {
+      ctx.state.log?.debug({ reason: 'account', requestId: ctx.state.requestId }, 'bearer token refused');
+      refuse(ctx, 'Bearer error="invalid_token"');
+    }
     ctx.state.caller = caller;
     await next();
   };

@@ -74,9 +74,16 @@ export const ENDPOINT_ROLES = {
 /** The name of an admin endpoint in ENDPOINT_ROLES. */
 export type EndpointName = keyof typeof ENDPOINT_ROLES;
 
+/** Who manages an account, by what it holds (users/service.ts assertMayManage). */
+const RANK =
+  'an account holding Identity roles other than User: Administrator and God (an AreaAdministrator account: also an AreaAdministrator of all its areas); a God account: God';
+/** Who fills a group, by the tenant roles its members get (groups/service.ts assertMayGrantGroupRoles). */
+const GROUP_ROLES = 'a group holding Identity application roles: Administrator and God; holding the God role: God';
+
 /**
  * What each endpoint shows or lets a caller touch beyond the role check (for the README table);
- * endpoints not named here act on everything their roles allow.
+ * endpoints not named here act on everything their roles allow. The areas a call reaches come from
+ * the caller's roles that open that endpoint only (scope.ts): a read-only role widens reads only.
  */
 export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'applications.homeInfo': "the caller's own applications",
@@ -85,12 +92,12 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'users.list': 'AreaAdministrator: users of their areas',
   'users.get': 'AreaAdministrator: users of their areas',
   'users.create': 'AreaAdministrator: only into their areas',
-  'users.update': 'AreaAdministrator: users of their areas, only into their areas; an Administrator account: Administrator and God; a God account: God',
-  'users.delete': 'AreaAdministrator: users of their areas; an Administrator account: Administrator and God; a God account: God; never oneself',
-  'users.invite': 'AreaAdministrator: users of their areas',
-  'users.changePassword': 'AreaAdministrator: users of their areas',
-  'users.lock': 'AreaAdministrator: users of their areas; nobody locks their own account',
-  'users.unlock': 'AreaAdministrator: users of their areas',
+  'users.update': `AreaAdministrator: users of their areas, only into their areas; ${RANK}; the previous address is told of an e-mail change`,
+  'users.delete': `AreaAdministrator: users of their areas; ${RANK}; never oneself`,
+  'users.invite': `AreaAdministrator: users of their areas; ${RANK}`,
+  'users.changePassword': `AreaAdministrator: users of their areas; ${RANK}; never oneself; the password must be changed at the next sign-in`,
+  'users.lock': `AreaAdministrator: users of their areas; ${RANK}; nobody locks their own account`,
+  'users.unlock': `AreaAdministrator: users of their areas; ${RANK}; nobody unlocks their own account`,
   'users.groups': 'AreaAdministrator: users of their areas',
   'users.tenants': 'AreaAdministrator: users of their areas',
   'users.roles': 'AreaAdministrator: users of their areas',
@@ -104,14 +111,14 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'groups.update': 'AreaAdministrator: groups of their areas; the Users group: God only',
   'groups.delete': 'AreaAdministrator: groups of their areas; the Users group: God only',
   'groups.members': 'AreaAdministrator: groups of their areas',
-  'groups.addMember': 'owners of the group, Administrator and God; AreaAdministrator: users of their areas',
-  'groups.updateMember': 'owners of the group, Administrator and God',
+  'groups.addMember': `owners of the group, Administrator and God; AreaAdministrator: users of their areas; ${GROUP_ROLES}`,
+  'groups.updateMember': `owners of the group, Administrator and God; making an Owner of ${GROUP_ROLES}`,
   'groups.removeMember': 'owners of the group, Administrator and God',
   'groups.tenants': 'AreaAdministrator: groups of their areas',
   'groups.addTenantRoles': 'AreaAdministrator: tenants of their areas; Global tenant and Identity application roles: Administrator and God; the God role and the Users group: God only',
   'groups.removeTenant': 'AreaAdministrator: tenants of their areas; Global tenant and Identity application roles: Administrator and God; the Users group: God only',
   'groups.template': 'AreaAdministrator: groups of their areas',
-  'groups.bulkInsert': 'owners of the group, Administrator and God; AreaAdministrator: users of their areas',
+  'groups.bulkInsert': `owners of the group, Administrator and God; AreaAdministrator: users of their areas; ${GROUP_ROLES}`,
 };
 
 /** Middleware returned by requireRole, carrying the endpoint it guards for tests that walk the routes. */
@@ -121,6 +128,12 @@ export type RoleGuard = Middleware & { readonly endpoint: EndpointName };
 export function rolesAllow(endpoint: EndpointName, roles: readonly string[]): boolean {
   const allowed = ENDPOINT_ROLES[endpoint] as readonly string[] | typeof SIGNED_IN;
   return allowed === SIGNED_IN || roles.some((role) => allowed.includes(role));
+}
+
+/** Roles of `roles` that open the endpoint (none for an endpoint open to every signed-in user). */
+export function rolesGranting(endpoint: EndpointName, roles: readonly string[]): string[] {
+  const allowed = ENDPOINT_ROLES[endpoint] as readonly string[] | typeof SIGNED_IN;
+  return allowed === SIGNED_IN ? [] : roles.filter((role) => allowed.includes(role));
 }
 
 /** Answers 403 (errors.forbidden) unless the caller holds one of the endpoint's roles. */
@@ -133,6 +146,8 @@ export function requireRole(endpoint: EndpointName): RoleGuard {
     if (!openToEveryone && (caller.kind === 'session_token' || !rolesAllow(endpoint, caller.roles))) {
       throw new AppError('errors.forbidden', 403);
     }
+    // The caller's scope (scope.ts) comes from the roles that open this endpoint.
+    ctx.state.endpoint = endpoint;
     await next();
   };
   return Object.assign(guard, { endpoint });

@@ -1,4 +1,5 @@
 import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, sqlClient, type AppContext } from '@gatehouse/core';
+import { InvalidTokenError } from './access-token.js';
 import type { BearerVerifier } from './koa-admin-auth.js';
 
 const OPAQUE = /^[A-Za-z0-9_-]{32,128}$/;
@@ -6,14 +7,17 @@ const OPAQUE = /^[A-Za-z0-9_-]{32,128}$/;
 /**
  * The portal's access tokens: opaque values the provider keeps in the shared database. A signed-in
  * user presents one for the few admin-API calls every user may make (the home launcher); it never
- * carries the `admin` scope, so administration endpoints stay closed to it.
+ * carries the `admin` scope, so administration endpoints stay closed to it. Only the product's own
+ * clients' tokens count (the portal's and the admin console's): a token the provider issued to any
+ * other application is that application's, not a key to the user's account here.
  */
 export function sessionTokenBearer(context: AppContext): BearerVerifier {
   const sql = sqlClient(context.dataSource, { prepare: !context.pglite });
+  const ownClients = new Set([context.config.oidc.portalClientId, context.config.oidc.adminClientId]);
   return {
     async verify(token) {
       if (!OPAQUE.test(token)) return null;
-      const { rows } = await sql.query<{ payload: { accountId?: string; scope?: string; jti?: string } }>(
+      const { rows } = await sql.query<{ payload: { accountId?: string; clientId?: string; scope?: string; jti?: string } }>(
         `SELECT payload FROM oidc_model_instances
           WHERE model = 'AccessToken' AND id = $1 AND (expires_at IS NULL OR expires_at > now())`,
         [token],
@@ -21,6 +25,7 @@ export function sessionTokenBearer(context: AppContext): BearerVerifier {
       );
       const payload = rows[0]?.payload;
       if (!payload?.accountId) return null;
+      if (!payload.clientId || !ownClients.has(payload.clientId)) throw new InvalidTokenError('claims');
       const roles = await resolveEffectiveRoles(context.dataSource, payload.accountId, { applicationId: IDENTITY_APPLICATION_ID });
       return {
         kind: 'session_token',

@@ -43,6 +43,8 @@ export interface AccessTokenOptions {
   scope?: string;
   issuer?: string;
   audience?: string;
+  /** The client the token was issued to (`client_id`); the admin console's unless told. */
+  clientId?: string;
   /** Seconds from now; negative for a token that has already expired. */
   expiresIn?: number;
   /** Header overrides (a kid the key does not have, another typ). */
@@ -51,7 +53,10 @@ export interface AccessTokenOptions {
   claims?: Record<string, unknown>;
 }
 
-/** Signs an admin API access token shaped like the provider's (RFC 9068), valid unless told otherwise. */
+/**
+ * Signs an admin API access token shaped like the provider's (RFC 9068), issued to the admin
+ * console and valid unless told otherwise.
+ */
 export async function mintAccessToken(context: AppContext, key: TestSigningKey, options: AccessTokenOptions = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const payload: Record<string, unknown> = {
@@ -62,7 +67,7 @@ export async function mintAccessToken(context: AppContext, key: TestSigningKey, 
     iat: now,
     exp: now + (options.expiresIn ?? 900),
     scope: options.scope ?? 'admin',
-    client_id: context.config.oidc.adminClientId,
+    client_id: options.clientId ?? context.config.oidc.adminClientId,
     roles: options.roles ?? [],
     ...options.claims,
   };

@@ -336,6 +336,7 @@ describe('renderMail', () => {
     'password-reset': { name: 'Zoë Quinn', link: 'https://id.example.com/account/changePassword?token=t0k3n', minutes: 45 },
     invitation: { name: 'Zoë Quinn', link: 'https://id.example.com/account/invitation?token=inv1te', productName: 'Acme Portal' },
     'password-changed': { name: 'Zoë Quinn', date: new Date('2025-03-12T14:05:00Z') },
+    'email-changed': { name: 'Zoë Quinn', date: new Date('2025-03-12T14:05:00Z') },
   };
   /** What each parameter must look like in the mail, whatever the language. */
   const EXPECTED: { [T in MailTemplate]: string[] } = {
@@ -343,6 +344,7 @@ describe('renderMail', () => {
     'password-reset': ['Zoë Quinn', PARAMS['password-reset'].link, '45'],
     invitation: ['Zoë Quinn', PARAMS.invitation.link, 'Acme Portal'],
     'password-changed': ['Zoë Quinn', '2025', '12', '14:05'],
+    'email-changed': ['Zoë Quinn', '2025', '12', '14:05'],
   };
 
   for (const template of MAIL_TEMPLATES) {

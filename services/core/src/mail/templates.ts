@@ -7,11 +7,13 @@ export interface MailParams {
   invitation: { name: string; link: string; productName: string };
   /** A Date is written out in the reader's language, in UTC; a string is shown as given. */
   'password-changed': { name: string; date: Date | string };
+  /** Sent to the previous address when an account's e-mail address is changed. */
+  'email-changed': { name: string; date: Date | string };
 }
 
 export type MailTemplate = keyof MailParams;
 
-export const MAIL_TEMPLATES = ['sign-in-code', 'password-reset', 'invitation', 'password-changed'] as const satisfies readonly MailTemplate[];
+export const MAIL_TEMPLATES = ['sign-in-code', 'password-reset', 'invitation', 'password-changed', 'email-changed'] as const satisfies readonly MailTemplate[];
 
 /** A mail ready to send: the same content as plain text and as HTML. */
 export interface RenderedMail {
@@ -93,6 +95,14 @@ const en: MailPhrases = {
         'If you did not, reset your password at once and contact your administrator.',
       ],
     },
+    'email-changed': {
+      subject: () => 'The e-mail address of your account was changed',
+      intro: (p) => [`The e-mail address of your account was changed on ${p.date}. Messages about the account no longer come to this address.`],
+      outro: () => [
+        'If you asked for this change, there is nothing more to do.',
+        'If you did not, contact your administrator at once.',
+      ],
+    },
   },
 };
 
@@ -139,6 +149,14 @@ const fr: MailPhrases = {
         'Sinon, réinitialisez votre mot de passe immédiatement et contactez votre administrateur.',
       ],
     },
+    'email-changed': {
+      subject: () => "L'adresse e-mail de votre compte a été modifiée",
+      intro: (p) => [`L'adresse e-mail de votre compte a été modifiée le ${p.date}. Les messages concernant le compte ne seront plus envoyés à cette adresse.`],
+      outro: () => [
+        "Si vous avez demandé ce changement, vous n'avez rien d'autre à faire.",
+        'Sinon, contactez immédiatement votre administrateur.',
+      ],
+    },
   },
 };
 
@@ -181,6 +199,14 @@ const es: MailPhrases = {
       outro: () => [
         'Si ha sido usted, no tiene que hacer nada más.',
         'Si no, restablezca su contraseña de inmediato y póngase en contacto con su administrador.',
+      ],
+    },
+    'email-changed': {
+      subject: () => 'Se ha cambiado la dirección de correo electrónico de su cuenta',
+      intro: (p) => [`La dirección de correo electrónico de su cuenta se cambió el ${p.date}. Los mensajes sobre la cuenta ya no llegarán a esta dirección.`],
+      outro: () => [
+        'Si ha solicitado este cambio, no tiene que hacer nada más.',
+        'Si no, póngase en contacto con su administrador de inmediato.',
       ],
     },
   },
@@ -227,6 +253,14 @@ const ptPT: MailPhrases = {
         'Caso contrário, reponha imediatamente a sua palavra-passe e contacte o seu administrador.',
       ],
     },
+    'email-changed': {
+      subject: () => 'O endereço de e-mail da sua conta foi alterado',
+      intro: (p) => [`O endereço de e-mail da sua conta foi alterado a ${p.date}. As mensagens sobre a conta deixam de ser enviadas para este endereço.`],
+      outro: () => [
+        'Se foi o próprio a pedir esta alteração, não tem de fazer mais nada.',
+        'Caso contrário, contacte imediatamente o seu administrador.',
+      ],
+    },
   },
 };
 
@@ -269,6 +303,14 @@ const ptBR: MailPhrases = {
       outro: () => [
         'Se foi você quem fez essa alteração, não é preciso fazer mais nada.',
         'Caso contrário, redefina sua senha imediatamente e entre em contato com o administrador.',
+      ],
+    },
+    'email-changed': {
+      subject: () => 'O endereço de e-mail da sua conta foi alterado',
+      intro: (p) => [`O endereço de e-mail da sua conta foi alterado em ${p.date}. As mensagens sobre a conta não serão mais enviadas para este endereço.`],
+      outro: () => [
+        'Se foi você quem pediu essa alteração, não é preciso fazer mais nada.',
+        'Caso contrário, entre em contato com o administrador imediatamente.',
       ],
     },
   },
@@ -315,6 +357,14 @@ const it: MailPhrases = {
         "In caso contrario, reimposti subito la password e contatti l'amministratore.",
       ],
     },
+    'email-changed': {
+      subject: () => "L'indirizzo e-mail del suo account è stato modificato",
+      intro: (p) => [`L'indirizzo e-mail del suo account è stato modificato il ${p.date}. I messaggi relativi all'account non arriveranno più a questo indirizzo.`],
+      outro: () => [
+        'Se la modifica è stata richiesta da lei, non deve fare altro.',
+        "In caso contrario, contatti subito l'amministratore.",
+      ],
+    },
   },
 };
 
@@ -357,6 +407,14 @@ const de: MailPhrases = {
       outro: () => [
         'Wenn Sie das selbst waren, müssen Sie nichts weiter tun.',
         'Andernfalls setzen Sie Ihr Passwort sofort zurück und wenden Sie sich an Ihren Administrator.',
+      ],
+    },
+    'email-changed': {
+      subject: () => 'Die E-Mail-Adresse Ihres Kontos wurde geändert',
+      intro: (p) => [`Die E-Mail-Adresse Ihres Kontos wurde am ${p.date} geändert. Nachrichten zu Ihrem Konto werden nicht mehr an diese Adresse gesendet.`],
+      outro: () => [
+        'Wenn Sie diese Änderung veranlasst haben, müssen Sie nichts weiter tun.',
+        'Andernfalls wenden Sie sich sofort an Ihren Administrator.',
       ],
     },
   },

@@ -148,6 +148,8 @@ export class GroupsService {
       const member = await findMember(em, groupId, userId);
       if (!member) throw new AppError('groups.member_not_found', 404);
       if (member.permission === permission) return member;
+      // An Owner adds members, who get the group's roles: making one takes the right to grant them.
+      if (permission === 'Owner') await assertMayGrantGroupRoles(em, groupId, scope);
       await updateMemberPermission(em, groupId, userId, permission);
       await writeSystemLog(em, {
         operation: 'UpdateGroupMember',
@@ -270,6 +272,8 @@ export class GroupsService {
       const pathUser = via === 'user' ? await visibleUser(em, scope, userId, missingUser) : undefined;
       const group = await lockedGroup(em, caller, scope, groupId, missingGroup);
       assertOwner(group, scope);
+      // Checked with the group's row locked: roles added meanwhile wait for this transaction.
+      await assertMayGrantGroupRoles(em, groupId, scope);
       const user = pathUser ?? (await visibleUser(em, scope, userId, missingUser));
       if (!(await insertMember(em, groupId, user.id, permission))) throw new AppError('groups.already_member', 409);
       await writeSystemLog(em, {
@@ -358,6 +362,19 @@ async function assertTenant(db: Queryable, scope: CallerScope, tenantId: string)
   const tenant = await findTenant(db, tenantId);
   if (!tenant || (!isGlobal && !inScope(scope, tenant.areaId))) throw fieldError('tenantId', 'groups.tenant_not_found');
   return tenant;
+}
+
+/**
+ * Joining a group gives its members the group's tenant roles, so adding a member (or making one an
+ * Owner, who then adds members) takes what granting those roles directly takes: a group holding a
+ * role of the Identity application is for administrators to fill, one holding God for God.
+ */
+export async function assertMayGrantGroupRoles(db: Queryable, groupId: string, scope: CallerScope): Promise<void> {
+  const memberships = await listTenantRoles(db, groupId);
+  assertMayGrant(
+    memberships.flatMap((membership) => membership.roles.map((role) => ({ name: role.roleName, applicationId: role.applicationId }))),
+    scope,
+  );
 }
 
 /**

@@ -272,6 +272,14 @@ export async function deleteProviderSessions(db: Queryable, userId: string): Pro
   return Array.isArray(result) ? Number(result[1] ?? 0) : 0;
 }
 
+/**
+ * Marks the password as one the user has not chosen: a null `password_changed_at` makes the next
+ * sign-in ask for a new one (core's isPasswordExpired), as for a user an administrator created.
+ */
+export async function markPasswordTemporary(db: Queryable, id: string): Promise<void> {
+  await db.query(`UPDATE users SET password_changed_at = NULL WHERE id = $1`, [id]);
+}
+
 /** The permanent administrative lock: only an administrator lifts it. */
 export async function lockUser(db: Queryable, id: string, modifiedById: string): Promise<void> {
   await db.query(`UPDATE users SET locked = true, modified_by_id = $2, modified_on = now() WHERE id = $1`, [id, modifiedById]);
@@ -419,6 +427,12 @@ export interface RoleRow {
   name: string;
   description: string | null;
   by_hierarchy: boolean;
+}
+
+/** The area of each of these tenants (null for a tenant without one); a tenant that does not exist is left out. */
+export async function findTenantAreas(db: Queryable, tenantIds: string[]): Promise<Array<string | null>> {
+  const rows = await db.query<Array<{ area_id: string | null }>>(`SELECT area_id FROM tenants WHERE id = ANY($1::uuid[])`, [tenantIds]);
+  return rows.map((row) => row.area_id);
 }
 
 /** The roles of every application (or of one), by name. */

@@ -34,6 +34,7 @@ import {
   findRoleGrants,
   findRoles,
   findTenant,
+  findTenantAreas,
   findUserDetail,
   findUserForUpdate,
   findUserGroups,
@@ -43,6 +44,7 @@ import {
   listUsers,
   lockUser,
   logUnlocked,
+  markPasswordTemporary,
   removeOwnApplicationRoles,
   removeOwnRole,
   unlock,
@@ -176,14 +178,27 @@ export async function createUser(
 }
 
 /**
- * Refuses changes to the accounts that hold the keys: only God touches a God user, only an
- * Administrator (or God) an Administrator. Otherwise an area administrator could change an
- * administrator's e-mail and invite them, or reset their password, and sign in as them.
+ * Refuses changes to an account whose holder outranks the caller, so nobody takes over an account
+ * worth more than their own (change its e-mail, then invite it or set its password, and sign in as
+ * it). Only God manages a God user. Any other Identity role beyond User (Administrator, Manager,
+ * TenantAdministrator, IdentityConsultant…) takes an Administrator (or God). An AreaAdministrator
+ * target is managed by an AreaAdministrator only when the caller's areas cover every area where
+ * the target holds that role.
  */
 async function assertMayManage(db: EntityManager, scope: CallerScope, targetId: string): Promise<void> {
   if (scope.isGod) return;
-  const held = new Set((await resolveEffectiveRoles(db, targetId, { applicationId: IDENTITY_APPLICATION_ID })).map((role) => role.roleName));
-  if (held.has('God') || (!scope.isAdministrator && held.has('Administrator'))) throw new AppError('errors.forbidden', 403);
+  const held = await resolveEffectiveRoles(db, targetId, { applicationId: IDENTITY_APPLICATION_ID });
+  if (held.some((role) => role.roleName === 'God')) throw new AppError('users.manage_god_only', 403);
+  if (scope.isAdministrator) return;
+  if (held.some((role) => role.roleName !== 'User' && role.roleName !== 'AreaAdministrator')) throw new AppError('users.manage_admin_only', 403);
+  const tenantIds = [...new Set(held.filter((role) => role.roleName === 'AreaAdministrator').map((role) => role.tenantId))];
+  const callerAreas = scope.areaIds;
+  if (tenantIds.length === 0 || callerAreas === null) return;
+  if (tenantIds.includes(GLOBAL_TENANT_ID)) throw new AppError('users.manage_admin_only', 403);
+  const areas = await findTenantAreas(db, tenantIds);
+  if (areas.length !== tenantIds.length || areas.some((area) => !area || !callerAreas.includes(area))) {
+    throw new AppError('users.manage_admin_only', 403);
+  }
 }
 
 function changesOf(current: UserStateRow, next: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
@@ -268,6 +283,10 @@ export class UsersService {
     }
   }
 
+  /**
+   * Changes the editable fields. A new e-mail address is unverified, and the previous address is
+   * told of the change: if someone else made it, the owner learns it where they still read mail.
+   */
   async update(caller: Caller, scope: CallerScope, id: string, input: UpdateUserInput): Promise<UserDetail> {
     const actor = await this.actor(caller);
     const updated = await this.db.transaction(async (em) => {
@@ -286,17 +305,30 @@ export class UsersService {
       };
       const changes = changesOf(current, next);
       if (changes.areaId && !(await areaExists(em, next.areaId))) throw validationError([{ field: 'areaId', code: 'users.area_not_found' }]);
-      if (Object.keys(changes).length === 0) return false;
+      if (Object.keys(changes).length === 0) return undefined;
       await updateUser(em, id, next, caller.userId);
       await writeSystemLog(em, {
         operation: 'UpdateUser',
         ...actor,
         metadata: { targetUserId: id, targetUserName: current.user_name, changes },
       });
-      return true;
+      return { previous: current, emailChanged: !!changes.email };
     });
     if (updated) this.publish(id, ['user.changed']);
+    if (updated?.emailChanged) await this.sendEmailChangedNotice(updated.previous);
     return this.get(scope, id);
+  }
+
+  /** Tells the previous address that the account's e-mail was changed (stored in the outbox before the answer). */
+  private async sendEmailChangedNotice(previous: UserStateRow): Promise<void> {
+    await this.mailer
+      .send({
+        to: previous.email,
+        template: 'email-changed',
+        language: previous.language,
+        params: { name: previous.first_name ?? previous.user_name, date: new Date() },
+      })
+      .catch((error: Error) => this.context.logger.warn({ err: error.message, userId: previous.id }, 'email-changed mail failed'));
   }
 
   /** Deletes the user, their memberships and tokens, and ends their sessions. Nobody deletes their own account. */
@@ -325,6 +357,7 @@ export class UsersService {
    */
   async invite(caller: Caller, scope: CallerScope, id: string): Promise<void> {
     const user = await this.visibleUser(scope, id);
+    await assertMayManage(this.db.manager, scope, id);
     if (user.draft) throw new AppError('users.draft_not_invitable', 400);
     if (user.locked) throw new AppError('users.locked_not_invitable', 400);
     const actor = await this.actor(caller);
@@ -368,12 +401,16 @@ export class UsersService {
   /**
    * Sets the user's password under the policy (every broken rule named at once, none of the last N
    * reused), then ends the user's sessions and refresh tokens as a reset does: whoever held the old
-   * password must not stay signed in. The user is told by mail. An administrator changes their own
-   * password from their profile, which asks for the current one.
+   * password must not stay signed in. The password is temporary: the user must choose their own at
+   * the next sign-in, so whoever set it does not keep knowing it. The user is told by mail. An
+   * administrator changes their own password from their profile, which asks for the current one.
+   * The rank check comes before the policy's: the "recently used" answer would otherwise tell a
+   * caller who may not manage the account whether a guess is its current password.
    */
   async changePassword(caller: Caller, scope: CallerScope, id: string, input: { password: string; confirmPassword: string }): Promise<void> {
     if (id === caller.userId) throw new AppError('users.own_password_here', 400);
     const user = await this.visibleUser(scope, id);
+    await assertMayManage(this.db.manager, scope, id);
     const policy = await loadPasswordPolicy(this.db);
     const errors: FieldError[] = checkPasswordRules(input.password, policy, 'password');
     if (input.confirmPassword !== input.password) errors.push({ field: 'confirmPassword', code: 'users.passwords_mismatch' });
@@ -387,6 +424,7 @@ export class UsersService {
       await this.userForUpdate(em, scope, id);
       await assertMayManage(em, scope, id);
       await storeNewPassword(em, id, hash, policy);
+      await markPasswordTemporary(em, id);
       const sessionsEnded = await deleteProviderSessions(em, id);
       await writeSystemLog(em, {
         operation: 'ChangeUserPassword',
@@ -420,11 +458,17 @@ export class UsersService {
     return { id, userName: user.user_name, firstName: user.first_name, lastName: user.last_name, locked: true };
   }
 
-  /** Lifts the permanent lock and any temporary lockout, and clears the failure counters. */
+  /**
+   * Lifts the permanent lock and any temporary lockout, and clears the failure counters. The same
+   * rules as for locking: nobody unlocks their own account (a locked administrator whose token still
+   * works must not undo the lock), and nobody unlocks an account that outranks them.
+   */
   async unlock(caller: Caller, scope: CallerScope, id: string) {
+    if (id === caller.userId) throw new AppError('users.cannot_unlock_self', 400);
     const actor = await this.actor(caller);
     const user = await this.db.transaction(async (em) => {
       const current = await this.userForUpdate(em, scope, id);
+      await assertMayManage(em, scope, id);
       await unlock(em, id, caller.userId);
       await logUnlocked(em, { id, userName: current.user_name }, `Unlocked by ${actor.userName ?? caller.userId}`);
       await writeSystemLog(em, {

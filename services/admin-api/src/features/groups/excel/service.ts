@@ -3,7 +3,7 @@ import { writeSystemLog } from '../../../audit/system-log.js';
 import type { Caller } from '../../../auth/koa-admin-auth.js';
 import { inScope, type CallerScope } from '../../../auth/scope.js';
 import { findUserName, insertMember, updateMemberPermission } from '../repository.js';
-import { assertOwner, lockedGroup, visibleGroup } from '../service.js';
+import { assertMayGrantGroupRoles, assertOwner, lockedGroup, visibleGroup } from '../service.js';
 import { findUsersByLogin, inSavepoint, memberPermissions, type LoginMatch } from './repository.js';
 import { memberTemplate, type MemberRow, type TemplateLabels } from './workbook.js';
 
@@ -41,10 +41,12 @@ export class GroupMembersExcel {
   /** Checked before the upload is read: a caller who may not import does not get to send 2 MB first. */
   async assertCanImport(caller: Caller, scope: CallerScope, groupId: string): Promise<void> {
     assertOwner(await visibleGroup(this.context.dataSource, caller, scope, groupId), scope);
+    await assertMayGrantGroupRoles(this.context.dataSource, groupId, scope);
   }
 
   /**
-   * Adds the file's rows as members, in one transaction with each row's writes in a savepoint.
+   * Adds the file's rows as members, in one transaction with each row's writes in a savepoint. A
+   * caller who may not grant the group's tenant roles may not import into it at all (403).
    * Rules, row by row: a row whose user is unknown, ambiguous or outside the caller's areas, or
    * whose permission is neither Reader nor Owner (empty means Reader), is an error and changes
    * nothing; a second row for the same user is a warning and is ignored (the first wins); a user
@@ -55,6 +57,8 @@ export class GroupMembersExcel {
     const outcome = await this.context.dataSource.transaction(async (em) => {
       const group = await lockedGroup(em, caller, scope, groupId);
       assertOwner(group, scope);
+      // Every row adds or changes a member, who holds the group's roles.
+      await assertMayGrantGroupRoles(em, groupId, scope);
       const callerName = await findUserName(em, caller.userId);
       const matches = await findUsersByLogin(em, [...new Set(rows.map((r) => r.user.toLowerCase()).filter(Boolean))]);
       const members = await memberPermissions(em, groupId);

@@ -1,0 +1,74 @@
+import { sqlClient, type AppContext, type SqlClient } from '@gatehouse/core';
+
+/** How long an account's state is reused; a `user.changed` from any node drops it at once anyway. */
+export const ACCOUNT_STATE_MAX_AGE_MS = 10_000;
+/** Past this many cached accounts the oldest entries go first. */
+const MAX_CACHED_ACCOUNTS = 10_000;
+
+interface CachedState {
+  active: boolean;
+  expiresAt: number;
+}
+
+/**
+ * Whether the account behind a bearer token may still call the admin API: it exists, is not
+ * permanently locked and is not a draft. Asked on every request, so a lock or a deletion stops the
+ * account's tokens (an admin JWT lives 15 minutes) on the next call. Answers are cached briefly and
+ * dropped when any node broadcasts `user.changed` for the account.
+ */
+export class AccountStates {
+  private readonly cache = new Map<string, CachedState>();
+  /** Bumped on every `user.changed`: a read that started before a change must not be cached after it. */
+  private generation = 0;
+  private readonly sql: SqlClient;
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sql = sqlClient(context.dataSource, { prepare: !context.pglite });
+    this.stopListening = context.broadcast.on('user.changed', ({ userId }) => {
+      this.generation += 1;
+      if (userId) this.cache.delete(userId);
+      else this.cache.clear();
+    });
+  }
+
+  async isActive(userId: string): Promise<boolean> {
+    const hit = this.cache.get(userId);
+    if (hit && this.now() < hit.expiresAt) return hit.active;
+    const generation = this.generation;
+    const { rows } = await this.sql.query<{ locked: boolean; draft: boolean }>(
+      'SELECT locked, draft FROM users WHERE id = $1',
+      [userId],
+      'admin_account_state',
+    );
+    const active = !!rows[0] && !rows[0].locked && !rows[0].draft;
+    if (generation === this.generation) this.remember(userId, active);
+    return active;
+  }
+
+  /** Stops listening to account changes (the context's broadcast drops every listener when it closes anyway). */
+  close(): void {
+    this.stopListening();
+  }
+
+  private remember(userId: string, active: boolean): void {
+    this.cache.delete(userId);
+    if (this.cache.size >= MAX_CACHED_ACCOUNTS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(userId, { active, expiresAt: this.now() + ACCOUNT_STATE_MAX_AGE_MS });
+  }
+}
+
+const states = new WeakMap<AppContext, AccountStates>();
+
+/** The context's one account-state cache (one `user.changed` listener per context, however many apps are built on it). */
+export function adminAccountStates(context: AppContext): AccountStates {
+  let accountStates = states.get(context);
+  if (!accountStates) {
+    accountStates = new AccountStates(context);
+    states.set(context, accountStates);
+  }
+  return accountStates;
+}
