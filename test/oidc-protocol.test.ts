@@ -257,11 +257,12 @@ describe('OpenID Connect provider, driven by openid-client as a relying party', 
     });
     const afterLogin = await signIn(server, browser, url);
     expect(afterLogin.pathname).to.equal('/account/login');
-    const details = (await (await browser.get('/api/v1/account/interaction')).json()) as Record<string, unknown> & { missingScopes: string[] };
+    const details = (await (await browser.get('/api/v1/account/interaction')).json()) as Record<string, unknown> & { uid: string; missingScopes: string[] };
     expect(details).to.include({ prompt: 'consent' });
     expect(details.client).to.deep.equal({ clientId: 'partner', displayName: 'Partner portal', firstParty: false });
     expect(details.missingScopes).to.include('email');
-    const consent = (await (await browser.postJson('/api/v1/account/consent', { approve: true })).json()) as { redirectTo: string };
+    // "Allow" names the interaction whose details the page showed.
+    const consent = (await (await browser.postJson('/api/v1/account/consent', { approve: true, interaction: details.uid })).json()) as { redirectTo: string };
     const { url: callback } = await browser.follow(consent.redirectTo);
     expect(new URL(callback).searchParams.get('code')).to.be.a('string');
   });

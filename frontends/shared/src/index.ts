@@ -45,7 +45,7 @@ export type { LockRequester, TokenLock } from './auth/token-lock';
 export { UNAUTHORIZED_RENEWAL_LIMIT, UnauthorizedRetry } from './auth/unauthorized-retry';
 export { AuthService, SIGNED_IN_AT_KEY, SIGNED_OUT_AT_KEY } from './auth/auth-service';
 export type { AuthServiceOptions, OidcAuth, OidcUserManager, SessionEnd } from './auth/auth-service';
-export { DEFAULT_CALLBACK_PATH, safeReturnTo } from './auth/return-to';
+export { DEFAULT_CALLBACK_PATH, safeReturnTo, sameOriginPath } from './auth/return-to';
 export { createSessionLoader } from './auth/session-loader';
 export type { OidcSession, SessionLoaderOptions } from './auth/session-loader';
 export { DEFAULT_SESSION_MS, sessionExpiresAt } from './auth/session-expiry';

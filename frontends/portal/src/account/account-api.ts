@@ -1,4 +1,4 @@
-import { ApiError, fetchJson } from '@gatehouse/frontend-shared';
+import { ApiError, fetchJson, sameOriginPath as sameOriginPathOf } from '@gatehouse/frontend-shared';
 import { getI18n } from 'react-i18next';
 
 /**
@@ -27,6 +27,10 @@ export interface InteractionDetails {
   client: { clientId: string; displayName: string | null; firstParty: boolean } | null;
   scopes: string[];
   missingScopes: string[];
+  /** Claims asked for one by one; absent from older answers. */
+  missingClaims?: string[];
+  /** The access asked for to other services (their scopes), shown and granted with the rest. */
+  resourceScopes?: Array<{ resource: string; scopes: string[] }>;
   loginHint: string | null;
 }
 
@@ -203,8 +207,9 @@ export const changePasswordWithLink = (payload: ResetLinkPayload) =>
 export const requestPasswordReset = (username: string, language: string | undefined) =>
   post<{ success: boolean; message: string }>('/resetPassword', { username, language });
 
-export const answerConsent = (approve: boolean) =>
-  post<{ success: boolean; redirectTo: string | null }>('/consent', { approve });
+/** Allow (for the interaction whose details the page showed) or deny. */
+export const answerConsent = (approve: boolean, interaction: string) =>
+  post<{ success: boolean; redirectTo: string | null }>('/consent', { approve, interaction });
 
 /** Where the Microsoft (Office 365) sign-in starts; a full page navigation, not a fetch. */
 export function externalLoginUrl(returnUrl: string): string {
@@ -221,21 +226,18 @@ export function messagesOf(body: Pick<AccountAnswer<unknown>, 'errors' | 'messag
   return body.message?.trim() ? [body.message] : [];
 }
 
-/** Full-page navigation, kept in one place so tests can observe it. */
+/**
+ * Full-page navigation, kept in one place so tests can observe it. It never leaves this site: an
+ * address that would is replaced by the home page.
+ */
 export function navigateTo(url: string): void {
-  window.location.assign(url);
+  window.location.assign(sameOriginPath(url) ?? '/');
 }
 
 /**
- * A return address from the query string is followed only when it stays on this site; anything
- * else would make the sign-in page an open redirect.
+ * A return address from the query string, or a `redirectTo` of the API, is followed only when it
+ * stays on this site; anything else would make the sign-in pages an open redirect.
  */
 export function sameOriginPath(value: string | null | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const url = new URL(value, window.location.origin);
-    return url.origin === window.location.origin ? url.pathname + url.search + url.hash : undefined;
-  } catch {
-    return undefined;
-  }
+  return sameOriginPathOf(value, window.location.origin);
 }

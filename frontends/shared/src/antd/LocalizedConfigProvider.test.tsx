@@ -1,10 +1,11 @@
 import { act, render, screen } from '@testing-library/react';
+import Button from 'antd/es/button';
 import ConfigProvider from 'antd/es/config-provider';
 import { useContext, useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { changeLanguage, createI18n } from '../i18n/create-i18n';
-import { LocalizedConfigProvider } from './LocalizedConfigProvider';
+import { cspNonce, LocalizedConfigProvider } from './LocalizedConfigProvider';
 
 function AntdLocale() {
   const { locale } = useContext(ConfigProvider.ConfigContext);
@@ -73,5 +74,34 @@ describe('LocalizedConfigProvider', () => {
       await changeLanguage(i18n, 'fr');
     });
     expect(screen.getByText('antd locale: fr')).toBeInTheDocument();
+  });
+});
+
+describe('security: the styles antd inserts carry the page’s CSP nonce', () => {
+  afterEach(() => document.head.querySelector('meta[property="csp-nonce"]')?.remove());
+
+  it('reads the nonce the server put in the page and gives it to every style antd inserts', () => {
+    const meta = document.createElement('meta');
+    meta.setAttribute('property', 'csp-nonce');
+    meta.setAttribute('nonce', 'n0nce-from-server');
+    document.head.prepend(meta);
+    expect(cspNonce()).toBe('n0nce-from-server');
+
+    function Context() {
+      const { csp } = useContext(ConfigProvider.ConfigContext);
+      return <p>nonce: {csp?.nonce}</p>;
+    }
+    render(
+      <I18nextProvider i18n={createI18n({ language: 'en' })}>
+        <LocalizedConfigProvider>
+          <Context />
+          <Button type="primary">Styled</Button>
+        </LocalizedConfigProvider>
+      </I18nextProvider>,
+    );
+    expect(screen.getByText('nonce: n0nce-from-server')).toBeInTheDocument();
+    const inserted = [...document.head.querySelectorAll('style')];
+    expect(inserted.length).toBeGreaterThan(0);
+    for (const style of inserted) expect(style.nonce || style.getAttribute('nonce')).toBe('n0nce-from-server');
   });
 });

@@ -45,18 +45,28 @@ export function useAntdLocale(language: Language): Locale {
   return locale;
 }
 
+/**
+ * The nonce the server gave this page for the styles it inserts at run time (the Content Security
+ * Policy allows no other inline style). Read from the `nonce` property: browsers hide the attribute.
+ */
+export function cspNonce(doc: Document = document): string | undefined {
+  const meta = doc.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]');
+  return meta?.nonce || meta?.getAttribute('nonce') || undefined;
+}
+
 export interface LocalizedConfigProviderProps {
   children: ReactNode;
   theme?: ConfigProviderProps['theme'];
 }
 
-/** antd's ConfigProvider whose locale follows the i18next language. */
+/** antd's ConfigProvider whose locale follows the i18next language, and whose styles carry the page's nonce. */
 export function LocalizedConfigProvider({ children, theme = GATEHOUSE_THEME }: LocalizedConfigProviderProps) {
   const { i18n } = useTranslation();
   const language = matchLanguage(i18n.resolvedLanguage ?? i18n.language) ?? DEFAULT_LANGUAGE;
   const locale = useAntdLocale(language);
+  const [csp] = useState(() => ({ nonce: cspNonce() }));
   return (
-    <ConfigProvider locale={locale} theme={theme}>
+    <ConfigProvider locale={locale} theme={theme} csp={csp}>
       {children}
     </ConfigProvider>
   );

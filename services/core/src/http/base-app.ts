@@ -24,6 +24,7 @@ export function createBaseApp(context: AppContext): Koa {
       metrics: context.metrics,
       i18n: context.i18n,
       bodyLimit: context.config.server.bodyLimit,
+      publicUrl: context.config.server.publicUrl,
     }),
   );
   const operational = operationalRoutes(context).routes() as unknown as Koa.Middleware;

@@ -113,6 +113,8 @@ describe('error handler', () => {
 
   it('sets the security headers on every answer', async () => {
     const res = await request(server).get('/health/live');
-    expect(res.headers).to.include({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN' });
+    expect(res.headers).to.include({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
+    expect(res.headers['content-security-policy']).to.contain("frame-ancestors 'none'").and.not.contain('unsafe-inline');
+    expect(res.headers, 'no HSTS over plain HTTP').not.to.have.property('strict-transport-security');
   });
 });

@@ -3,6 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import type { Context, Next } from 'koa';
 import { resolveLanguage } from '../i18n/index.js';
 import { loggableUrl, type Logger } from '../logging/logger.js';
+import { DEFAULT_CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from './content-security.js';
 import { renderError, throwIfUnknownApiRoute } from './koa-error-handler.js';
 import type { Metrics } from './metrics.js';
 
@@ -13,16 +14,19 @@ export interface RequestContextOptions {
   metrics: Metrics;
   i18n: I18n;
   bodyLimit: string;
+  /** Where users reach the product; an https address means every answer is given over TLS. */
+  publicUrl?: string;
 }
 
 /**
  * What every request goes through, in one middleware (each extra async layer costs on every
  * request): an id (taken from `X-Request-Id` when well-formed), the caller's language, the logger,
- * the error handler, the security headers, and, when it ends, its
+ * the error handler, the security headers (CSP, HSTS over TLS, no framing), and, when it ends, its
  * duration metric and one access-log line.
  */
 export function koaRequestContext(options: RequestContextOptions) {
   const { logger, metrics } = options;
+  const alwaysTls = options.publicUrl?.startsWith('https:') ?? false;
   const observers = new Map<string, { observe(value: number): void }>();
   return async function requestContext(ctx: Context, next: Next) {
     const incoming = ctx.get('x-request-id');
@@ -43,7 +47,13 @@ export function koaRequestContext(options: RequestContextOptions) {
     if (!res.headersSent) {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       if (!res.hasHeader('Referrer-Policy')) res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-      res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+      res.setHeader('X-Frame-Options', 'DENY');
+      // No answer may be framed: a policy set by a route gets frame-ancestors if it has none.
+      const policy = res.getHeader('Content-Security-Policy');
+      if (typeof policy !== 'string') res.setHeader('Content-Security-Policy', DEFAULT_CONTENT_SECURITY_POLICY);
+      else if (!/(^|;)\s*frame-ancestors\s/i.test(policy)) res.setHeader('Content-Security-Policy', `${policy}; frame-ancestors 'none'`);
+      // ctx.secure reads X-Forwarded-Proto only when the proxy is trusted.
+      if (alwaysTls || ctx.secure) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     }
 
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

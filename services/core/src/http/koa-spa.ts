@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
 import send from 'koa-send';
+import { cspNonce, spaContentSecurityPolicy } from './content-security.js';
 
 export interface SpaOptions {
   /** The build folder (holding index.html). */
@@ -13,20 +14,6 @@ export interface SpaOptions {
   /** Extra headers for the HTML shell of some routes. */
   headersFor?: (pathWithinBase: string) => Record<string, string>;
 }
-
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // The component library injects its styles at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'self'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
 
 /** Server paths that never fall back to the HTML shell. */
 const SERVER_PATHS = /^\/(api|oidc|hubs|health|metrics)(\/|$)/;
@@ -60,17 +47,26 @@ export function koaSpa(options: SpaOptions) {
       // A missing file is a 404; it must not turn into the HTML shell.
       return next();
     }
+    const nonce = cspNonce();
     ctx.status = options.isKnownRoute && !options.isKnownRoute(within) ? 404 : 200;
     ctx.set('Cache-Control', 'no-cache');
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    ctx.set('Content-Security-Policy', spaContentSecurityPolicy(nonce, { secure: ctx.secure }));
     for (const [name, value] of Object.entries(options.headersFor?.(within) ?? {})) ctx.set(name, value);
-    if (!existsSync(path.join(root, 'index.html'))) {
-      ctx.type = 'html';
-      ctx.body = NOT_BUILT;
-      return;
-    }
-    const status = ctx.status;
-    await send(ctx, 'index.html', { root });
-    ctx.status = status;
+    ctx.type = 'html';
+    const shell = await readFile(path.join(root, 'index.html'), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    ctx.body = shell === undefined ? NOT_BUILT : withNonce(shell, nonce);
   };
+}
+
+/**
+ * The shell with this answer's nonce, where the SPA reads it for the styles it inserts. The
+ * `nonce` attribute (not `content`) is hidden from the page's markup and CSS once it has loaded.
+ */
+function withNonce(shell: string, nonce: string): string {
+  const meta = `<meta property="csp-nonce" nonce="${nonce}">`;
+  const head = /<head[^>]*>/i.exec(shell);
+  return head ? `${shell.slice(0, head.index + head[0].length)}${meta}${shell.slice(head.index + head[0].length)}` : `${meta}${shell}`;
 }

@@ -27,6 +27,7 @@ const ORDER = /^\s*([A-Za-z][\w.]*)(?:\s+(asc|desc))?\s*$/i;
  */
 export function parseListQuery(query: Record<string, unknown>, options: ListQueryOptions): ListQuery {
   const maxTop = options.maxTop ?? 1000;
+  const columns = byLowerCaseName(options.sortable);
   const raw = parseInput(
     z.object({
       $search: z.string().trim().max(200).optional(),
@@ -35,13 +36,19 @@ export function parseListQuery(query: Record<string, unknown>, options: ListQuer
       orderBy: z
         .string()
         .regex(ORDER)
-        .refine((value) => ORDER.exec(value)![1]!.toLowerCase() in lower(options.sortable), 'unknown sort field')
+        .superRefine((value, ctx) => {
+          // zod runs this check even when the pattern failed: such a value is refused once, above.
+          const field = ORDER.exec(value)?.[1];
+          if (field === undefined || columns.has(field.toLowerCase())) return;
+          // Named like any closed choice: "orderBy must be one of: …".
+          ctx.addIssue({ code: 'invalid_value', values: Object.keys(options.sortable), input: value });
+        })
         .optional(),
     }),
     query,
   );
   const [, field, direction] = ORDER.exec(raw.orderBy ?? options.defaultOrder)!;
-  const column = lower(options.sortable)[field!.toLowerCase()]!;
+  const column = columns.get(field!.toLowerCase())!;
   return {
     search: raw.$search ? raw.$search : null,
     skip: raw.skip,
@@ -50,8 +57,9 @@ export function parseListQuery(query: Record<string, unknown>, options: ListQuer
   };
 }
 
-function lower(sortable: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(sortable).map(([k, v]) => [k.toLowerCase(), v]));
+/** A Map, not an object: `constructor` or `toString` must not look like a declared field. */
+function byLowerCaseName(sortable: Record<string, string>): Map<string, string> {
+  return new Map(Object.entries(sortable).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /** `%term%` for ILIKE, with the pattern characters of the term escaped. */

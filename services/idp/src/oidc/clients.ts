@@ -50,12 +50,15 @@ export class ClientRegistry {
 
   private toClient(app: Application): ClientApplication {
     const isPublic = app.clientType === 'public';
-    const usesCode = app.grantTypes.includes('authorization_code');
+    // A stopped application may use no grant: no sign-in starts (GET or POST), no code is redeemed,
+    // no token refreshed, no client credentials issued. Signing out still works.
+    const grantTypes = app.status === 'Stopped' ? [] : app.grantTypes;
+    const usesCode = grantTypes.includes('authorization_code');
     const metadata: ClientMetadata = {
       client_id: app.name,
       client_name: app.displayName,
       application_type: 'web',
-      grant_types: app.grantTypes,
+      grant_types: grantTypes,
       response_types: usesCode ? ['code'] : [],
       redirect_uris: usesCode ? app.redirectUris : [],
       post_logout_redirect_uris: app.postLogoutRedirectUris,

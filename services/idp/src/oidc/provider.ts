@@ -1,7 +1,15 @@
-import { IDENTITY_APPLICATION_ID, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
+import {
+  IDENTITY_APPLICATION_ID,
+  cspNonce,
+  pageContentSecurityPolicy,
+  type AppContext,
+  type BufferedWriter,
+  type SessionLogEntry,
+} from '@gatehouse/core';
+import type { Context } from 'koa';
 import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { CLAIMS, accountFinder, type AccountDirectory } from './account.js';
-import type { ClientRegistry } from './clients.js';
+import type { ClientApplication, ClientRegistry } from './clients.js';
 import { errorPage, loggedOutPage, logoutPage } from './pages.js';
 import type { OidcStore } from './oidc-store.js';
 import { PostgresAdapter } from './postgres-adapter.js';
@@ -30,6 +38,19 @@ function audienceOf(token: object): string[] {
   return aud === undefined ? [] : Array.isArray(aud) ? aud : [aud];
 }
 
+/** The provider's routes that start or continue a sign-in: authorization and its resume. */
+const SIGN_IN_PATHS = /^\/auth(\/[^/]+)?$/;
+/** The grants through which a user's tokens are issued; anything else is the client acting for itself. */
+const USER_GRANTS = new Set(['authorization_code', 'refresh_token']);
+
+/** The page a stopped application's sign-in ends on. */
+function stoppedPage(app: ClientApplication): string {
+  return errorPage({
+    title: `${app.displayName} est arrêtée / is stopped`,
+    message: `L’application ${app.displayName} est arrêtée : la connexion n’est pas possible pour le moment. / ${app.displayName} is stopped: signing in is not possible for now.`,
+  });
+}
+
 /** Cookie-signing keys derived from the encryption key: stable across restarts and nodes. */
 export function cookieKeys(context: AppContext): string[] {
   return [context.secrets.deriveKey('oidc-cookie-signing').toString('base64url')];
@@ -42,6 +63,14 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
   // Owned by the ProviderHost: they outlive a provider rebuilt after a key rotation.
   const { directory, sessionLog, store } = options;
   const adminAudience = config.oidc.adminApiAudience;
+  /**
+   * Admin-API tokens go to the admin console alone, and only for a signed-in user: any other
+   * application signing in an administrator, or any client acting for itself, gets none.
+   */
+  const mayUseAdminApi = (ctx: KoaContextWithOIDC, clientId: string | undefined) => {
+    const grantType = ctx.oidc.params?.grant_type;
+    return clientId === config.oidc.adminClientId && (grantType === undefined || USER_GRANTS.has(String(grantType)));
+  };
 
   const clientAdapter = {
     async find(clientId: string) {
@@ -106,7 +135,9 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
         enabled: true,
         logoutSource: async (ctx, form) => {
           ctx.type = 'html';
-          ctx.body = logoutPage(form);
+          // Only a navigation from this site (the user's "Close session") signs out without a click.
+          const fromThisSite = ctx.get('sec-fetch-site') === 'same-origin';
+          ctx.body = logoutPage(form, fromThisSite ? (ctx.state.cspNonce as string) : undefined);
         },
         postLogoutSuccessSource: async (ctx) => {
           ctx.type = 'html';
@@ -115,10 +146,11 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
       },
       resourceIndicators: {
         enabled: true,
-        defaultResource: async (_ctx, client, oneOf) => oneOf ?? (client.clientId === config.oidc.adminClientId ? adminAudience : undefined),
+        defaultResource: async (ctx, client, oneOf) => oneOf ?? (mayUseAdminApi(ctx, client.clientId) ? adminAudience : undefined),
         useGrantedResource: async () => true,
-        getResourceServerInfo: async (_ctx, resource) => {
+        getResourceServerInfo: async (ctx, resource, client) => {
           if (resource !== adminAudience) throw new errors.InvalidTarget();
+          if (!mayUseAdminApi(ctx, client.clientId)) throw new errors.InvalidTarget('the admin API is only available to the administration console');
           return {
             scope: ADMIN_API_SCOPE,
             audience: adminAudience,
@@ -132,15 +164,17 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
     // First-party applications (this product's SPAs and declared company apps) skip consent.
     loadExistingGrant: async (ctx) => {
       const { oidc } = ctx;
+      const app = await registry.find(oidc.client!.clientId);
+      // A sign-in started before its application was stopped does not finish either.
+      if (app?.status === 'Stopped') throw new errors.AccessDenied('the application is stopped');
       const grantId = oidc.result?.consent?.grantId || oidc.session!.grantIdFor(oidc.client!.clientId);
       const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
-      const app = await registry.find(oidc.client!.clientId);
       if (!app?.isFirstParty) return existing;
       const grant = existing ?? new oidc.provider.Grant({ clientId: oidc.client!.clientId, accountId: oidc.session!.accountId! });
       const requested = String(oidc.params?.scope ?? 'openid');
       grant.addOIDCScope(requested);
       const resource = oidc.params?.resource ?? (oidc.client!.clientId === config.oidc.adminClientId ? adminAudience : undefined);
-      if (resource === adminAudience) grant.addResourceScope(adminAudience, ADMIN_API_SCOPE);
+      if (resource === adminAudience && mayUseAdminApi(ctx, oidc.client!.clientId)) grant.addResourceScope(adminAudience, ADMIN_API_SCOPE);
       await grant.save();
       return grant;
     },
@@ -165,22 +199,23 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
   const provider = new Provider(config.oidc.issuer, configuration);
   provider.proxy = config.server.trustProxy;
 
-  // A stopped application cannot start a sign-in: say so plainly instead of a protocol error.
-  provider.use(async (ctx, next) => {
-    if (ctx.path === '/auth' && (ctx.method === 'GET' || ctx.method === 'POST')) {
-      const clientId = ctx.method === 'GET' ? ctx.query.client_id : undefined;
-      const app = typeof clientId === 'string' ? await registry.find(clientId) : undefined;
-      if (app?.status === 'Stopped') {
-        ctx.status = 503;
-        ctx.type = 'html';
-        ctx.body = errorPage({
-          title: `${app.displayName} est arrêtée / is stopped`,
-          message: `L’application ${app.displayName} est arrêtée : la connexion n’est pas possible pour le moment. / ${app.displayName} is stopped: signing in is not possible for now.`,
-        });
-        return;
-      }
-    }
+  provider.use(async (ctx: Context, next) => {
+    // Every answer of the provider gets a strict policy up front: its pages allow the scripts
+    // carrying this nonce, and a form_post answer adds the hash of its own script to it.
+    const nonce = cspNonce();
+    ctx.state.cspNonce = nonce;
+    ctx.set('Content-Security-Policy', pageContentSecurityPolicy({ scriptNonce: nonce, formAction: false }));
     await next();
+    // A stopped application has no grant (clients.ts) and cannot finish a sign-in (loadExistingGrant):
+    // whatever protocol error that gave, the user is told plainly.
+    if (!SIGN_IN_PATHS.test(ctx.path) || !('oidc' in ctx)) return;
+    const clientId = (ctx as unknown as KoaContextWithOIDC).oidc.client?.clientId;
+    const app = clientId ? await registry.find(clientId) : undefined;
+    if (app?.status !== 'Stopped') return;
+    ctx.remove('Location');
+    ctx.status = 503;
+    ctx.type = 'html';
+    ctx.body = stoppedPage(app);
   });
 
   // One session-log row per token issued to an application for a user, written in the background.

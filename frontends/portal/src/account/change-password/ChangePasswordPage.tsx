@@ -41,7 +41,8 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
   const identityName = searchParams.get('identityName')?.trim() ?? '';
   // Some mail clients turn the token's '+' into spaces (spec).
   const token = (searchParams.get('token') ?? '').replaceAll(' ', '+');
-  const returnUrl = searchParams.get('returnUrl') ?? searchParams.get('ReturnUrl');
+  // Only an address of this site is passed on or followed.
+  const returnUrl = sameOriginPath(searchParams.get('returnUrl') ?? searchParams.get('ReturnUrl')) ?? null;
 
   const dialogs = useDialogs();
   const form = useForm(EMPTY_NEW_PASSWORD, NEW_PASSWORD_RULES);
@@ -103,7 +104,7 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
     try {
       const { ok, body } = await changePasswordWithLink({ identityName, token, newPassword, confirmPassword, returnUrl });
       if (ok && body.success) {
-        setState({ kind: 'done', redirectTo: body.redirectTo || sameOriginPath(returnUrl) || BASE_PAGE });
+        setState({ kind: 'done', redirectTo: sameOriginPath(body.redirectTo) ?? returnUrl ?? BASE_PAGE });
       } else if (body.code === 'account.invalid_token') {
         refuseLink(messagesOf(body));
       } else {

@@ -1,6 +1,6 @@
 import Button from 'antd/es/button';
 import { useState } from 'react';
-import { AccountRequestError, answerConsent, type InteractionDetails } from '../account-api';
+import { AccountRequestError, answerConsent, sameOriginPath, type InteractionDetails } from '../account-api';
 import { MessageList } from '../MessageList';
 import { useAccountTranslation, type AccountKey } from '../use-account-translation';
 
@@ -10,8 +10,13 @@ export interface ConsentStepProps {
 }
 
 const KNOWN_SCOPES = new Set(['openid', 'profile', 'email', 'roles', 'offline_access']);
+const KNOWN_RESOURCE_SCOPES = new Set(['admin']);
 
-/** A third-party application asks for access: the user sees what, and allows or denies it. */
+/**
+ * A third-party application asks for access: the user sees what (profile scopes and claims, and
+ * access to other services), and allows or denies it. "Allow" names the interaction shown, so it
+ * grants exactly what this page listed.
+ */
 export function ConsentStep({ interaction, onRedirect }: ConsentStepProps) {
   const { t } = useAccountTranslation();
   const [busy, setBusy] = useState<'allow' | 'deny' | undefined>();
@@ -24,9 +29,9 @@ export function ConsentStep({ interaction, onRedirect }: ConsentStepProps) {
     setBusy(approve ? 'allow' : 'deny');
     setMessages([]);
     try {
-      const { body } = await answerConsent(approve);
+      const { body } = await answerConsent(approve, interaction.uid);
       if (body.redirectTo) {
-        onRedirect(body.redirectTo);
+        onRedirect(sameOriginPath(body.redirectTo) ?? '/');
         return;
       }
     } catch (error) {
@@ -46,6 +51,18 @@ export function ConsentStep({ interaction, onRedirect }: ConsentStepProps) {
         {scopes.map((scope) => (
           <li key={scope}>{KNOWN_SCOPES.has(scope) ? t(`consent.scopes.${scope}` as AccountKey) : scope}</li>
         ))}
+        {(interaction.missingClaims ?? []).map((claim) => (
+          <li key={`claim:${claim}`}>{t('consent.claim', { claim })}</li>
+        ))}
+        {(interaction.resourceScopes ?? []).flatMap(({ resource, scopes: resourceScopes }) =>
+          resourceScopes.map((scope) => (
+            <li key={`${resource} ${scope}`}>
+              {KNOWN_RESOURCE_SCOPES.has(scope)
+                ? t(`consent.resourceScopes.${scope}` as AccountKey, { resource })
+                : t('consent.resourceScope', { scope, resource })}
+            </li>
+          )),
+        )}
       </ul>
       <MessageList messages={messages} />
       <div className="account-step__actions">

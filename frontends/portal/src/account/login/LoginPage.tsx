@@ -51,7 +51,7 @@ export function LoginPage({ supportUrl }: LoginPageProps) {
           }
           interaction={setup.interaction}
           interactionParam={interactionParam}
-          returnUrl={returnUrl}
+          returnUrl={safeReturnUrl ?? null}
           fallbackUrl={fallbackUrl}
         />
       )}

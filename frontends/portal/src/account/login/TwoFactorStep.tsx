@@ -2,7 +2,7 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Input from 'antd/es/input/Input';
 import { useState, type FormEvent } from 'react';
-import { AccountRequestError, messagesOf, resendCode, verifyCode } from '../account-api';
+import { AccountRequestError, messagesOf, resendCode, sameOriginPath, verifyCode } from '../account-api';
 import { Field } from '../form/Field';
 import { matches, required, useForm, type Rules } from '../form/use-form';
 import { MessageList } from '../MessageList';
@@ -86,7 +86,7 @@ export function TwoFactorStep({ token, method: initialMethod, codeExpiresAt, use
         form.reset({ code: '' });
         form.focus('code');
       } else if (body.redirectTo) {
-        onOutcome({ kind: 'redirect', url: body.redirectTo });
+        onOutcome({ kind: 'redirect', url: sameOriginPath(body.redirectTo) ?? fallbackUrl });
       } else {
         const texts = messagesOf(body);
         setMessages(texts.length ? texts : [t('login.unknownError')]);

@@ -1,4 +1,4 @@
-import { messagesOf, type AccountResponse, type LoginResponse } from '../account-api';
+import { messagesOf, sameOriginPath, type AccountResponse, type LoginResponse } from '../account-api';
 
 export type TwoFactorMethod = 'email' | 'totp';
 
@@ -18,11 +18,12 @@ export type LoginOutcome =
 /**
  * Reads a login response. A next step comes with a 200 and `success: false`; a finished (or
  * expired) sign-in names where the browser goes; everything else is a refusal to show.
- * `fallbackUrl` is used when the sign-in succeeded without saying where to go.
+ * `fallbackUrl` is used when the sign-in succeeded without saying where to go, or named a place
+ * off this site.
  */
 export function interpretLogin(response: AccountResponse<LoginResponse>, fallbackUrl: string): LoginOutcome {
   const { body } = response;
-  if (response.ok && body.success) return { kind: 'redirect', url: body.redirectTo || fallbackUrl };
+  if (response.ok && body.success) return { kind: 'redirect', url: sameOriginPath(body.redirectTo) ?? fallbackUrl };
   if (response.ok && body.changePassword && body.token) {
     return { kind: 'expired-password', token: body.token, message: messagesOf(body)[0] };
   }
@@ -35,7 +36,7 @@ export function interpretLogin(response: AccountResponse<LoginResponse>, fallbac
     };
   }
   // An expired sign-in (or a refused consent) says where to start again.
-  if (body.redirectTo) return { kind: 'redirect', url: body.redirectTo };
+  if (body.redirectTo) return { kind: 'redirect', url: sameOriginPath(body.redirectTo) ?? fallbackUrl };
   return {
     kind: 'refused',
     // A crash's reference number means nothing to the user: the spec's message is shown instead.

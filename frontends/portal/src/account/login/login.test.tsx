@@ -415,7 +415,7 @@ describe('/account/login: consent', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
     await waitFor(() => expect(navigateTo).toHaveBeenCalledWith('/oidc/auth/uid-2'));
-    expect(api.posted('/api/v1/account/consent')).toEqual([{ approve: true }]);
+    expect(api.posted('/api/v1/account/consent')).toEqual([{ approve: true, interaction: 'uid-2' }]);
   });
 
   it('denies it', async () => {
@@ -424,6 +424,6 @@ describe('/account/login: consent', () => {
 
     fireEvent.click(await screen.findByRole('button', { name: 'Deny' }));
     await waitFor(() => expect(navigateTo).toHaveBeenCalled());
-    expect(api.posted('/api/v1/account/consent')).toEqual([{ approve: false }]);
+    expect(api.posted('/api/v1/account/consent')).toEqual([{ approve: false, interaction: 'uid-2' }]);
   });
 });

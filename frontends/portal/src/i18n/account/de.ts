@@ -100,6 +100,11 @@ export const de: AccountPhrases = {
       roles: 'Ihre Rollen in den Anwendungen',
       offline_access: 'Angemeldet bleiben, während Sie abwesend sind',
     },
+    claim: 'Ihre Angabe „{{claim}}“',
+    resourceScopes: {
+      admin: 'Den Identitätsdienst in Ihrem Namen verwalten (Verwaltungs-API: {{resource}})',
+    },
+    resourceScope: 'Zugriff „{{scope}}“ auf {{resource}}',
   },
   footer: {
     contact: 'Probleme beim Zugang? Kontaktieren Sie uns!',

@@ -100,6 +100,11 @@ export const en = {
       roles: 'Your roles in its applications',
       offline_access: 'Staying signed in while you are away',
     },
+    claim: 'Your “{{claim}}” information',
+    resourceScopes: {
+      admin: 'Administering the identity service in your name (admin API: {{resource}})',
+    },
+    resourceScope: '“{{scope}}” access to {{resource}}',
   },
   footer: {
     contact: 'Problems to access? Contact Us!',

@@ -100,6 +100,11 @@ export const es: AccountPhrases = {
       roles: 'Sus roles en sus aplicaciones',
       offline_access: 'Mantener la sesión mientras está ausente',
     },
+    claim: 'Su dato «{{claim}}»',
+    resourceScopes: {
+      admin: 'Administrar el servicio de identidad en su nombre (API de administración: {{resource}})',
+    },
+    resourceScope: 'El acceso «{{scope}}» a {{resource}}',
   },
   footer: {
     contact: '¿Problemas para acceder? ¡Contáctenos!',

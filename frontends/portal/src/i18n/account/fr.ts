@@ -100,6 +100,11 @@ export const fr: AccountPhrases = {
       roles: 'Vos rôles dans ses applications',
       offline_access: 'Rester connecté en votre absence',
     },
+    claim: 'Votre information « {{claim}} »',
+    resourceScopes: {
+      admin: 'Administrer le service d’identité en votre nom (API d’administration : {{resource}})',
+    },
+    resourceScope: 'L’accès « {{scope}} » à {{resource}}',
   },
   footer: {
     contact: 'Un problème pour accéder ? Contactez-nous !',

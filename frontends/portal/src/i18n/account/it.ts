@@ -100,6 +100,11 @@ export const it: AccountPhrases = {
       roles: 'I tuoi ruoli nelle applicazioni',
       offline_access: 'Mantenere l’accesso mentre sei assente',
     },
+    claim: 'Il tuo dato «{{claim}}»',
+    resourceScopes: {
+      admin: 'Amministrare il servizio di identità a tuo nome (API di amministrazione: {{resource}})',
+    },
+    resourceScope: 'L’accesso «{{scope}}» a {{resource}}',
   },
   footer: {
     contact: 'Problemi di accesso? Contattaci!',

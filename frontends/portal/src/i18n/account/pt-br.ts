@@ -99,6 +99,11 @@ export const ptBR: AccountPhrases = {
       roles: 'Suas funções nos aplicativos',
       offline_access: 'Manter você conectado enquanto estiver ausente',
     },
+    claim: 'Sua informação “{{claim}}”',
+    resourceScopes: {
+      admin: 'Administrar o serviço de identidade em seu nome (API de administração: {{resource}})',
+    },
+    resourceScope: 'O acesso “{{scope}}” a {{resource}}',
   },
   footer: {
     contact: 'Problemas para acessar? Fale conosco!',

@@ -100,6 +100,11 @@ export const ptPT: AccountPhrases = {
       roles: 'As suas funções nas aplicações',
       offline_access: 'Manter a sessão enquanto está ausente',
     },
+    claim: 'A sua informação «{{claim}}»',
+    resourceScopes: {
+      admin: 'Administrar o serviço de identidade em seu nome (API de administração: {{resource}})',
+    },
+    resourceScope: 'O acesso «{{scope}}» a {{resource}}',
   },
   footer: {
     contact: 'Problemas no acesso? Contacte-nos!',

@@ -8,7 +8,7 @@ import { createApp } from '../../app.js';
 
 function fakePortalBuild(): string {
   const dist = mkdtempSync(path.join(tmpdir(), 'gatehouse-portal-'));
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html lang="fr"><body><div id="root"></div></body></html>');
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html lang="fr"><head><title>Gatehouse</title></head><body><div id="root"></div></body></html>');
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   return dist;
@@ -56,6 +56,22 @@ describe('identity provider: start-up calls and portal', () => {
     const unknown = await request(server).get('/no/such/page');
     expect(unknown.status).to.equal(404);
     expect(unknown.text).to.contain('<div id="root">');
+  });
+
+  it('security: gives the SPA shell a fresh nonce for its run-time styles, and no unsafe-inline or framing', async () => {
+    const nonces = new Set<string>();
+    for (const route of ['/account/login', '/account/login', '/no/such/page']) {
+      const res = await request(server).get(route);
+      const policy = String(res.headers['content-security-policy']);
+      expect(policy).not.to.contain('unsafe-inline');
+      expect(policy).to.contain("frame-ancestors 'none'");
+      expect(policy).to.contain("script-src 'self';");
+      const nonce = /style-src 'self' 'nonce-([^']+)'/.exec(policy)?.[1];
+      expect(nonce, policy).to.be.a('string');
+      expect(res.text, 'the page reads the nonce from its head').to.contain(`<head><meta property="csp-nonce" nonce="${nonce}">`);
+      nonces.add(nonce!);
+    }
+    expect(nonces.size, 'one nonce per answer').to.equal(3);
   });
 
   it('caches hashed assets for a year and answers a missing asset with a plain 404', async () => {
