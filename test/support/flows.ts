@@ -6,10 +6,13 @@ import { MailCatcher } from './smtp.js';
 export const PKCE_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 export const PKCE = { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
 
-/** The product plus a real SMTP server it delivers to; call `stop()` after the suite. */
+/**
+ * The product plus a real SMTP server it delivers to; call `stop()` after the suite. The `spa`
+ * client plays the portal there (the self-service API accepts the portal's tokens only).
+ */
 export async function startServerWithMail(bootstrap: string): Promise<{ server: TestServer; smtp: MailCatcher; stop(): Promise<void> }> {
   const smtp = await new MailCatcher().start();
-  const server = await startTestServer({ bootstrap, overrides: { 'mail.smtpUrl': smtp.url } });
+  const server = await startTestServer({ bootstrap, overrides: { 'mail.smtpUrl': smtp.url, 'oidc.portalClientId': 'spa' } });
   return {
     server,
     smtp,

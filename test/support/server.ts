@@ -21,6 +21,8 @@ export interface TestServer {
   database: TestDatabase;
   /** Stops the process's server and starts a new one on the same database, port and keys. */
   restart(): Promise<void>;
+  /** Another node of the same deployment: same database, keys and public URL, its own port and memory. */
+  addNode(): Promise<{ url: string; stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startTestServer(options: { bootstrap: string; overrides?: 
       },
     });
   const key = randomBytes(32).toString('base64');
+  const nodes: RunningServer[] = [];
   const handle: TestServer = {
     url,
     database,
@@ -53,7 +56,14 @@ export async function startTestServer(options: { bootstrap: string; overrides?: 
       await handle.server.close();
       handle.server = await startServer({ config: config() });
     },
+    async addNode() {
+      const nodePort = await freePort();
+      const node = await startServer({ config: { ...config(), server: { ...config().server, port: nodePort } } });
+      nodes.push(node);
+      return { url: `http://127.0.0.1:${nodePort}`, stop: () => node.close() };
+    },
     async stop() {
+      await Promise.allSettled(nodes.map((node) => node.close()));
       await handle.server.close();
       await database.drop();
     },

@@ -1,3 +1,4 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { i18n as I18n } from 'i18next';
 import { Redis } from 'ioredis';
@@ -10,7 +11,8 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createServerI18n } from './i18n/index.js';
 import { createLogger, type Logger } from './logging/logger.js';
-import { PasswordHasher } from './security/passwords.js';
+import { ARGON2_OPTIONS, PasswordHasher } from './security/passwords.js';
+import { SignInThrottle } from './security/throttle.js';
 import { SecretBox, loadEncryptionKey } from './security/secret-box.js';
 
 /** Everything a service needs, built once and passed in; nothing reads config or opens handles elsewhere. */
@@ -23,6 +25,8 @@ export interface AppContext {
   i18n: I18n;
   secrets: SecretBox;
   passwords: PasswordHasher;
+  /** Per-address and per-account limits on sign-in attempts and mails (Redis when configured). */
+  throttle: SignInThrottle;
   /** Cache invalidation across the nodes of a deployment. */
   broadcast: Broadcast;
   /** True when this process started the embedded database (it serves it to others). */
@@ -42,6 +46,9 @@ export async function createContext(config: Config, options: CreateContextOption
   const dataDir = resolveConfigPath(config, config.database.dataDir);
   let embedded: EmbeddedPostgres | undefined;
   let url = config.database.url;
+  // A command (`npm run unlock`, key rotation) run beside a server on the embedded database uses
+  // that server's database rather than opening the same files a second time.
+  if (!url) url = runningEmbeddedDatabase(dataDir);
   if (!url) {
     const started = Date.now();
     embedded = await startEmbeddedPostgres({
@@ -51,6 +58,7 @@ export async function createContext(config: Config, options: CreateContextOption
       maxConnections: config.database.poolSize + 4,
     });
     url = embedded.url;
+    writeFileSync(path.join(dataDir, EMBEDDED_URL_FILE), JSON.stringify({ pid: process.pid, url }), { mode: 0o600 });
     logger.info({ dataDir, ms: Date.now() - started }, 'embedded PostgreSQL started');
   }
   const dataSource = createDataSource({ url, poolSize: config.database.poolSize });
@@ -80,7 +88,8 @@ export async function createContext(config: Config, options: CreateContextOption
     metrics: createMetrics(),
     i18n: createServerI18n(),
     secrets,
-    passwords: new PasswordHasher(config.security.hashConcurrency),
+    passwords: new PasswordHasher(config.security.hashConcurrency, ARGON2_OPTIONS, config.security.hashQueueLimit),
+    throttle: new SignInThrottle(config.security, redis, logger, `gatehouse:${config.server.publicUrl}`),
     broadcast,
     embeddedDatabase: Boolean(embedded),
     pglite: await isEmbeddedDatabase(dataSource),
@@ -90,7 +99,23 @@ export async function createContext(config: Config, options: CreateContextOption
       broadcast.stop();
       if (redis) redis.disconnect();
       if (dataSource.isInitialized) await dataSource.destroy();
+      if (embedded) rmSync(path.join(dataDir, EMBEDDED_URL_FILE), { force: true });
       await embedded?.stop();
     },
   };
+}
+
+/** Where a process serving the embedded database says so (readable by its owner only). */
+const EMBEDDED_URL_FILE = 'embedded-database.json';
+
+/** The URL of the embedded database another live process of this data folder serves, if any. */
+function runningEmbeddedDatabase(dataDir: string): string | undefined {
+  try {
+    const { pid, url } = JSON.parse(readFileSync(path.join(dataDir, EMBEDDED_URL_FILE), 'utf8')) as { pid: number; url: string };
+    if (pid === process.pid) return undefined;
+    process.kill(pid, 0);
+    return url;
+  } catch {
+    return undefined;
+  }
 }

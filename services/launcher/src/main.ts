@@ -1,4 +1,4 @@
-import { BootstrapError, ConfigError, createContext, createLogger, loadConfig, migrate, type Config, type Logger } from '@gatehouse/core';
+import { BootstrapError, ConfigError, createContext, createLogger, loadConfig, migrate, unlockAccount, type Config, type Logger } from '@gatehouse/core';
 import { KEY_RETIREMENT_SECONDS, rotateSigningKeys } from '@gatehouse/idp';
 import { startServer, type ServiceName } from './server.js';
 
@@ -24,8 +24,32 @@ Previous keys stay published for ${KEY_RETIREMENT_SECONDS} s${retired.length ? `
 }
 
 /**
+ * `npm run unlock -- <userName>`: the way back in when every administrator is locked out. Lifts the
+ * account's permanent and temporary locks and its failure counts (in Redis too, when configured),
+ * and logs it. Works beside a running server, on PostgreSQL or on its embedded database.
+ */
+async function unlock(config: Config, logger: Logger, userName: string | undefined) {
+  if (!userName) {
+    console.error('Usage: npm run unlock -- <userName>');
+    process.exit(2);
+  }
+  const context = await createContext({ ...config, database: { ...config.database, poolSize: 1 } }, { logger });
+  try {
+    const user = await unlockAccount(context, userName, 'Unlocked from the command line');
+    if (!user) {
+      console.error(`No account has the user name ${userName}`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(`${user.userName} is unlocked: it can sign in again.\n`);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
  * Entry point of `npm start`: `--only=idp|admin-api` runs one service, `--migrate-only` stops after
- * migrating, `--rotate-keys` rotates the signing keys.
+ * migrating, `--rotate-keys` rotates the signing keys, `--unlock <userName>` unlocks an account.
  */
 async function main() {
   const args = process.argv.slice(2);
@@ -47,6 +71,10 @@ async function main() {
   const logger = createLogger(config.log.level);
   if (args.includes('--rotate-keys')) {
     await rotateKeys(config, logger);
+    return;
+  }
+  if (args.includes('--unlock')) {
+    await unlock(config, logger, args.find((a) => !a.startsWith('--')));
     return;
   }
   if (args.includes('--migrate-only')) config.server.port = 0;

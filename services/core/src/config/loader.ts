@@ -20,7 +20,15 @@ export interface Config {
   mail: { smtpUrl?: string; from: string };
   metrics: { token?: string };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
-  security: { encryptionKey?: string; hashConcurrency?: number };
+  security: {
+    encryptionKey?: string;
+    hashConcurrency?: number;
+    hashQueueLimit: number;
+    signInRequestsPerMinute: number;
+    failuresPerAddressPerHour: number;
+    failuresPerAccountAndAddressPerDay: number;
+    mailsPerAccountPerHour: number;
+  };
   signIn: { groupDomains: string[]; groupDomainFragment?: string };
   /** The Microsoft (Entra ID) sign-in; `enabled` only when the tenant, the client and one credential are all set. */
   microsoft: {

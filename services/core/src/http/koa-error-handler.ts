@@ -41,6 +41,7 @@ export function renderError(ctx: Context, thrown: unknown, options: { i18n: I18n
   const lng = ctx.state.language as string | undefined;
   const t = (key: string, params: Record<string, unknown> = {}) => options.i18n.t(key, { lng, ...params }) as string;
   ctx.status = error.status;
+  if (error.status === 429 && typeof error.params.retryAfter === 'number') ctx.set('Retry-After', String(error.params.retryAfter));
   ctx.type = 'application/json';
   ctx.body = {
     code: error.code,

@@ -1,4 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { AppContext } from '../context.js';
+import { writeAuthenticationLog } from '../logging/audit.js';
 
 export interface LockoutPolicy {
   /** Failed attempts in a row that lock the account. */
@@ -31,38 +33,71 @@ export function lockStatus(state: LockState, now = new Date()): 'open' | 'locked
 
 type Db = DataSource | EntityManager;
 
-// One statement per failed attempt: the row lock serialises parallel attempts, so N wrong passwords
-// count exactly N and a burst locks the account once. An attempt on a locked account is not counted.
-const failureSql = (table: string, key: string) => `
-  UPDATE ${table} AS t SET
-    failed_attempts = CASE
-      WHEN o.locked OR o.lockout_end > now() THEN o.failed_attempts
-      WHEN o.failed_attempts + 1 >= $2 THEN 0
-      ELSE o.failed_attempts + 1 END,
-    lockout_count = CASE
-      WHEN NOT o.locked AND (o.lockout_end IS NULL OR o.lockout_end <= now()) AND o.failed_attempts + 1 >= $2
-      THEN o.lockout_count + 1 ELSE o.lockout_count END,
-    lockout_end = CASE
-      WHEN NOT o.locked AND (o.lockout_end IS NULL OR o.lockout_end <= now()) AND o.failed_attempts + 1 >= $2
-           AND o.lockout_count + 1 < $4
-      THEN now() + make_interval(mins => $3) ELSE o.lockout_end END,
-    locked = CASE
-      WHEN NOT o.locked AND (o.lockout_end IS NULL OR o.lockout_end <= now()) AND o.failed_attempts + 1 >= $2
-           AND o.lockout_count + 1 >= $4
-      THEN true ELSE o.locked END
-    ${table === 'sign_in_attempts' ? ', updated_at = now()' : ''}
-  FROM (SELECT ${key}, failed_attempts, lockout_count, lockout_end, locked,
-               (locked OR lockout_end > now()) AS was_locked
-          FROM ${table} WHERE ${key} = $1 FOR UPDATE) AS o
-  WHERE t.${key} = o.${key}
-  RETURNING o.was_locked, o.locked AS was_permanent, t.failed_attempts, t.lockout_end, t.locked`;
+/**
+ * Attempts are counted before they are checked: an attempt first reserves one of the account's
+ * remaining failures (one row-locked statement), and only then is the password or code verified.
+ * A right answer gives the reservation back; a wrong one settles it as a failure. So however many
+ * guesses arrive at once, at most `maxFailedAttempts` of them are ever verified before the account
+ * locks, and a success never completes on an account that a sibling attempt has locked meanwhile.
+ */
+export type Reservation =
+  | { kind: 'reserved' }
+  /** Every remaining failure is held by attempts still being verified. */
+  | { kind: 'busy' }
+  | { kind: 'locked'; until: Date }
+  | { kind: 'permanent' };
 
-const USER_FAILURE = failureSql('users', 'id');
-const UNKNOWN_FAILURE = failureSql('sign_in_attempts', 'normalized_user_name');
+/** The tables that count failures: accounts, and user names that match no account. */
+type Counter = { table: 'users'; key: 'id' } | { table: 'sign_in_attempts'; key: 'normalized_user_name' };
+const USERS: Counter = { table: 'users', key: 'id' };
+const UNKNOWN: Counter = { table: 'sign_in_attempts', key: 'normalized_user_name' };
+
+const touched = (c: Counter) => (c.table === 'sign_in_attempts' ? ', updated_at = now()' : '');
+const OPEN = 'NOT o.locked AND (o.lockout_end IS NULL OR o.lockout_end <= now())';
+const current = (c: Counter) =>
+  `(SELECT ${c.key}, failed_attempts, lockout_count, lockout_end, locked FROM ${c.table} WHERE ${c.key} = $1 FOR UPDATE) AS o`;
+
+const reserveSql = (c: Counter) => `
+  UPDATE ${c.table} AS t SET
+    failed_attempts = CASE WHEN ${OPEN} AND o.failed_attempts < $2 THEN o.failed_attempts + 1 ELSE o.failed_attempts END
+    ${touched(c)}
+  FROM ${current(c)}
+  WHERE t.${c.key} = o.${c.key}
+  RETURNING o.locked, CASE WHEN o.lockout_end > now() THEN o.lockout_end END AS lockout_end,
+            (${OPEN} AND o.failed_attempts < $2) AS reserved`;
+
+// The reserved attempt failed. The failures counted so far include attempts still being verified,
+// so the one that settles while the count stands at the limit locks the account.
+const settleSql = (c: Counter) => `
+  UPDATE ${c.table} AS t SET
+    failed_attempts = CASE WHEN ${OPEN} AND o.failed_attempts >= $2 THEN 0 ELSE o.failed_attempts END,
+    lockout_count = CASE WHEN ${OPEN} AND o.failed_attempts >= $2 THEN o.lockout_count + 1 ELSE o.lockout_count END,
+    lockout_end = CASE WHEN ${OPEN} AND o.failed_attempts >= $2 AND o.lockout_count + 1 < $4
+                       THEN now() + make_interval(mins => $3) ELSE o.lockout_end END,
+    locked = CASE WHEN ${OPEN} AND o.failed_attempts >= $2 AND o.lockout_count + 1 >= $4 THEN true ELSE o.locked END
+    ${touched(c)}
+  FROM ${current(c)}
+  WHERE t.${c.key} = o.${c.key}
+  RETURNING NOT (${OPEN}) AND o.lockout_end IS NOT NULL AND NOT o.locked AS was_locked, o.locked AS was_permanent,
+            (${OPEN} AND o.failed_attempts >= $2) AS locked_now, t.failed_attempts, t.lockout_end, t.locked`;
+
+const refundSql = (c: Counter) =>
+  `UPDATE ${c.table} SET failed_attempts = GREATEST(failed_attempts - 1, 0) WHERE ${c.key} = $1`;
+
+const SQL = new Map(
+  [USERS, UNKNOWN].map((c) => [c.table, { reserve: reserveSql(c), settle: settleSql(c), refund: refundSql(c) }] as const),
+);
+
+interface ReserveRow {
+  locked: boolean;
+  lockout_end: Date | null;
+  reserved: boolean;
+}
 
 interface FailureRow {
   was_locked: boolean;
   was_permanent: boolean;
+  locked_now: boolean;
   failed_attempts: number;
   lockout_end: Date | null;
   locked: boolean;
@@ -71,39 +106,54 @@ interface FailureRow {
 function outcomeOf(row: FailureRow, policy: LockoutPolicy): FailureOutcome {
   if (row.was_permanent) return { kind: 'already_permanently_locked' };
   if (row.was_locked) return { kind: 'already_locked', until: row.lockout_end! };
-  if (row.locked) return { kind: 'permanently_locked' };
-  if (row.failed_attempts === 0) return { kind: 'locked', until: row.lockout_end! };
-  return { kind: 'counted', attemptsLeft: policy.maxFailedAttempts - row.failed_attempts };
+  if (row.locked_now) return row.locked ? { kind: 'permanently_locked' } : { kind: 'locked', until: row.lockout_end! };
+  return { kind: 'counted', attemptsLeft: Math.max(1, policy.maxFailedAttempts - row.failed_attempts) };
 }
 
-/** Counts a failed attempt on an account. */
-export async function recordUserFailure(db: Db, userId: string, policy = DEFAULT_LOCKOUT_POLICY): Promise<FailureOutcome> {
-  const rows: [FailureRow[], number] | FailureRow[] = await db.query(USER_FAILURE, [
-    userId,
-    policy.maxFailedAttempts,
-    policy.lockoutMinutes,
-    policy.permanentAfterLockouts,
-  ]);
-  return outcomeOf(firstRow(rows), policy);
+async function reserve(db: Db, counter: Counter, key: string, policy: LockoutPolicy): Promise<Reservation> {
+  const row = firstRow<ReserveRow>(await db.query(SQL.get(counter.table)!.reserve, [key, policy.maxFailedAttempts]));
+  if (row.reserved) return { kind: 'reserved' };
+  if (row.locked) return { kind: 'permanent' };
+  return row.lockout_end ? { kind: 'locked', until: row.lockout_end } : { kind: 'busy' };
 }
 
-/** Counts a failed attempt on a user name that matches no account, exactly as for an account. */
-export async function recordUnknownFailure(
-  db: Db,
-  normalizedUserName: string,
-  policy = DEFAULT_LOCKOUT_POLICY,
-): Promise<FailureOutcome> {
+async function settle(db: Db, counter: Counter, key: string, policy: LockoutPolicy): Promise<FailureOutcome> {
+  const params = [key, policy.maxFailedAttempts, policy.lockoutMinutes, policy.permanentAfterLockouts];
+  return outcomeOf(firstRow<FailureRow>(await db.query(SQL.get(counter.table)!.settle, params)), policy);
+}
+
+/** Reserves one failure of an account before its password or code is checked. */
+export function reserveUserAttempt(db: Db, userId: string, policy = DEFAULT_LOCKOUT_POLICY): Promise<Reservation> {
+  return reserve(db, USERS, userId, policy);
+}
+
+/** Reserves one failure of a user name that matches no account, exactly as for an account. */
+export async function reserveUnknownAttempt(db: Db, normalizedUserName: string, policy = DEFAULT_LOCKOUT_POLICY): Promise<Reservation> {
   await db.query(
     'INSERT INTO sign_in_attempts (normalized_user_name) VALUES ($1) ON CONFLICT (normalized_user_name) DO NOTHING',
     [normalizedUserName],
   );
-  const rows = await db.query(UNKNOWN_FAILURE, [
-    normalizedUserName,
-    policy.maxFailedAttempts,
-    policy.lockoutMinutes,
-    policy.permanentAfterLockouts,
-  ]);
-  return outcomeOf(firstRow(rows), policy);
+  return reserve(db, UNKNOWN, normalizedUserName, policy);
+}
+
+/** The reserved attempt on an account failed: it counts, and may lock the account. */
+export function recordUserFailure(db: Db, userId: string, policy = DEFAULT_LOCKOUT_POLICY): Promise<FailureOutcome> {
+  return settle(db, USERS, userId, policy);
+}
+
+/** The reserved attempt on an unknown user name failed. */
+export function recordUnknownFailure(db: Db, normalizedUserName: string, policy = DEFAULT_LOCKOUT_POLICY): Promise<FailureOutcome> {
+  return settle(db, UNKNOWN, normalizedUserName, policy);
+}
+
+/** The reserved attempt on an account was right (or never checked): the reservation is given back. */
+export async function refundUserAttempt(db: Db, userId: string): Promise<void> {
+  await db.query(SQL.get('users')!.refund, [userId]);
+}
+
+/** The reserved attempt on an unknown user name was never checked. */
+export async function refundUnknownAttempt(db: Db, normalizedUserName: string): Promise<void> {
+  await db.query(SQL.get('sign_in_attempts')!.refund, [normalizedUserName]);
 }
 
 /** The lock state of a user name that matches no account. */
@@ -129,15 +179,19 @@ export interface SignInSuccess {
 
 /**
  * A completed sign-in: the failure count and the run of temporary lockouts cleared, the sign-in
- * dated, and its authentication-log row written, in one round trip.
+ * dated, and its authentication-log row written, in one round trip. Only an account that is not
+ * locked at that moment completes (a parallel attempt may have locked it while this one was being
+ * verified): false means refused, and nothing was changed.
  */
-export async function recordSignInSuccess(db: Db, success: SignInSuccess): Promise<void> {
-  await db.query(
+export async function recordSignInSuccess(db: Db, success: SignInSuccess): Promise<boolean> {
+  const result: unknown = await db.query(
     `WITH success AS (
-       UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now() WHERE id = $1),
-     used AS (UPDATE user_external_logins SET last_used_at = now() WHERE id = $9)
+       UPDATE users SET failed_attempts = 0, lockout_count = 0, lockout_end = NULL, last_login_at = now()
+        WHERE id = $1 AND NOT locked AND (lockout_end IS NULL OR lockout_end <= now()) RETURNING id),
+     used AS (UPDATE user_external_logins SET last_used_at = now() WHERE id = $9 AND EXISTS (SELECT 1 FROM success))
      INSERT INTO authentication_logs (user_id, user_name, result, reason, authentication_provider, return_url, application_name, ip, user_agent)
-     VALUES ($1, $2, 'Success', $3, $4, $5, $6, $7, $8)`,
+     SELECT $1, $2, 'Success', $3, $4, $5, $6, $7, $8 FROM success
+     RETURNING id`,
     [
       success.userId,
       success.userName.slice(0, 256),
@@ -150,6 +204,26 @@ export async function recordSignInSuccess(db: Db, success: SignInSuccess): Promi
       success.externalLoginId ?? null,
     ],
   );
+  return rowsOf(result).length > 0;
+}
+
+/**
+ * An operator's unlock by user name: every lock and failure count lifted, the per-address failure
+ * counts forgotten, an Unlocked log row written, and every node told. Undefined for an unknown name.
+ */
+export async function unlockAccount(
+  context: Pick<AppContext, 'dataSource' | 'throttle' | 'broadcast'>,
+  userName: string,
+  reason: string,
+): Promise<{ id: string; userName: string } | undefined> {
+  const normalized = userName.trim().toLowerCase();
+  const [user] = await context.dataSource.query('SELECT id, user_name FROM users WHERE normalized_user_name = $1', [normalized]);
+  if (!user) return undefined;
+  await unlockUser(context.dataSource, user.id);
+  await writeAuthenticationLog(context.dataSource, { userId: user.id, userName: user.user_name, result: 'Unlocked', reason, provider: 'Local' });
+  await context.throttle.forgetAccount(normalized);
+  context.broadcast.publish('user.changed', { userId: user.id });
+  return { id: user.id, userName: user.user_name };
 }
 
 /** Lifts every lock (an administrator's unlock). */
@@ -170,9 +244,13 @@ export async function sweepSignInAttempts(db: Db, idleHours = 24): Promise<numbe
   return Array.isArray(result) ? Number(result[1] ?? 0) : 0;
 }
 
-function firstRow(result: unknown): FailureRow {
-  // TypeORM answers an UPDATE … RETURNING on postgres as [rows, affectedCount].
-  const rows = Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as FailureRow[]) : (result as FailureRow[]);
-  if (!rows[0]) throw new Error('the account to count a failure on does not exist');
-  return rows[0];
+// TypeORM answers an UPDATE … RETURNING on postgres as [rows, affectedCount].
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : (result as T[]);
+}
+
+function firstRow<T>(result: unknown): T {
+  const row = rowsOf<T>(result)[0];
+  if (!row) throw new Error('the account to count an attempt on does not exist');
+  return row;
 }

@@ -2,6 +2,7 @@ import argon2 from 'argon2';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { AppError } from '../errors/app-error.js';
 
 /** argon2id with OWASP's recommended minimum: 19 MiB, 2 iterations, 1 lane. */
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -9,7 +10,9 @@ export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCo
 /**
  * Hashes and verifies passwords with at most `concurrency` computations at once; the rest queue.
  * argon2 runs on libuv's thread pool, so without a bound a flood of sign-ins would fill the pool
- * and the CPUs, and token, JWKS and database work would wait behind it.
+ * and the CPUs, and token, JWKS and database work would wait behind it. The queue is bounded too:
+ * past `queueLimit` waiting computations a request is refused at once (429 with Retry-After), so a
+ * flood cannot make every sign-in wait for seconds.
  */
 export class PasswordHasher {
   private readonly limit: LimitFunction;
@@ -18,18 +21,33 @@ export class PasswordHasher {
   constructor(
     concurrency = availableParallelism(),
     private readonly options: typeof ARGON2_OPTIONS = ARGON2_OPTIONS,
+    private readonly queueLimit = Number.POSITIVE_INFINITY,
   ) {
     this.limit = pLimit(Math.max(1, concurrency));
   }
 
+  /** Refuses (429) when the queue is full; call before reserving anything that a refusal would leave behind. */
+  assertCapacity(): void {
+    if (this.limit.pendingCount >= this.queueLimit) throw new AppError('errors.busy', 429, { retryAfter: 1 });
+  }
+
+  private run<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      this.assertCapacity();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.limit(work);
+  }
+
   hash(password: string): Promise<string> {
-    return this.limit(() => argon2.hash(password, this.options));
+    return this.run(() => argon2.hash(password, this.options));
   }
 
   /** False for a missing or malformed hash, never an exception. */
   verify(hash: string | null | undefined, password: string): Promise<boolean> {
     if (!hash) return this.verifyNothing(password);
-    return this.limit(async () => {
+    return this.run(async () => {
       try {
         return await argon2.verify(hash, password);
       } catch {
@@ -54,7 +72,7 @@ export class PasswordHasher {
   async verifyNothing(password: string): Promise<false> {
     this.dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), this.options);
     const hash = await this.dummyHash;
-    await this.limit(() => argon2.verify(hash, password).catch(() => false));
+    await this.run(() => argon2.verify(hash, password).catch(() => false));
     return false;
   }
 

@@ -13,8 +13,6 @@ import { requiresProfessionalAccount, type SignInRefusal } from './sign-in.js';
 
 /** A reset link works once, for an hour (documented). */
 export const RESET_TOKEN_SECONDS = 60 * 60;
-/** Asking again within a minute sends nothing more (the answer is the same). */
-const RESET_REQUEST_INTERVAL_SECONDS = 60;
 
 interface ResetUser {
   id: string;
@@ -51,11 +49,9 @@ export class PasswordReset {
     if (user.draft || requiresProfessionalAccount(this.context, user.user_name)) {
       return { ok: false, status: 400, code: 'account.reset_not_allowed' };
     }
-    const [recent] = await this.context.dataSource.query(
-      `SELECT 1 FROM user_tokens WHERE user_id = $1 AND purpose = 'PasswordReset' AND created_at > now() - make_interval(secs => $2)`,
-      [user.id, RESET_REQUEST_INTERVAL_SECONDS],
-    );
-    if (recent) return { ok: true };
+    // At most one mail a minute and a few an hour per account, counted atomically: parallel requests
+    // cannot send more. Past the limit the answer is the same and nothing is sent.
+    if (!(await this.context.throttle.mayMail(user.id))) return { ok: true };
 
     await revokeUserTokens(this.context, user.id, 'PasswordReset');
     const { token } = await issueUserToken(this.context, { userId: user.id, purpose: 'PasswordReset', ttlSeconds: RESET_TOKEN_SECONDS });
@@ -91,6 +87,8 @@ export class PasswordReset {
   async complete(identityName: string, token: string, newPassword: string, confirmPassword?: string): Promise<{ ok: true } | SignInRefusal> {
     const valid = await this.validate(identityName, token);
     if (!valid.ok) return valid;
+    // Whoever holds the link reads the mailbox: the account's mail counts start again.
+    await this.context.throttle.mailUsed(valid.user.id);
     await assertAcceptablePassword(this.context, { userId: valid.user.id, newPassword, confirmPassword });
     if (!(await consumeUserToken(this.context, valid.tokenId))) return { ok: false, status: 400, code: 'account.invalid_token' };
     await applyNewPassword(this.context, this.mailer, valid.user.id, newPassword);

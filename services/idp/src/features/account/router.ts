@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AppError, parseInput, type AppContext, type Mailer } from '@gatehouse/core';
+import { AppError, parseInput, sameOriginPath, type AppContext, type Mailer } from '@gatehouse/core';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { ProviderHost } from '../../oidc/provider-host.js';
@@ -62,6 +62,20 @@ export function accountRoutes(context: AppContext, host: ProviderHost, mailer: M
     });
   };
 
+  // Every call that checks a secret or sends a mail is throttled per address; a refusal (429, with
+  // Retry-After) keeps the login response's shape, like every other refusal of these calls.
+  const throttled = async (ctx: Context, next: () => Promise<unknown>) => {
+    try {
+      await context.throttle.request(ctx.ip);
+      await next();
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 429) throw error;
+      refuse(ctx, { ok: false, status: 429, code: error.code, params: error.params, retryAfter: error.params.retryAfter as number | undefined });
+    }
+  };
+  for (const path of ['/login', '/verifyCode', '/resendCode', '/changePassword', '/resetPassword']) router.post(path, throttled);
+  router.get('/validateToken/:identityName/:token', throttled);
+
   router.post('/login', async (ctx) => {
     const body = parseInput(loginSchema, ctx.request.body ?? {});
     const missing = [
@@ -89,7 +103,8 @@ export function accountRoutes(context: AppContext, host: ProviderHost, mailer: M
     if (!result.ok) return refuse(ctx, result);
     const step: StepContext = { interaction: interaction.uid, remember: body.rememberLogin, ...request };
     const next = await steps.afterPassword(result.user.id, step);
-    if (next.kind === 'done') await signIn.complete(result.user, request, 'Password verified');
+    const refused = next.kind === 'done' ? await signIn.complete(result.user, request, 'Password verified') : undefined;
+    if (refused) return refuse(ctx, refused);
     await answerStep(ctx, next, result.user.id, step, ['pwd']);
   });
 
@@ -178,6 +193,7 @@ export function accountRoutes(context: AppContext, host: ProviderHost, mailer: M
 
   function refuse(ctx: Context, refusal: SignInRefusal) {
     ctx.status = refusal.status;
+    if (refusal.retryAfter) ctx.set('Retry-After', String(refusal.retryAfter));
     ctx.body = loginResponse({
       code: refusal.code,
       errors: [t(ctx, refusal.code, refusal.params)],
@@ -192,24 +208,31 @@ export function accountRoutes(context: AppContext, host: ProviderHost, mailer: M
     const interaction = await currentInteraction(host.current, ctx);
     if (!interaction) throw new AppError('account.interaction_expired', 404);
     const client = await host.registry.find(String(interaction.params.client_id));
-    const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const asked = consentRequest(interaction.prompt.details);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       uid: interaction.uid,
       prompt: interaction.prompt.name,
       client: client ? { clientId: client.name, displayName: client.displayName, firstParty: client.isFirstParty } : null,
       scopes: String(interaction.params.scope ?? '').split(' ').filter(Boolean),
-      missingScopes: details.missingOIDCScope ?? [],
+      missingScopes: asked.scopes,
+      missingClaims: asked.claims,
+      resourceScopes: asked.resourceScopes,
       loginHint: interaction.params.login_hint ?? null,
     };
   });
 
-  /** Consent for a third-party application: approve grants what it asked for, refuse ends with access_denied. */
+  /**
+   * Consent for a third-party application: approve grants what `/interaction` showed for the
+   * interaction the page names (another one started in this browser meanwhile is not approved
+   * unseen); refuse ends with access_denied.
+   */
   router.post('/consent', async (ctx) => {
-    const { approve } = parseInput(consentSchema, ctx.request.body ?? {});
+    const { approve, interaction: shown } = parseInput(consentSchema, ctx.request.body ?? {});
     const provider = host.current;
     const interaction = await currentInteraction(provider, ctx);
     if (!interaction || interaction.prompt.name !== 'consent' || !interaction.session?.accountId) return expired(ctx);
+    if (approve && shown !== interaction.uid) return expired(ctx);
     if (!approve) {
       const redirectTo = await provider.interactionResult(ctx.req, ctx.res, {
         error: 'access_denied',
@@ -218,19 +241,13 @@ export function accountRoutes(context: AppContext, host: ProviderHost, mailer: M
       ctx.body = loginResponse({ redirectTo });
       return;
     }
-    const details = interaction.prompt.details as {
-      missingOIDCScope?: string[];
-      missingOIDCClaims?: string[];
-      missingResourceScopes?: Record<string, string[]>;
-    };
+    const asked = consentRequest(interaction.prompt.details);
     const grant = interaction.grantId
       ? (await provider.Grant.find(interaction.grantId))!
       : new provider.Grant({ accountId: interaction.session.accountId, clientId: String(interaction.params.client_id) });
-    if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
-    if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
-    for (const [resource, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
-      grant.addResourceScope(resource, scopes.join(' '));
-    }
+    if (asked.scopes.length) grant.addOIDCScope(asked.scopes.join(' '));
+    if (asked.claims.length) grant.addOIDCClaims(asked.claims);
+    for (const { resource, scopes } of asked.resourceScopes) grant.addResourceScope(resource, scopes.join(' '));
     const grantId = await grant.save();
     const redirectTo = await provider.interactionResult(ctx.req, ctx.res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     ctx.body = loginResponse({ success: true, redirectTo });
@@ -262,12 +279,18 @@ export function accountRoutes(context: AppContext, host: ProviderHost, mailer: M
 
 /** Only same-origin paths are followed after sign-in; anything else falls back to home. */
 export function safeReturnUrl(context: AppContext, returnUrl: string | null | undefined): string | undefined {
-  if (!returnUrl) return undefined;
-  if (returnUrl.startsWith('/') && !returnUrl.startsWith('//') && !returnUrl.startsWith('/\\')) return returnUrl;
-  try {
-    const url = new URL(returnUrl);
-    return url.origin === new URL(context.config.server.publicUrl).origin ? url.pathname + url.search + url.hash : undefined;
-  } catch {
-    return undefined;
-  }
+  return sameOriginPath(returnUrl, context.config.server.publicUrl);
+}
+
+/**
+ * What a consent is asked for, read once from the prompt: the page lists exactly this and
+ * "Allow" grants exactly this (OIDC scopes and claims, and every resource's scopes).
+ */
+function consentRequest(details: unknown) {
+  const asked = details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+  return {
+    scopes: asked.missingOIDCScope ?? [],
+    claims: asked.missingOIDCClaims ?? [],
+    resourceScopes: Object.entries(asked.missingResourceScopes ?? {}).map(([resource, scopes]) => ({ resource, scopes })),
+  };
 }

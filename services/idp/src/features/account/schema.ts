@@ -10,7 +10,8 @@ export const loginSchema = z.object({
   interaction: z.string().max(200).optional(),
 });
 
-export const consentSchema = z.strictObject({ approve: z.boolean() });
+// `interaction`: the one whose details the page showed; required to approve.
+export const consentSchema = z.strictObject({ approve: z.boolean(), interaction: z.string().max(200).optional() });
 
 export const verifyCodeSchema = z.object({
   token: z.string().min(1).max(200),

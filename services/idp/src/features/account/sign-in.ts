@@ -1,15 +1,18 @@
 import {
   DEFAULT_LOCKOUT_POLICY,
-  lockStatus,
   recordSignInSuccess,
   recordUnknownFailure,
   recordUserFailure,
+  refundUnknownAttempt,
+  refundUserAttempt,
+  reserveUnknownAttempt,
+  reserveUserAttempt,
   sqlClient,
-  unknownLockState,
   writeAuthenticationLog,
   type AppContext,
   type FailureOutcome,
   type LockoutPolicy,
+  type Reservation,
 } from '@gatehouse/core';
 
 export interface SignInRequest {
@@ -30,6 +33,8 @@ export interface SignInRefusal {
   attemptsLeft?: number;
   lockedUntil?: Date;
   externalLoginRequired?: boolean;
+  /** Seconds to wait before trying again (429). */
+  retryAfter?: number;
 }
 
 /** What a successful sign-in knows of the user. */
@@ -69,8 +74,8 @@ export class PasswordSignIn {
   /** Checks the password and, when nothing else is asked of the user, completes the sign-in. */
   async signIn(request: SignInRequest): Promise<SignInResult> {
     const result = await this.verify(request);
-    if (result.ok) await this.complete(result.user, request, 'Password verified');
-    return result;
+    if (!result.ok) return result;
+    return (await this.complete(result.user, request, 'Password verified')) ?? result;
   }
 
   /**
@@ -99,25 +104,42 @@ export class PasswordSignIn {
       return { ok: false, status: 403, code: 'account.use_professional_account', externalLoginRequired: true };
     }
 
+    await this.context.throttle.assertMayAttempt(request.ip, normalized);
+    this.context.passwords.assertCapacity();
     const user = await findUserForSignIn(this.context, normalized);
-    const state = user ?? (await unknownLockState(db, normalized));
-    const lock = lockStatus(state);
-    // Always spend one verification, whatever the account's state.
-    const valid = user?.passwordHash ? await passwords.verify(user.passwordHash, request.password) : await passwords.verifyNothing(request.password);
+    // The attempt is counted before the password is checked, so parallel guesses cannot outrun the lock.
+    const reservation = user ? await reserveUserAttempt(db, user.id, this.policy) : await reserveUnknownAttempt(db, normalized, this.policy);
+    const refund = () => (user ? refundUserAttempt(db, user.id) : refundUnknownAttempt(db, normalized));
+    if (reservation.kind === 'busy') {
+      await log('Failure', 'Sign-in attempt while others are being checked', user?.id);
+      return this.refusalFor(reservation);
+    }
+    let valid: boolean;
+    try {
+      // Always spend one verification, whatever the account's state.
+      valid = user?.passwordHash ? await passwords.verify(user.passwordHash, request.password) : await passwords.verifyNothing(request.password);
+    } catch (error) {
+      if (reservation.kind === 'reserved') await refund();
+      throw error;
+    }
 
-    if (lock !== 'open') {
-      await log(lock === 'permanent' ? 'FullUserLocked' : 'UserLocked', 'Sign-in attempt on a locked account', user?.id);
-      return this.refusalFor(lock === 'permanent' ? { kind: 'already_permanently_locked' } : { kind: 'already_locked', until: state.lockoutEnd! });
+    if (reservation.kind !== 'reserved') {
+      await log(reservation.kind === 'permanent' ? 'FullUserLocked' : 'UserLocked', 'Sign-in attempt on a locked account', user?.id);
+      return this.refusalFor(reservation);
     }
 
     if (!valid) {
       const outcome = user ? await recordUserFailure(db, user.id, this.policy) : await recordUnknownFailure(db, normalized, this.policy);
+      await this.context.throttle.failed(request.ip, normalized);
       // A permanent lock must end this user's tokens on every node at once.
       if (user && outcome.kind === 'permanently_locked') this.context.broadcast.publish('user.changed', { userId: user.id });
       const result = outcome.kind === 'locked' || outcome.kind === 'already_locked' ? 'UserLocked' : outcome.kind.includes('permanent') ? 'FullUserLocked' : 'Failure';
       await log(result, user ? 'Invalid password' : 'Unknown user name', user?.id);
       return this.refusalFor(outcome);
     }
+    // The right password gives its reservation back; the count itself is cleared only when the whole
+    // sign-in completes, so re-entering the password cannot buy more guesses at a second factor.
+    await refund();
 
     if (user!.draft) {
       await log('Failure', 'Draft user', user!.id);
@@ -130,14 +152,41 @@ export class PasswordSignIn {
     return { ok: true, user: user! };
   }
 
-  /** The sign-in succeeded: counters cleared, last sign-in dated and the success logged, in one round trip. */
-  complete(user: { id: string; userName: string }, request: Omit<SignInRequest, 'password' | 'userName'>, reason: string): Promise<void> {
-    return recordSignInSuccess(this.context.dataSource, { userId: user.id, userName: user.userName, reason, provider: 'Local', ...request });
+  /**
+   * The sign-in succeeded: counters cleared, last sign-in dated and the success logged, in one
+   * round trip, unless the account was locked meanwhile (by a parallel attempt, or an
+   * administrator): then the refusal to answer.
+   */
+  async complete(
+    user: { id: string; userName: string },
+    request: Omit<SignInRequest, 'password' | 'userName'>,
+    reason: string,
+  ): Promise<SignInRefusal | undefined> {
+    const done = await recordSignInSuccess(this.context.dataSource, { userId: user.id, userName: user.userName, reason, provider: 'Local', ...request });
+    if (!done) {
+      const [row] = await this.context.dataSource.query('SELECT locked, lockout_end FROM users WHERE id = $1', [user.id]);
+      await writeAuthenticationLog(this.context.dataSource, {
+        userId: user.id,
+        userName: user.userName,
+        result: row?.locked ? 'FullUserLocked' : 'UserLocked',
+        reason: 'Account locked during the sign-in',
+        provider: 'Local',
+        returnUrl: request.returnUrl,
+        applicationName: request.applicationName,
+        ip: request.ip,
+        userAgent: request.userAgent,
+      });
+      return this.refusalFor(row?.locked || !row?.lockout_end ? { kind: 'permanent' } : { kind: 'locked', until: row.lockout_end });
+    }
+    await this.context.throttle.succeeded(request.ip, user.userName.trim().toLowerCase());
+    return undefined;
   }
 
-
-  private refusalFor(outcome: FailureOutcome): SignInRefusal {
+  /** The answer to a refused attempt, in the spec's words. */
+  refusalFor(outcome: FailureOutcome | Exclude<Reservation, { kind: 'reserved' }>): SignInRefusal {
     switch (outcome.kind) {
+      case 'busy':
+        return { ok: false, status: 429, code: 'account.too_many_attempts', retryAfter: 1 };
       case 'counted':
         return {
           ok: false,
@@ -155,6 +204,7 @@ export class PasswordSignIn {
           params: { until: formatUtc(outcome.until) },
           lockedUntil: outcome.until,
         };
+      case 'permanent':
       case 'permanently_locked':
       case 'already_permanently_locked':
         return { ok: false, status: 423, code: 'account.locked_permanently' };
@@ -181,6 +231,6 @@ async function findUserForSignIn(context: AppContext, normalized: string): Promi
   };
 }
 
-function formatUtc(date: Date): string {
+export function formatUtc(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

@@ -5,11 +5,11 @@ import {
   findUserToken,
   isPasswordExpired,
   issueUserToken,
-  lockStatus,
   loadPasswordPolicy,
   recordUserFailure,
+  refundUserAttempt,
+  reserveUserAttempt,
   sha256,
-  updateTokenData,
   writeAuthenticationLog,
   type AppContext,
   type Mailer,
@@ -116,67 +116,96 @@ export class SignInSteps {
       userId: user.id,
       purpose: 'SignInCode',
       ttlSeconds: STEP_TOKEN_SECONDS,
-      data: { ...step, method, resends: 0 } satisfies CodeData,
+      data: { ...step, method, resends: 0, sentAt: Date.now() } satisfies CodeData,
     });
     if (method === 'totp') return { kind: 'second-factor', token, method };
-    const expiresAt = await this.sendCode(user, id, { ...step, method, resends: 0 });
+    const expiresAt = await this.sendCode(user, id);
     return { kind: 'second-factor', token, method, expiresAt };
   }
 
   /** A fresh 6-digit code replaces any previous one of this sign-in, and is mailed. */
-  private async sendCode(user: StepUser, tokenId: string, data: CodeData): Promise<number> {
+  private async sendCode(user: StepUser, tokenId: string): Promise<number> {
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const now = Date.now();
-    const next: CodeData = { ...data, codeHash: codeHash(tokenId, code), codeExpiresAt: now + CODE_LIFETIME_SECONDS * 1000, sentAt: now };
-    await updateTokenData(this.context, tokenId, next as unknown as Record<string, unknown>);
+    const codeExpiresAt = Date.now() + CODE_LIFETIME_SECONDS * 1000;
+    // Merged into what the step holds, so the resend count claimed alongside is kept.
+    await this.context.dataSource.query('UPDATE user_tokens SET context = context || $2::jsonb WHERE id = $1', [
+      tokenId,
+      JSON.stringify({ codeHash: codeHash(tokenId, code), codeExpiresAt }),
+    ]);
     await this.mailer.send({
       to: user.email,
       template: 'sign-in-code',
       language: user.language,
       params: { name: user.first_name ?? user.user_name, code, minutes: CODE_LIFETIME_SECONDS / 60 },
     });
-    return next.codeExpiresAt!;
+    return codeExpiresAt;
   }
 
-  /** "Resend Code": rate-limited; the previous code stops working. */
+  /** Claims one resend for the step, 30 s after the last mail and within 5, in one compare-and-set. */
+  private async claimResend(tokenId: string): Promise<boolean> {
+    const now = Date.now();
+    const result = await this.context.dataSource.query(
+      `UPDATE user_tokens SET context = context || jsonb_build_object('sentAt', $2::bigint, 'resends', COALESCE((context->>'resends')::int, 0) + 1)
+        WHERE id = $1 AND consumed_at IS NULL AND COALESCE((context->>'sentAt')::bigint, 0) <= $3 AND COALESCE((context->>'resends')::int, 0) < $4`,
+      [tokenId, now, now - RESEND_INTERVAL_SECONDS * 1000, MAX_RESENDS],
+    );
+    return Number(result[1]) === 1;
+  }
+
+  /**
+   * "Resend Code": a new e-mailed code, at most every 30 s and 5 times per sign-in (counted
+   * atomically, so parallel requests cannot send more); the previous code stops working. A sign-in
+   * whose second factor is the authenticator app never falls back to a mailed code.
+   */
   async resendCode(token: string, interaction: string): Promise<{ ok: true; expiresAt: number } | SignInRefusal> {
     const row = await findUserToken(this.context, token, 'SignInCode');
     const data = row?.context as CodeData | undefined;
     if (!row || !data || data.interaction !== interaction) return { ok: false, status: 400, code: 'account.interaction_expired' };
-    const waited = Date.now() - (data.sentAt ?? 0);
-    if (waited < RESEND_INTERVAL_SECONDS * 1000 || (data.resends ?? 0) >= MAX_RESENDS) {
-      return { ok: false, status: 429, code: 'account.resend_too_soon' };
-    }
     const user = await this.user(row.user_id);
-    const expiresAt = await this.sendCode(user, row.id, { ...data, method: 'email', resends: (data.resends ?? 0) + 1 });
+    if (data.method !== 'email' || user.totp_enabled_at) return { ok: false, status: 400, code: 'account.resend_not_available' };
+    if (!(await this.claimResend(row.id))) {
+      const wait = Math.ceil(((data.sentAt ?? 0) + RESEND_INTERVAL_SECONDS * 1000 - Date.now()) / 1000);
+      return { ok: false, status: 429, code: 'account.resend_too_soon', retryAfter: Math.max(1, Math.min(wait, RESEND_INTERVAL_SECONDS)) };
+    }
+    const expiresAt = await this.sendCode(user, row.id);
     return { ok: true, expiresAt };
   }
 
   /**
-   * Checks a second-factor code for the sign-in its token belongs to. Expired → "Code expired!";
-   * wrong → "Invalid code", counted toward the same lockout as wrong passwords.
+   * Checks a second-factor code for the sign-in its token belongs to, by the step's own method
+   * only. Expired → "Code expired!"; wrong → "Invalid code", counted toward the same lockout as
+   * wrong passwords, and reserved before it is checked, like them.
    */
-  async verifyCode(token: string, code: string, interaction: string): Promise<{ ok: true; userId: string; step: StepContext } | SignInRefusal> {
+  async verifyCode(
+    token: string,
+    code: string,
+    interaction: string,
+  ): Promise<{ ok: true; userId: string; step: StepContext } | SignInRefusal> {
     const row = await findUserToken(this.context, token, 'SignInCode');
     const data = row?.context as CodeData | undefined;
     if (!row || !data || data.interaction !== interaction) return { ok: false, status: 400, code: 'account.interaction_expired' };
-    const user = await this.user(row.user_id);
-    const lock = lockStatus({ locked: user.locked, lockoutEnd: user.lockout_end });
-    if (lock !== 'open') {
-      return lock === 'permanent'
-        ? { ok: false, status: 423, code: 'account.locked_permanently' }
-        : { ok: false, status: 423, code: 'account.locked', params: { until: `${user.lockout_end!.toISOString().slice(0, 16).replace('T', ' ')} UTC` }, lockedUntil: user.lockout_end! };
-    }
     const trimmed = String(code ?? '').trim();
     if (!/^\d{6}$/.test(trimmed)) return { ok: false, status: 400, code: 'account.code_required' };
+    const user = await this.user(row.user_id);
+    const account = user.user_name.toLowerCase();
+    await this.context.throttle.assertMayAttempt(data.ip, account);
+    const reservation = await reserveUserAttempt(this.context.dataSource, user.id);
+    if (reservation.kind !== 'reserved') return this.signIn.refusalFor(reservation);
 
-    const totpOk = user.totp_enabled_at ? await acceptTotpCode(this.context.dataSource, this.context.secrets, user.id, trimmed) : false;
-    const mailedOk = !totpOk && data.codeHash !== undefined && (data.codeExpiresAt ?? 0) > Date.now() && sameHash(data.codeHash, codeHash(row.id, trimmed));
-    if (!totpOk && !mailedOk) {
-      if (!user.totp_enabled_at && data.codeHash && (data.codeExpiresAt ?? 0) <= Date.now()) {
+    let valid: boolean;
+    try {
+      valid = await this.codeMatches(user, row.id, data, trimmed);
+    } catch (error) {
+      await refundUserAttempt(this.context.dataSource, user.id);
+      throw error;
+    }
+    if (!valid) {
+      if (data.method === 'email' && data.codeHash && (data.codeExpiresAt ?? 0) <= Date.now()) {
+        await refundUserAttempt(this.context.dataSource, user.id);
         return { ok: false, status: 400, code: 'account.code_expired' };
       }
       const outcome = await recordUserFailure(this.context.dataSource, user.id);
+      await this.context.throttle.failed(data.ip, account);
       await writeAuthenticationLog(this.context.dataSource, {
         userId: user.id,
         userName: user.user_name,
@@ -186,17 +215,24 @@ export class SignInSteps {
         applicationName: data.applicationName,
         ip: data.ip,
       });
-      if (outcome.kind === 'counted') return { ok: false, status: 401, code: 'account.invalid_code', attemptsLeft: outcome.attemptsLeft };
-      if (outcome.kind === 'locked' || outcome.kind === 'already_locked') {
-        return { ok: false, status: 423, code: 'account.locked', params: { until: `${outcome.until.toISOString().slice(0, 16).replace('T', ' ')} UTC` }, lockedUntil: outcome.until };
-      }
-      this.context.broadcast.publish('user.changed', { userId: user.id });
-      return { ok: false, status: 423, code: 'account.locked_permanently' };
+      if (outcome.kind === 'permanently_locked') this.context.broadcast.publish('user.changed', { userId: user.id });
+      return outcome.kind === 'counted'
+        ? { ok: false, status: 401, code: 'account.invalid_code', attemptsLeft: outcome.attemptsLeft }
+        : this.signIn.refusalFor(outcome);
     }
+    await refundUserAttempt(this.context.dataSource, user.id);
     // Single use: of two requests with the right code, one wins.
     if (!(await consumeUserToken(this.context, row.id))) return { ok: false, status: 400, code: 'account.interaction_expired' };
-    await this.signIn.complete({ id: user.id, userName: user.user_name }, data, totpOk ? 'Authenticator code verified' : 'E-mailed code verified');
-    return { ok: true, userId: user.id, step: data };
+    const refused = await this.signIn.complete({ id: user.id, userName: user.user_name }, data, data.method === 'totp' ? 'Authenticator code verified' : 'E-mailed code verified');
+    return refused ?? { ok: true, userId: user.id, step: data };
+  }
+
+  /** The step's own factor: the authenticator app's code for a TOTP step, the mailed code otherwise. */
+  private async codeMatches(user: StepUser, tokenId: string, data: CodeData, code: string): Promise<boolean> {
+    if (data.method === 'totp') {
+      return Boolean(user.totp_enabled_at) && acceptTotpCode(this.context.dataSource, this.context.secrets, user.id, code);
+    }
+    return data.codeHash !== undefined && (data.codeExpiresAt ?? 0) > Date.now() && sameHash(data.codeHash, codeHash(tokenId, code));
   }
 
   /** The expired-password step: a new password under the policy, then the rest of the sign-in. */
@@ -213,7 +249,10 @@ export class SignInSteps {
     if (!(await consumeUserToken(this.context, row.id))) return { ok: false, status: 400, code: 'account.interaction_expired' };
     const user = await this.user(row.user_id);
     const next = await this.afterPasswordChecks(user, data);
-    if (next.kind === 'done') await this.signIn.complete({ id: user.id, userName: user.user_name }, data, 'Expired password changed');
+    if (next.kind === 'done') {
+      const refused = await this.signIn.complete({ id: user.id, userName: user.user_name }, data, 'Expired password changed');
+      if (refused) return refused;
+    }
     return { ok: true, userId: user.id, step: data, next };
   }
 }

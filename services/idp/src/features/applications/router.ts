@@ -26,8 +26,8 @@ export function applicationRoutes(context: AppContext, host: ProviderHost): Rout
     ctx.body = row.status;
   });
 
-  /** A user's accessible applications: the user themself, or an Administrator. */
-  router.get('/info/:userId', koaAccountAuth(host), async (ctx) => {
+  /** A user's accessible applications: the user themself, or an Administrator; from the portal or the admin console only. */
+  router.get('/info/:userId', koaAccountAuth(context, host, [context.config.oidc.portalClientId, context.config.oidc.adminClientId]), async (ctx) => {
     const target = ctx.params.userId!;
     const caller = ctx.state.accountId as string;
     if (caller !== target) {

@@ -80,12 +80,16 @@ export class MicrosoftSignIn {
       return { ok: false, status: 423, code: 'account.locked', params: { until: formatUtc(user.lockoutEnd!) }, retry: false };
     }
     const reason = { linked: 'Microsoft account', 'group-domain': 'Microsoft account linked by group e-mail', provisioned: 'Microsoft account provisioned' }[found.how];
-    await this.complete(user, request, reason);
+    if (!(await this.complete(user, request, reason))) {
+      // Locked between the check above and now (an administrator's lock).
+      await log('FullUserLocked', 'Account locked during the sign-in', user);
+      return { ok: false, status: 423, code: 'account.locked_permanently', retry: false };
+    }
     return { ok: true, userId: user.id };
   }
 
-  /** Counters cleared, last sign-in and link use dated, success logged: one round trip, as for passwords. */
-  private complete(user: LinkedUser, request: ExternalSignInRequest, reason: string): Promise<void> {
+  /** Counters cleared, last sign-in and link use dated, success logged: one round trip, as for passwords; false when the account is locked. */
+  private complete(user: LinkedUser, request: ExternalSignInRequest, reason: string): Promise<boolean> {
     return recordSignInSuccess(this.context.dataSource, {
       userId: user.id,
       userName: user.userName,
