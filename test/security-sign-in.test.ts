@@ -3,7 +3,7 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { totpCode } from '@gatehouse/core';
 import { expect } from 'chai';
 import { Browser } from './support/browser.js';
-import { PKCE, PKCE_VERIFIER, accessTokenAfter, atLoginPage } from './support/flows.js';
+import { PKCE, accessTokenAfter } from './support/flows.js';
 import { ROOT } from './support/product.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { MailCatcher } from './support/smtp.js';
@@ -65,19 +65,7 @@ async function signInPage(server: TestServer, client = 'spa', origin = server.ur
 async function tokenFor(server: TestServer, userName: string, client = 'spa'): Promise<string> {
   const browser = await signInPage(server, client);
   const { body } = await post(browser, '/api/v1/account/login', { userName, password: PASSWORD });
-  const { url } = await browser.follow(String(body.redirectTo));
-  const res = await fetch(`${server.url}/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: new URL(url).searchParams.get('code')!,
-      client_id: client,
-      redirect_uri: `${server.url}/${client}/callback`,
-      code_verifier: PKCE_VERIFIER,
-    }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
+  return accessTokenAfter(server, browser, String(body.redirectTo), client);
 }
 
 function profileCall(server: TestServer, path: string, token: string, json?: unknown) {

@@ -32,8 +32,8 @@ export async function atLoginPage(server: TestServer): Promise<Browser> {
   return browser;
 }
 
-/** Follows a finished sign-in to the `spa` callback and redeems the code: the user's access token. */
-export async function accessTokenAfter(server: TestServer, browser: Browser, redirectTo: string): Promise<string> {
+/** Follows a finished sign-in to the client's callback (`spa` unless told) and redeems the code: the user's access token. */
+export async function accessTokenAfter(server: TestServer, browser: Browser, redirectTo: string, client = 'spa'): Promise<string> {
   const { url } = await browser.follow(redirectTo);
   const res = await fetch(`${server.url}/oidc/token`, {
     method: 'POST',
@@ -41,8 +41,8 @@ export async function accessTokenAfter(server: TestServer, browser: Browser, red
     body: new URLSearchParams({
       grant_type: 'authorization_code',
       code: new URL(url).searchParams.get('code')!,
-      client_id: 'spa',
-      redirect_uri: `${server.url}/spa/callback`,
+      client_id: client,
+      redirect_uri: `${server.url}/${client}/callback`,
       code_verifier: PKCE_VERIFIER,
     }),
   });
