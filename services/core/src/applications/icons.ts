@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { findApplicationIcon } from './repository.js';
 
 /** Shown when an application has no icon of its own. */
 const DEFAULT_ICON = Buffer.from(
@@ -9,19 +10,9 @@ const DEFAULT_ICON = Buffer.from(
 );
 const ICON_TYPES = /^image\/(png|jpeg|gif|webp|svg\+xml|x-icon|vnd\.microsoft\.icon)$/;
 
-interface IconRow {
-  icon: string | null;
-  icon_data: Buffer | null;
-  icon_content_type: string | null;
-  modified_on: Date;
-}
-
 /** An application's icon: uploaded bytes, a base64 data URL, or the default. */
 export async function applicationIcon(context: AppContext, appId: string): Promise<{ body: Buffer; type: string; modified: Date | null }> {
-  const [row]: IconRow[] = await context.dataSource.query(
-    'SELECT icon, icon_data, icon_content_type, modified_on FROM applications WHERE id = $1 AND enabled',
-    [appId],
-  );
+  const row = await findApplicationIcon(context.dataSource, appId);
   if (row?.icon_data && row.icon_content_type && ICON_TYPES.test(row.icon_content_type)) {
     return { body: row.icon_data, type: row.icon_content_type, modified: row.modified_on };
   }

@@ -1,30 +1,8 @@
+import type { HomeApplication } from '@gatehouse/contracts';
 import type { AppContext } from '../context.js';
 import { IDENTITY_APPLICATION_ID } from '../domain/constants.js';
 import { resolveEffectiveRoles } from '../roles/effective-roles.js';
-
-/** An application as the home launcher shows it. */
-export interface HomeApplication {
-  id: string;
-  title: string;
-  description: string | null;
-  publicUrl: string | null;
-  privateUrl: string | null;
-  prerelease: boolean;
-  status: string;
-  hasAccess: boolean;
-  isUserFavorite: boolean;
-}
-
-interface ApplicationRow {
-  id: string;
-  title: string;
-  description: string | null;
-  public_url: string | null;
-  private_url: string | null;
-  prerelease: boolean;
-  status: string;
-  favorite: boolean;
-}
+import { findLauncherApplications } from './repository.js';
 
 /**
  * The launcher's applications for one user: those the user holds a role in (any tenant), and the
@@ -35,16 +13,10 @@ export async function homeApplications(context: AppContext, userId: string): Pro
   const roles = await resolveEffectiveRoles(context.dataSource, userId);
   const withAccess = new Set(roles.map((r) => r.applicationId));
   const administrator = roles.some((r) => r.applicationId === IDENTITY_APPLICATION_ID && r.roleName === 'Administrator');
-  const rows: ApplicationRow[] = await context.dataSource.query(
-    `SELECT a.id, a.display_name AS title, a.description, a.public_url, a.private_url, a.prerelease, a.status,
-            EXISTS (SELECT 1 FROM user_favorite_applications f WHERE f.user_id = $1 AND f.application_id = a.id) AS favorite
-       FROM applications a
-      WHERE a.enabled AND NOT a.hide_in_user_list
-      ORDER BY a.display_name`,
-    [userId],
-  );
+  const hasAccess = (id: string) => (id === IDENTITY_APPLICATION_ID ? administrator : withAccess.has(id));
+  const rows = await findLauncherApplications(context.dataSource, userId);
   return rows
-    .filter((app) => (app.id === IDENTITY_APPLICATION_ID ? administrator : withAccess.has(app.id) || Boolean(app.public_url)))
+    .filter((app) => hasAccess(app.id) || (app.id !== IDENTITY_APPLICATION_ID && Boolean(app.public_url)))
     .map((app) => ({
       id: app.id,
       title: app.title,
@@ -53,7 +25,7 @@ export async function homeApplications(context: AppContext, userId: string): Pro
       privateUrl: app.private_url,
       prerelease: app.prerelease,
       status: app.status,
-      hasAccess: app.id === IDENTITY_APPLICATION_ID ? administrator : withAccess.has(app.id),
+      hasAccess: hasAccess(app.id),
       isUserFavorite: app.favorite,
     }));
 }

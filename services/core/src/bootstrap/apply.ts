@@ -183,17 +183,22 @@ class Bootstrapper {
     );
   }
 
-  private async applyApplication(app: BootstrapDocument['applications'][number]) {
-    const existing = await this.em.findOneBy(Application, { id: app.id });
-    // A secret is re-encrypted only when it changed: the ciphertext differs on every encryption.
-    let clientSecretEncrypted: string | null | undefined;
-    if (app.secret) {
-      const unchanged = existing?.clientSecretEncrypted && this.secrets.decrypt(existing.clientSecretEncrypted) === app.secret;
-      if (!unchanged) clientSecretEncrypted = this.secrets.encrypt(app.secret);
-    } else if (app.type === 'public') {
+  /**
+   * The encrypted secret to store, or undefined to keep the stored one. A secret is re-encrypted only
+   * when it changed: the ciphertext differs on every encryption.
+   */
+  private async clientSecretOf(app: BootstrapDocument['applications'][number]): Promise<string | null | undefined> {
+    if (!app.secret) {
       // A public client holds no secret.
-      clientSecretEncrypted = null;
+      return app.type === 'public' ? null : undefined;
     }
+    const existing = await this.em.findOneBy(Application, { id: app.id });
+    const unchanged = existing?.clientSecretEncrypted && this.secrets.decrypt(existing.clientSecretEncrypted) === app.secret;
+    return unchanged ? undefined : this.secrets.encrypt(app.secret);
+  }
+
+  private async applyApplication(app: BootstrapDocument['applications'][number]) {
+    const clientSecretEncrypted = await this.clientSecretOf(app);
     const defaults = CREATE_DEFAULTS.application;
     await this.upsert(
       Application,
@@ -237,6 +242,10 @@ class Bootstrapper {
         },
       },
     );
+    await this.applyRoles(app);
+  }
+
+  private async applyRoles(app: BootstrapDocument['applications'][number]) {
     for (const role of app.roles) {
       const saved = await this.upsert(
         Role,

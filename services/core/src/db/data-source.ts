@@ -3,6 +3,14 @@ import { DataSource } from 'typeorm';
 import { entities } from '../entities/index.js';
 import { SnakeNamingStrategy } from './naming-strategy.js';
 
+/**
+ * What repositories need of TypeORM's DataSource or of a transaction's EntityManager: plain SQL.
+ * Typed structurally so a package can depend on core's data source, not on TypeORM itself.
+ */
+export interface Queryable {
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
 export interface DataSourceOptions {
   url: string;
   poolSize: number;
@@ -28,4 +36,9 @@ export function createDataSource(options: DataSourceOptions): DataSource {
       connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
     },
   });
+}
+
+/** One round trip to the database: what readiness checks ask of it. */
+export async function pingDatabase(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
 }

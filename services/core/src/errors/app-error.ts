@@ -1,7 +1,11 @@
-/** A problem with one field of the input. `code` is an i18n key under `validation.`. */
+import type { ErrorCode } from '@gatehouse/contracts';
+
+export type { ErrorCode };
+
+/** A problem with one field of the input. `code` is an error code (often under `validation.`). */
 export interface FieldError {
   field: string;
-  code: string;
+  code: ErrorCode;
   params?: Record<string, unknown>;
 }
 
@@ -11,7 +15,7 @@ export interface FieldError {
  */
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly status = 400,
     readonly params: Record<string, unknown> = {},
     readonly errors: FieldError[] = [],
@@ -27,7 +31,7 @@ export class AppError extends Error {
 
 export function assertThat(
   condition: unknown,
-  code: string,
+  code: ErrorCode,
   status = 400,
   params: Record<string, unknown> = {},
 ): asserts condition {

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@gatehouse/contracts';
 import { QueryFailedError } from 'typeorm';
 import { AppError } from './app-error.js';
 
@@ -5,7 +6,7 @@ import { AppError } from './app-error.js';
  * Constraint name → error. Constraints are named `<table>__<columns>` by convention, so a
  * violation maps to a code by name, never by matching the database's message text.
  */
-const CONSTRAINT_ERRORS: Record<string, { code: string; status: number; field?: string }> = {
+const CONSTRAINT_ERRORS: Record<string, { code: ErrorCode; status: number; field?: string }> = {
   areas__name: { code: 'errors.area_name_in_use', status: 409, field: 'name' },
   users__normalized_user_name: { code: 'errors.user_name_in_use', status: 409, field: 'userName' },
   groups__area_id_name: { code: 'errors.group_name_in_use', status: 409, field: 'name' },

@@ -2,6 +2,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { AppContext } from '../context.js';
 import { operationalRoutes } from './health.js';
+import { koaCompress } from './koa-compress.js';
 import { koaRequestContext } from './koa-request-context.js';
 
 /** JSON and form bodies for API routes, bounded by `server.bodyLimit`. */
@@ -12,7 +13,7 @@ export function koaJsonBody(context: AppContext) {
 
 /**
  * A Koa app with what every service shares: request ids and access logs, the error handler,
- * security headers, health and metrics. Services add their routes on top.
+ * security headers, health and metrics, compression. Services add their routes on top.
  */
 export function createBaseApp(context: AppContext): Koa {
   const app = new Koa({ proxy: context.config.server.trustProxy });
@@ -29,5 +30,7 @@ export function createBaseApp(context: AppContext): Koa {
   );
   const operational = operationalRoutes(context).routes() as unknown as Koa.Middleware;
   app.use((ctx, next) => (ctx.path.startsWith('/health/') || ctx.path === '/metrics' ? operational(ctx, next) : next()));
+  // Answers over 1 KB made per request (JSON, the HTML shell); built files come precompressed.
+  app.use(koaCompress({ threshold: 1024 }));
   return app;
 }

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { AppContext } from '../context.js';
+import { pingDatabase } from '../db/data-source.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -16,7 +17,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** Readiness checks: the database always, Redis when it is configured. */
 export async function runReadinessChecks(context: AppContext): Promise<{ ok: boolean; checks: Record<string, string> }> {
   const checks: Record<string, Promise<unknown>> = {
-    database: withTimeout(context.dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS),
+    database: withTimeout(pingDatabase(context.dataSource), CHECK_TIMEOUT_MS),
   };
   if (context.redis) checks.redis = withTimeout(context.redis.ping(), CHECK_TIMEOUT_MS);
   const names = Object.keys(checks);

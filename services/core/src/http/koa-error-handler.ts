@@ -1,10 +1,11 @@
+import type { ErrorCode } from '@gatehouse/contracts';
 import type { Context } from 'koa';
 import type { i18n as I18n } from 'i18next';
 import { AppError } from '../errors/app-error.js';
 import { mapDatabaseError } from '../errors/database-errors.js';
 import type { Metrics } from './metrics.js';
 
-const STATUS_CODES: Record<number, string> = {
+const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'errors.validation',
   401: 'errors.unauthorized',
   403: 'errors.forbidden',
@@ -33,6 +34,14 @@ export function toAppError(error: unknown, bodyLimit: string): AppError {
   return new AppError('errors.internal', 500);
 }
 
+/** The common error answer: the code, its message, the fields refused, and the request's id. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  errors: Array<{ field: string; code: ErrorCode; message: string }>;
+  requestId: string | undefined;
+}
+
 /** Renders an error as `{ code, message, errors, requestId }` in the caller's language. */
 export function renderError(ctx: Context, thrown: unknown, options: { i18n: I18n; metrics: Metrics; bodyLimit: string }): void {
   const error = toAppError(thrown, options.bodyLimit);
@@ -43,12 +52,13 @@ export function renderError(ctx: Context, thrown: unknown, options: { i18n: I18n
   ctx.status = error.status;
   if (error.status === 429 && typeof error.params.retryAfter === 'number') ctx.set('Retry-After', String(error.params.retryAfter));
   ctx.type = 'application/json';
-  ctx.body = {
+  const body: ErrorBody = {
     code: error.code,
     message: t(error.code, { ...error.params, requestId }),
     errors: error.errors.map((fe) => ({ field: fe.field, code: fe.code, message: t(fe.code, { field: fe.field, ...fe.params }) })),
     requestId,
   };
+  ctx.body = body;
   options.metrics.httpErrors.inc({ code: error.code });
 }
 

@@ -15,6 +15,9 @@ export interface SpaOptions {
   headersFor?: (pathWithinBase: string) => Record<string, string>;
 }
 
+/** A build file whose name carries its content hash (`assets/index-B1x_9aZq.js`): it never changes. */
+const HASHED = /^\/assets\/.+-[\w-]{6,}\.[a-z0-9]+$/i;
+
 /** Server paths that never fall back to the HTML shell. */
 const SERVER_PATHS = /^\/(api|oidc|hubs|health|metrics)(\/|$)/;
 
@@ -23,7 +26,9 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 
 /**
  * Serves a single-page application: files from its build, long-cached when their names carry a
- * content hash, and index.html for client-side routes (history fallback).
+ * content hash, and index.html for client-side routes (history fallback), never cached without
+ * asking. A file's brotli or gzip twin (`.br`, `.gz`, written at build) is sent to a browser that
+ * accepts it.
  */
 export function koaSpa(options: SpaOptions) {
   const root = path.resolve(options.root);
@@ -36,12 +41,13 @@ export function koaSpa(options: SpaOptions) {
     const within = ctx.path.slice(base.length) || '/';
     ctx.state.routeLabel = `spa:${base || '/'}`;
     if (within !== '/' && path.extname(within)) {
-      const served = await send(ctx, within, { root, index: false, hidden: false }).catch((error: { status?: number }) => {
+      const served = await send(ctx, within, { root, index: false, hidden: false, brotli: true, gzip: true }).catch((error: { status?: number }) => {
         if (error.status === 404 || error.status === 400) return undefined;
         throw error;
       });
       if (served) {
-        ctx.set('Cache-Control', within.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+        ctx.vary('Accept-Encoding');
+        ctx.set('Cache-Control', HASHED.test(within) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
         return;
       }
       // A missing file is a 404; it must not turn into the HTML shell.

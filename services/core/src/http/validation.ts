@@ -1,12 +1,30 @@
+import type { ErrorCode } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import { AppError, type FieldError } from '../errors/app-error.js';
 
-/** Validates input against a schema; a failure is a 400 naming every field and reason. */
-export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+/**
+ * Validates input against a schema; a failure is a 400 naming every field and reason. A field named
+ * in `required` that is missing or blank is reported with that code (the spec's own text, such as
+ * "Please input your username!"), whatever check zod reports first for it.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown, required?: Readonly<Record<string, ErrorCode>>): z.infer<T> {
   // reportInput: zod 4 leaves the offending value out of issues otherwise, and "missing" cannot be told from "wrong type".
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  throw new AppError('errors.validation', 400, {}, result.error.issues.map(toFieldError));
+  const values = (input ?? {}) as Record<string, unknown>;
+  const errors = result.error.issues.map((issue) => {
+    const error = toFieldError(issue);
+    const code = required?.[error.field];
+    return code && isBlank(values[error.field]) ? { field: error.field, code } : error;
+  });
+  throw new AppError('errors.validation', 400, {}, errors);
+}
+
+/** Missing, null, spaces only, or an empty list. */
+function isBlank(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  return Array.isArray(value) && value.length === 0;
 }
 
 function toFieldError(issue: z.core.$ZodIssue): FieldError {

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@gatehouse/contracts';
 import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -22,7 +23,7 @@ export function addressKey(ip: string | null | undefined): string {
   return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
-const tooMany = (res: RateLimiterRes, code = 'errors.too_many_requests') =>
+const tooMany = (res: RateLimiterRes, code: ErrorCode = 'errors.too_many_requests') =>
   new AppError(code, 429, { retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) });
 
 /**

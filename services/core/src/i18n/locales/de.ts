@@ -116,6 +116,7 @@ export const de: Phrases = {
     role_not_granted: 'Der Benutzer hat diese Rolle in dieser Einheit nicht',
     inherited_role_not_removable: 'Diese Rolle stammt aus einer Gruppe oder einer übergeordneten Einheit und kann hier nicht entfernt werden',
     only_admin_revoke: 'Nur ein Administrator kann diesen Zugriff entziehen',
+    access_through_group: 'Der Zugriff auf {{application}} kommt über die Gruppe {{groups}}: Ändern Sie die Rollen dieser Gruppe oder entfernen Sie den Benutzer daraus',
     global_tenant_admin_only: 'Nur ein Administrator kann die Rollen der Einheit Global ändern',
     identity_roles_admin_only: 'Nur ein Administrator kann Rollen der Identitätsanwendung vergeben oder entziehen',
     god_role_god_only: 'Nur ein God-Benutzer kann die Rolle God vergeben oder entziehen',

@@ -116,6 +116,7 @@ export const es: Phrases = {
     role_not_granted: 'El usuario no tiene este rol en esta entidad',
     inherited_role_not_removable: 'Este rol procede de un grupo o de una entidad superior y no se puede quitar aquí',
     only_admin_revoke: 'Solo un administrador puede revocar este acceso',
+    access_through_group: 'El acceso a {{application}} viene del grupo {{groups}}: cambie los roles de ese grupo o quite al usuario de él',
     global_tenant_admin_only: 'Solo un administrador puede cambiar los roles de la entidad Global',
     identity_roles_admin_only: 'Solo un administrador puede conceder o revocar roles de la aplicación de identidad',
     god_role_god_only: 'Solo un usuario God puede conceder o revocar el rol God',

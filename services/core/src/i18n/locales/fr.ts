@@ -116,6 +116,7 @@ export const fr: Phrases = {
     role_not_granted: 'L’utilisateur ne détient pas ce rôle dans cette entité',
     inherited_role_not_removable: 'Ce rôle provient d’un groupe ou d’une entité parente et ne peut pas être retiré ici',
     only_admin_revoke: 'Seul un administrateur peut révoquer cet accès',
+    access_through_group: "L'accès à {{application}} vient du groupe {{groups}} : modifiez les rôles de ce groupe ou retirez-en l'utilisateur",
     global_tenant_admin_only: 'Seul un administrateur peut modifier les rôles de l’entité Global',
     identity_roles_admin_only: 'Seul un administrateur peut attribuer ou retirer les rôles de l’application d’identité',
     god_role_god_only: 'Seul un utilisateur God peut attribuer ou retirer le rôle God',

@@ -116,6 +116,7 @@ export const it: Phrases = {
     role_not_granted: 'L’utente non ha questo ruolo in questa entità',
     inherited_role_not_removable: 'Questo ruolo deriva da un gruppo o da un’entità superiore e non può essere rimosso qui',
     only_admin_revoke: 'Solo un amministratore può revocare questo accesso',
+    access_through_group: "L'accesso a {{application}} deriva dal gruppo {{groups}}: modifica i ruoli di quel gruppo o rimuovi l'utente dal gruppo",
     global_tenant_admin_only: 'Solo un amministratore può modificare i ruoli dell’entità Global',
     identity_roles_admin_only: 'Solo un amministratore può assegnare o revocare i ruoli dell’applicazione di identità',
     god_role_god_only: 'Solo un utente God può assegnare o revocare il ruolo God',

@@ -116,6 +116,7 @@ export const ptBR: Phrases = {
     role_not_granted: 'O usuário não tem esta função nesta entidade',
     inherited_role_not_removable: 'Esta função vem de um grupo ou de uma entidade superior e não pode ser removida aqui',
     only_admin_revoke: 'Somente um administrador pode revogar este acesso',
+    access_through_group: 'O acesso a {{application}} vem do grupo {{groups}}: altere as funções desse grupo ou remova o usuário dele',
     global_tenant_admin_only: 'Somente um administrador pode alterar as funções da entidade Global',
     identity_roles_admin_only: 'Somente um administrador pode conceder ou revogar funções do aplicativo de identidade',
     god_role_god_only: 'Somente um usuário God pode conceder ou revogar a função God',

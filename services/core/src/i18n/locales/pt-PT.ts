@@ -116,6 +116,7 @@ export const ptPT: Phrases = {
     role_not_granted: 'O utilizador não tem esta função nesta entidade',
     inherited_role_not_removable: 'Esta função provém de um grupo ou de uma entidade superior e não pode ser removida aqui',
     only_admin_revoke: 'Só um administrador pode revogar este acesso',
+    access_through_group: 'O acesso a {{application}} vem do grupo {{groups}}: altere as funções desse grupo ou remova o utilizador dele',
     global_tenant_admin_only: 'Só um administrador pode alterar as funções da entidade Global',
     identity_roles_admin_only: 'Só um administrador pode atribuir ou revogar funções da aplicação de identidade',
     god_role_god_only: 'Só um utilizador God pode atribuir ou revogar a função God',

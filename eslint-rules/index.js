@@ -1,0 +1,11 @@
+/** The house rules no published plugin keeps, as an ESLint plugin named `gatehouse`. */
+import handlerLength from './handler-length.js';
+import noCrossPackageImport from './no-cross-package-import.js';
+
+export default {
+  meta: { name: 'gatehouse' },
+  rules: {
+    'handler-length': handlerLength,
+    'no-cross-package-import': noCrossPackageImport,
+  },
+};

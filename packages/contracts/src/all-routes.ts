@@ -1,0 +1,31 @@
+import { applicationsRoutes } from './admin/applications.js';
+import { areasRoutes } from './admin/areas.js';
+import { dashboardRoutes } from './admin/dashboard.js';
+import { groupsRoutes } from './admin/groups.js';
+import { meRoutes } from './admin/me.js';
+import { tenantsRoutes } from './admin/tenants.js';
+import { usersRoutes } from './admin/users.js';
+import { externalLoginRoutes } from './account/external-login.js';
+import { signInRoutes } from './account/sign-in.js';
+import { docsRoutes } from './docs.js';
+import { portalApplicationsRoutes } from './portal/applications.js';
+import { configRoutes } from './portal/config.js';
+import { profileRoutes } from './portal/profile.js';
+import type { RouteContract } from './route.js';
+
+/** Every route the product serves: what the API document lists and what the servers must bind. */
+export const ALL_ROUTES: readonly RouteContract[] = [
+  usersRoutes,
+  groupsRoutes,
+  tenantsRoutes,
+  areasRoutes,
+  applicationsRoutes,
+  meRoutes,
+  dashboardRoutes,
+  signInRoutes,
+  externalLoginRoutes,
+  profileRoutes,
+  portalApplicationsRoutes,
+  configRoutes,
+  docsRoutes,
+].flatMap((routes) => Object.values(routes as Record<string, RouteContract>));

@@ -1,0 +1,53 @@
+import type { MailPhrases } from './types.js';
+
+export const de: MailPhrases = {
+  common: {
+    greeting: (name) => (name ? `Hallo ${name},` : 'Hallo,'),
+    linkFallback: 'Falls die Schaltfläche nicht funktioniert, kopieren Sie diesen Link in Ihren Browser:',
+    automated: 'Diese Nachricht wurde automatisch versendet; bitte antworten Sie nicht darauf.',
+  },
+  templates: {
+    'sign-in-code': {
+      subject: () => 'Ihr Anmeldecode',
+      intro: () => ['Verwenden Sie diesen Code, um die Anmeldung abzuschließen:'],
+      outro: (p) => [
+        `Er läuft in ${p.minutes} ab.`,
+        'Falls Sie diesen Code nicht angefordert haben, ignorieren Sie diese Nachricht. Geben Sie diesen Code niemals weiter.',
+      ],
+    },
+    'password-reset': {
+      subject: () => 'Setzen Sie Ihr Passwort zurück',
+      intro: (p) => [
+        'Wir haben eine Anfrage zum Zurücksetzen des Passworts Ihres Kontos erhalten.',
+        `Wählen Sie über den folgenden Link ein neues Passwort. Der Link läuft in ${p.minutes} ab.`,
+      ],
+      action: 'Passwort zurücksetzen',
+      outro: () => ['Falls Sie das Zurücksetzen nicht angefordert haben, ignorieren Sie diese Nachricht: Ihr Passwort bleibt unverändert.'],
+    },
+    invitation: {
+      subject: (p) => `Einladung zu ${p.productName}`,
+      intro: (p) => [
+        `Sie wurden zu ${p.productName} eingeladen.`,
+        'Nehmen Sie die Einladung an, um Ihr Passwort festzulegen und Ihr Konto zu aktivieren.',
+      ],
+      action: 'Einladung annehmen',
+      outro: () => ['Falls Sie diese Einladung nicht erwartet haben, können Sie diese Nachricht ignorieren.'],
+    },
+    'password-changed': {
+      subject: () => 'Ihr Passwort wurde geändert',
+      intro: (p) => [`Das Passwort Ihres Kontos wurde am ${p.date} geändert.`],
+      outro: () => [
+        'Wenn Sie das selbst waren, müssen Sie nichts weiter tun.',
+        'Andernfalls setzen Sie Ihr Passwort sofort zurück und wenden Sie sich an Ihren Administrator.',
+      ],
+    },
+    'email-changed': {
+      subject: () => 'Die E-Mail-Adresse Ihres Kontos wurde geändert',
+      intro: (p) => [`Die E-Mail-Adresse Ihres Kontos wurde am ${p.date} geändert. Nachrichten zu Ihrem Konto werden nicht mehr an diese Adresse gesendet.`],
+      outro: () => [
+        'Wenn Sie diese Änderung veranlasst haben, müssen Sie nichts weiter tun.',
+        'Andernfalls wenden Sie sich sofort an Ihren Administrator.',
+      ],
+    },
+  },
+};

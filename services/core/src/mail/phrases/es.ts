@@ -1,0 +1,53 @@
+import type { MailPhrases } from './types.js';
+
+export const es: MailPhrases = {
+  common: {
+    greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),
+    linkFallback: 'Si el botón no funciona, copie este enlace en su navegador:',
+    automated: 'Este mensaje se ha enviado automáticamente; por favor, no responda.',
+  },
+  templates: {
+    'sign-in-code': {
+      subject: () => 'Su código de inicio de sesión',
+      intro: () => ['Utilice este código para terminar de iniciar sesión:'],
+      outro: (p) => [
+        `Caduca en ${p.minutes}.`,
+        'Si no ha solicitado este código, ignore este mensaje. No comparta nunca este código con nadie.',
+      ],
+    },
+    'password-reset': {
+      subject: () => 'Restablezca su contraseña',
+      intro: (p) => [
+        'Hemos recibido una solicitud para restablecer la contraseña de su cuenta.',
+        `Elija una nueva contraseña siguiendo el enlace de abajo. El enlace caduca en ${p.minutes}.`,
+      ],
+      action: 'Restablecer mi contraseña',
+      outro: () => ['Si no ha solicitado restablecer su contraseña, ignore este mensaje: su contraseña no cambiará.'],
+    },
+    invitation: {
+      subject: (p) => `Invitación para unirse a ${p.productName}`,
+      intro: (p) => [
+        `Le han invitado a unirse a ${p.productName}.`,
+        'Acepte la invitación para elegir su contraseña y activar su cuenta.',
+      ],
+      action: 'Aceptar la invitación',
+      outro: () => ['Si no esperaba esta invitación, puede ignorar este mensaje.'],
+    },
+    'password-changed': {
+      subject: () => 'Se ha cambiado su contraseña',
+      intro: (p) => [`La contraseña de su cuenta se cambió el ${p.date}.`],
+      outro: () => [
+        'Si ha sido usted, no tiene que hacer nada más.',
+        'Si no, restablezca su contraseña de inmediato y póngase en contacto con su administrador.',
+      ],
+    },
+    'email-changed': {
+      subject: () => 'Se ha cambiado la dirección de correo electrónico de su cuenta',
+      intro: (p) => [`La dirección de correo electrónico de su cuenta se cambió el ${p.date}. Los mensajes sobre la cuenta ya no llegarán a esta dirección.`],
+      outro: () => [
+        'Si ha solicitado este cambio, no tiene que hacer nada más.',
+        'Si no, póngase en contacto con su administrador de inmediato.',
+      ],
+    },
+  },
+};

@@ -1,0 +1,55 @@
+import type { MailPhrases } from './types.js';
+
+export const fr: MailPhrases = {
+  common: {
+    greeting: (name) => (name ? `Bonjour ${name},` : 'Bonjour,'),
+    linkFallback: 'Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur :',
+    automated: 'Ce message a été envoyé automatiquement ; merci de ne pas y répondre.',
+  },
+  templates: {
+    'sign-in-code': {
+      subject: () => 'Votre code de connexion',
+      intro: () => ['Utilisez ce code pour terminer votre connexion :'],
+      outro: (p) => [
+        `Il expire dans ${p.minutes}.`,
+        "Si vous n'avez pas demandé ce code, ignorez ce message. Ne communiquez jamais ce code à personne.",
+      ],
+    },
+    'password-reset': {
+      subject: () => 'Réinitialisez votre mot de passe',
+      intro: (p) => [
+        'Nous avons reçu une demande de réinitialisation du mot de passe de votre compte.',
+        `Choisissez un nouveau mot de passe en suivant le lien ci-dessous. Le lien expire dans ${p.minutes}.`,
+      ],
+      action: 'Réinitialiser mon mot de passe',
+      outro: () => [
+        "Si vous n'êtes pas à l'origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.",
+      ],
+    },
+    invitation: {
+      subject: (p) => `Invitation à rejoindre ${p.productName}`,
+      intro: (p) => [
+        `Vous êtes invité(e) à rejoindre ${p.productName}.`,
+        "Acceptez l'invitation pour choisir votre mot de passe et activer votre compte.",
+      ],
+      action: "Accepter l'invitation",
+      outro: () => ["Si vous n'attendiez pas cette invitation, vous pouvez ignorer ce message."],
+    },
+    'password-changed': {
+      subject: () => 'Votre mot de passe a été modifié',
+      intro: (p) => [`Le mot de passe de votre compte a été modifié le ${p.date}.`],
+      outro: () => [
+        "Si vous êtes à l'origine de ce changement, vous n'avez rien d'autre à faire.",
+        'Sinon, réinitialisez votre mot de passe immédiatement et contactez votre administrateur.',
+      ],
+    },
+    'email-changed': {
+      subject: () => "L'adresse e-mail de votre compte a été modifiée",
+      intro: (p) => [`L'adresse e-mail de votre compte a été modifiée le ${p.date}. Les messages concernant le compte ne seront plus envoyés à cette adresse.`],
+      outro: () => [
+        "Si vous avez demandé ce changement, vous n'avez rien d'autre à faire.",
+        'Sinon, contactez immédiatement votre administrateur.',
+      ],
+    },
+  },
+};

@@ -1,0 +1,53 @@
+import type { MailPhrases } from './types.js';
+
+export const it: MailPhrases = {
+  common: {
+    greeting: (name) => (name ? `Gentile ${name},` : 'Gentile utente,'),
+    linkFallback: 'Se il pulsante non funziona, copi questo link nel suo browser:',
+    automated: 'Questo messaggio è stato inviato automaticamente; la preghiamo di non rispondere.',
+  },
+  templates: {
+    'sign-in-code': {
+      subject: () => 'Il suo codice di accesso',
+      intro: () => ["Utilizzi questo codice per completare l'accesso:"],
+      outro: (p) => [
+        `Scade tra ${p.minutes}.`,
+        'Se non ha richiesto questo codice, ignori questo messaggio. Non condivida mai questo codice con nessuno.',
+      ],
+    },
+    'password-reset': {
+      subject: () => 'Reimposti la sua password',
+      intro: (p) => [
+        'Abbiamo ricevuto una richiesta di reimpostazione della password del suo account.',
+        `Scelga una nuova password tramite il link qui sotto. Il link scade tra ${p.minutes}.`,
+      ],
+      action: 'Reimposta la password',
+      outro: () => ['Se non ha richiesto la reimpostazione della password, ignori questo messaggio: la sua password resta invariata.'],
+    },
+    invitation: {
+      subject: (p) => `Invito a unirsi a ${p.productName}`,
+      intro: (p) => [
+        `È stato invitato/a a unirsi a ${p.productName}.`,
+        "Accetti l'invito per scegliere la sua password e attivare il suo account.",
+      ],
+      action: "Accetta l'invito",
+      outro: () => ['Se non si aspettava questo invito, può ignorare questo messaggio.'],
+    },
+    'password-changed': {
+      subject: () => 'La sua password è stata modificata',
+      intro: (p) => [`La password del suo account è stata modificata il ${p.date}.`],
+      outro: () => [
+        'Se la modifica è stata fatta da lei, non deve fare altro.',
+        "In caso contrario, reimposti subito la password e contatti l'amministratore.",
+      ],
+    },
+    'email-changed': {
+      subject: () => "L'indirizzo e-mail del suo account è stato modificato",
+      intro: (p) => [`L'indirizzo e-mail del suo account è stato modificato il ${p.date}. I messaggi relativi all'account non arriveranno più a questo indirizzo.`],
+      outro: () => [
+        'Se la modifica è stata richiesta da lei, non deve fare altro.',
+        "In caso contrario, contatti subito l'amministratore.",
+      ],
+    },
+  },
+};

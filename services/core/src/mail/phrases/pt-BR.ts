@@ -1,0 +1,53 @@
+import type { MailPhrases } from './types.js';
+
+export const ptBR: MailPhrases = {
+  common: {
+    greeting: (name) => (name ? `Olá, ${name},` : 'Olá,'),
+    linkFallback: 'Se o botão não funcionar, copie este link no seu navegador:',
+    automated: 'Esta mensagem foi enviada automaticamente; por favor, não responda.',
+  },
+  templates: {
+    'sign-in-code': {
+      subject: () => 'Seu código de acesso',
+      intro: () => ['Use este código para concluir o login:'],
+      outro: (p) => [
+        `Ele expira em ${p.minutes}.`,
+        'Se você não solicitou este código, ignore esta mensagem. Nunca compartilhe este código com ninguém.',
+      ],
+    },
+    'password-reset': {
+      subject: () => 'Redefina sua senha',
+      intro: (p) => [
+        'Recebemos uma solicitação para redefinir a senha da sua conta.',
+        `Escolha uma nova senha pelo link abaixo. O link expira em ${p.minutes}.`,
+      ],
+      action: 'Redefinir minha senha',
+      outro: () => ['Se você não solicitou a redefinição de senha, ignore esta mensagem: sua senha continua a mesma.'],
+    },
+    invitation: {
+      subject: (p) => `Convite para acessar ${p.productName}`,
+      intro: (p) => [
+        `Você foi convidado(a) para acessar ${p.productName}.`,
+        'Aceite o convite para definir sua senha e ativar sua conta.',
+      ],
+      action: 'Aceitar o convite',
+      outro: () => ['Se você não esperava este convite, pode ignorar esta mensagem.'],
+    },
+    'password-changed': {
+      subject: () => 'Sua senha foi alterada',
+      intro: (p) => [`A senha da sua conta foi alterada em ${p.date}.`],
+      outro: () => [
+        'Se foi você quem fez essa alteração, não é preciso fazer mais nada.',
+        'Caso contrário, redefina sua senha imediatamente e entre em contato com o administrador.',
+      ],
+    },
+    'email-changed': {
+      subject: () => 'O endereço de e-mail da sua conta foi alterado',
+      intro: (p) => [`O endereço de e-mail da sua conta foi alterado em ${p.date}. As mensagens sobre a conta não serão mais enviadas para este endereço.`],
+      outro: () => [
+        'Se foi você quem pediu essa alteração, não é preciso fazer mais nada.',
+        'Caso contrário, entre em contato com o administrador imediatamente.',
+      ],
+    },
+  },
+};

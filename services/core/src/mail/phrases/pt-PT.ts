@@ -1,0 +1,53 @@
+import type { MailPhrases } from './types.js';
+
+export const ptPT: MailPhrases = {
+  common: {
+    greeting: (name) => (name ? `Olá ${name},` : 'Olá,'),
+    linkFallback: 'Se o botão não funcionar, copie esta ligação para o seu navegador:',
+    automated: 'Esta mensagem foi enviada automaticamente; por favor, não responda.',
+  },
+  templates: {
+    'sign-in-code': {
+      subject: () => 'O seu código de início de sessão',
+      intro: () => ['Utilize este código para concluir o início de sessão:'],
+      outro: (p) => [
+        `Expira dentro de ${p.minutes}.`,
+        'Se não pediu este código, ignore esta mensagem. Nunca partilhe este código com ninguém.',
+      ],
+    },
+    'password-reset': {
+      subject: () => 'Reponha a sua palavra-passe',
+      intro: (p) => [
+        'Recebemos um pedido para repor a palavra-passe da sua conta.',
+        `Escolha uma nova palavra-passe através da ligação abaixo. A ligação expira dentro de ${p.minutes}.`,
+      ],
+      action: 'Repor a minha palavra-passe',
+      outro: () => ['Se não pediu a reposição da palavra-passe, ignore esta mensagem: a sua palavra-passe mantém-se inalterada.'],
+    },
+    invitation: {
+      subject: (p) => `Convite para aceder a ${p.productName}`,
+      intro: (p) => [
+        `Foi convidado(a) para aceder a ${p.productName}.`,
+        'Aceite o convite para definir a sua palavra-passe e ativar a sua conta.',
+      ],
+      action: 'Aceitar o convite',
+      outro: () => ['Se não estava à espera deste convite, pode ignorar esta mensagem.'],
+    },
+    'password-changed': {
+      subject: () => 'A sua palavra-passe foi alterada',
+      intro: (p) => [`A palavra-passe da sua conta foi alterada a ${p.date}.`],
+      outro: () => [
+        'Se foi o próprio a fazer esta alteração, não tem de fazer mais nada.',
+        'Caso contrário, reponha imediatamente a sua palavra-passe e contacte o seu administrador.',
+      ],
+    },
+    'email-changed': {
+      subject: () => 'O endereço de e-mail da sua conta foi alterado',
+      intro: (p) => [`O endereço de e-mail da sua conta foi alterado a ${p.date}. As mensagens sobre a conta deixam de ser enviadas para este endereço.`],
+      outro: () => [
+        'Se foi o próprio a pedir esta alteração, não tem de fazer mais nada.',
+        'Caso contrário, contacte imediatamente o seu administrador.',
+      ],
+    },
+  },
+};

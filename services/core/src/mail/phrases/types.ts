@@ -1,0 +1,44 @@
+/** The parameters each mail template needs. */
+export interface MailParams {
+  'sign-in-code': { name: string; code: string; minutes: number };
+  'password-reset': { name: string; link: string; minutes: number };
+  invitation: { name: string; link: string; productName: string };
+  /** A Date is written out in the reader's language, in UTC; a string is shown as given. */
+  'password-changed': { name: string; date: Date | string };
+  /** Sent to the previous address when an account's e-mail address is changed. */
+  'email-changed': { name: string; date: Date | string };
+}
+
+export type MailTemplate = keyof MailParams;
+
+export const MAIL_TEMPLATES = ['sign-in-code', 'password-reset', 'invitation', 'password-changed', 'email-changed'] as const satisfies readonly MailTemplate[];
+
+/**
+ * Parameters as the phrases see them: every value already written for the reader's language
+ * (minutes as "15 minutos", dates spelled out), so translators only place them in sentences.
+ */
+type Shown<P> = { [K in keyof P]: string };
+
+interface TemplatePhrases<P> {
+  subject: (p: Shown<P>) => string;
+  /** Paragraphs before the code or the button. */
+  intro: (p: Shown<P>) => string[];
+  /** Paragraphs after it. */
+  outro: (p: Shown<P>) => string[];
+}
+
+// A template with a link gets a button, so it needs that button's label.
+export type Phrases<P> = TemplatePhrases<P> & (P extends { link: string } ? { action: string } : unknown);
+
+/**
+ * The shape every language fills in. Parameters come from MailParams, so a phrase cannot use a
+ * parameter its template does not have; a missing language, template or phrase fails to compile.
+ */
+export interface MailPhrases {
+  common: {
+    greeting: (name: string) => string;
+    linkFallback: string;
+    automated: string;
+  };
+  templates: { [T in MailTemplate]: Phrases<MailParams[T]> };
+}
