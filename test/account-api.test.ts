@@ -18,6 +18,7 @@ applications:
     redirectUris: ['\${url}/spa/callback']
 users:
   - { userName: bob@example.com, area: Default, password: 'Correct-Horse-42!' }
+  - { userName: carol@example.com, area: Default, language: en, password: 'Correct-Horse-42!' }
 `;
 
 describe('POST /api/v1/account/login', function () {
@@ -156,5 +157,113 @@ describe('POST /api/v1/account/login', function () {
     const res = await new Browser(server.url).get('/api/v1/account/logout?post_logout_redirect_uri=%2F&client_id=spa');
     expect(res.status).to.equal(302);
     expect(res.headers.get('location')).to.equal('/oidc/session/end?post_logout_redirect_uri=%2F&client_id=spa');
+  });
+});
+
+describe('refusals of /api/v1/account/*: the spec\'s login response', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ bootstrap: BOOTSTRAP });
+  });
+  after(() => server.stop());
+
+  async function browserWithCookie(): Promise<Browser> {
+    const browser = new Browser(server.url);
+    await browser.get('/api/v1/config');
+    return browser;
+  }
+
+  const read = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> });
+  const post = async (browser: Browser, path: string, json: unknown, headers: Record<string, string> = {}) =>
+    read(await browser.postJson(`/api/v1/account/${path}`, json, { 'accept-language': 'en', ...headers }));
+
+  /** `success: false`, the messages as texts, no step to take: the spec's shape, not the common error body. */
+  function expectRefusal(body: Record<string, unknown>, code: string, errors: string[]): void {
+    expect(body).to.include({ success: false, code, changePassword: false, twoAuthentificationRequired: false, token: null });
+    expect(body.errors).to.deep.equal(errors);
+    expect(body).to.have.property('redirectTo');
+    expect(body, 'no common error body fields').not.to.have.any.keys('message');
+  }
+
+  it('answers a new password refused by the policy with success false and every broken rule', async () => {
+    await server.server.context.dataSource.query(`UPDATE users SET password_changed_at = now() - interval '91 days' WHERE normalized_user_name = 'carol@example.com'`);
+    const params = new URLSearchParams({ client_id: 'spa', response_type: 'code', scope: 'openid', redirect_uri: `${server.url}/spa/callback`, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' });
+    const browser = new Browser(server.url);
+    await browser.get(`/oidc/auth?${params}`);
+    await browser.get('/api/v1/config');
+    const step = await post(browser, 'login', { userName: 'carol@example.com', password: 'Correct-Horse-42!' });
+    expect(step.body).to.include({ changePassword: true });
+
+    const weak = await post(browser, 'changePassword', { token: step.body.token, newPassword: 'short', confirmPassword: 'shorter' });
+    expect(weak.status).to.equal(400);
+    expectRefusal(weak.body, 'password.too_short', [
+      'The password must have at least 12 characters',
+      'The password must have an uppercase letter',
+      'The password must have a digit',
+      'The password must have a symbol',
+      "Passwords don't match.",
+    ]);
+    expect(weak.body.redirectTo).to.equal(null);
+    expect(weak.body.requestId).to.be.a('string');
+  });
+
+  it('answers an unusable reset link, on the change and on the check, in the same shape', async () => {
+    const browser = await browserWithCookie();
+    const message = 'Invalid or expired login link. Please contact your contact or your time tracking administrator to have one resent.';
+    const change = await post(browser, 'changePassword', { identityName: 'carol@example.com', token: 'not-a-token', newPassword: 'Reset-Pass-2026!!', confirmPassword: 'Reset-Pass-2026!!' });
+    expect(change.status).to.equal(400);
+    expectRefusal(change.body, 'account.invalid_token', [message]);
+    const check = await read(await browser.get('/api/v1/account/validateToken/carol@example.com/not-a-token', { 'accept-language': 'en' }));
+    expect(check.status).to.equal(400);
+    expectRefusal(check.body, 'account.invalid_token', [message]);
+  });
+
+  it('answers a missing or malformed field with its message', async () => {
+    const browser = await browserWithCookie();
+    const reset = await post(browser, 'resetPassword', { username: 42 });
+    expect(reset.status).to.equal(400);
+    expect(reset.body).to.include({ success: false, token: null, redirectTo: null });
+    expect(reset.body.errors).to.be.an('array').with.length(1);
+    expect((reset.body.errors as unknown[])[0]).to.be.a('string');
+    const verify = await post(browser, 'verifyCode', { code: '123456' });
+    expect(verify.status).to.equal(400);
+    expect(verify.body).to.include({ success: false, twoAuthentificationRequired: false });
+    expect((verify.body.errors as unknown[]).every((e) => typeof e === 'string')).to.equal(true);
+  });
+
+  it('answers a body that is not JSON, a forged XSRF header and an unknown path in the same shape', async () => {
+    const browser = await browserWithCookie();
+    const raw = await fetch(`${server.url}/api/v1/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en', cookie: `XSRF-TOKEN=${browser.cookie('XSRF-TOKEN')}`, 'x-xsrf-token': browser.cookie('XSRF-TOKEN')! },
+      body: '{"userName":',
+    });
+    const malformed = await read(raw);
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body).to.include({ success: false, code: 'errors.invalid_json' });
+
+    const forged = await post(browser, 'login', { userName: 'carol@example.com', password: 'x' }, { 'x-xsrf-token': 'forged' });
+    expect(forged.status).to.equal(403);
+    expect(forged.body).to.include({ success: false, code: 'errors.xsrf', redirectTo: null });
+    expect((forged.body.errors as string[])[0]).to.be.a('string').and.not.equal('');
+
+    const unknown = await read(await browser.get('/api/v1/account/nothing-here', { 'accept-language': 'en' }));
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body).to.include({ success: false, code: 'errors.route_not_found' });
+  });
+
+  it('answers the calls that need a sign-in in progress, without one, with its refusal', async () => {
+    const browser = await browserWithCookie();
+    const resend = await post(browser, 'resendCode', { token: 'whatever' });
+    expect(resend.status).to.equal(400);
+    expectRefusal(resend.body, 'account.interaction_expired', [(resend.body.errors as string[])[0]!]);
+    const interaction = await read(await browser.get('/api/v1/account/interaction', { 'accept-language': 'en' }));
+    expect(interaction.status).to.equal(404);
+    expect(interaction.body).to.include({ success: false, code: 'account.interaction_expired' });
+    const abort = await post(browser, 'interaction/abort', {});
+    expect(abort.status).to.equal(400);
+    expect(abort.body).to.include({ success: false, code: 'account.interaction_expired', redirectTo: '/' });
   });
 });

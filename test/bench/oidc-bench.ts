@@ -168,7 +168,8 @@ async function bare(): Promise<Target> {
       return grant;
     },
   });
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  server.on('request', (req, res) => void handle(req, res));
   const login = async (loginPage: URL, jar: ReturnType<typeof cookieJar>) => {
     const res = await fetch(new URL(loginPage.pathname, base), {
       method: 'POST',

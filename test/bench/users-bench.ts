@@ -152,7 +152,8 @@ async function main() {
   // The embedded database accepts 30 connections: the service's pool and the pg client share them.
   const poolSize = process.env.DATABASE_URL ? CONNECTIONS : Math.min(CONNECTIONS, 12);
   const context = await createTestContext({ overrides: { 'database.poolSize': poolSize, 'log.level': 'silent' } });
-  const server = http.createServer(createApp(context).callback());
+  const handle = createApp(context).callback();
+  const server = http.createServer((req, res) => void handle(req, res));
   const pool = new pg.Pool({ connectionString: context.database.url, max: poolSize });
   try {
     const seeded = performance.now();

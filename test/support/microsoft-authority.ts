@@ -217,7 +217,8 @@ export class MicrosoftAuthority {
 
   /** Listens again (on the same port after a stop); what it stored is kept. */
   async start(): Promise<void> {
-    const server = http.createServer(this.app().callback());
+    const handle = this.app().callback();
+    const server = http.createServer((req, res) => void handle(req, res));
     server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));

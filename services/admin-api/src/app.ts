@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Router from '@koa/router';
-import { createBaseApp, koaJsonBody, koaSpa, type AppContext } from '@gatehouse/core';
+import { type AppContext } from '@gatehouse/core';
+import { createBaseApp, koaJsonBody, koaSpa } from '@gatehouse/core/http';
 import type Koa from 'koa';
 import { adminAccessTokenVerifier } from './auth/access-token.js';
 import { adminAccountStates } from './auth/account-state.js';
@@ -57,9 +58,9 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
   return app;
 }
 
-/** Every feature's routes under ADMIN_API_PREFIX (authenticated by createApp before they run). */
+/** Every feature's routes, each with its full path under ADMIN_API_PREFIX (authenticated by createApp before they run). */
 export function adminRouter(context: AppContext): Router {
-  const admin = new Router({ prefix: ADMIN_API_PREFIX });
+  const admin = new Router();
   const features = [
     applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }),
     areaRoutes(context),

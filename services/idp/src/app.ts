@@ -1,9 +1,13 @@
 import path from 'node:path';
-import { Mailer, createBaseApp, koaJsonBody, koaSpa, koaXsrf, type AppContext } from '@gatehouse/core';
+import { type AppContext } from '@gatehouse/core';
+import { createBaseApp, koaJsonBody, koaSpa, koaXsrf } from '@gatehouse/core/http';
+import { Mailer } from '@gatehouse/core/mail';
 import type Koa from 'koa';
+import { accountAnswers } from './features/account/account-answers.js';
 import { accountRoutes } from './features/account/router.js';
 import { applicationRoutes } from './features/applications/router.js';
 import { configRoutes } from './features/config/router.js';
+import { apiDocsRoutes } from './features/docs/router.js';
 import { externalLoginRoutes } from './features/external-login/router.js';
 import { profileRoutes } from './features/profile/router.js';
 import { ProviderHost } from './oidc/provider-host.js';
@@ -31,13 +35,15 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
   const app = createBaseApp(context);
   // Mounted, the provider sets its signed cookies through this app's context.
   app.keys = cookieKeys(context);
+  // The account calls answer the spec's login response, whatever refuses them (XSRF and body parser included).
+  app.use(accountAnswers(context));
   // Before the body parser: the provider reads its own request bodies.
   app.use(host.middleware());
   app.use(koaJsonBody(context));
   // Every API call sets the XSRF cookie if missing; state-changing ones must echo it.
   const xsrf = koaXsrf();
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? xsrf(ctx, next) : next()));
-  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), externalLoginRoutes(context, host), profileRoutes(context, host, mailer), applicationRoutes(context, host)]) {
+  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), externalLoginRoutes(context, host), profileRoutes(context, host, mailer), applicationRoutes(context, host), apiDocsRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(

@@ -1,6 +1,7 @@
-import { BootstrapError, ConfigError, createContext, createLogger, loadConfig, migrate, unlockAccount, type Config, type Logger } from '@gatehouse/core';
+import { ConfigError, createContext, createLogger, loadConfig, migrate, unlockAccount, type Config, type Logger } from '@gatehouse/core';
+import { BootstrapError } from '@gatehouse/core/bootstrap';
 import { KEY_RETIREMENT_SECONDS, rotateSigningKeys } from '@gatehouse/idp';
-import { startServer, type ServiceName } from './server.js';
+import { startServer, type RunningServer, type ServiceName } from './server.js';
 
 /**
  * `npm run keys:rotate`: new signing keys take over; the previous ones stay published until the
@@ -47,20 +48,20 @@ async function unlock(config: Config, logger: Logger, userName: string | undefin
   }
 }
 
-/**
- * Entry point of `npm start`: `--only=idp|admin-api` runs one service, `--migrate-only` stops after
- * migrating, `--rotate-keys` rotates the signing keys, `--unlock <userName>` unlocks an account.
- */
-async function main() {
-  const args = process.argv.slice(2);
+/** The service `--only=idp|admin-api` names, if any; an unknown one stops the process. */
+function onlyService(args: string[]): ServiceName | undefined {
   const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length) as ServiceName | undefined;
   if (only && only !== 'idp' && only !== 'admin-api') {
     console.error(`Unknown service "${only}": use --only=idp or --only=admin-api`);
     process.exit(2);
   }
-  let config;
+  return only;
+}
+
+/** The configuration, or the process stops with the message naming what is wrong in it. */
+function configOrExit(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -68,6 +69,51 @@ async function main() {
     }
     throw error;
   }
+}
+
+/** Printed to the terminal rather than the JSON log, so the generated password never lands in log storage. */
+function printWelcome(server: RunningServer, config: Config, only: ServiceName | undefined): void {
+  const lines = [
+    '',
+    `  Gatehouse is running at ${server.url}${only ? ` (${only} only)` : ''}`,
+    `  Database: ${server.context.embeddedDatabase ? `embedded (${config.database.dataDir})` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  Administrator: ${config.bootstrap.adminUserName}`,
+  ];
+  if (server.generatedAdminPassword) {
+    lines.push(
+      `  Generated administrator password (shown once, only its hash is stored): ${server.generatedAdminPassword}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+/** SIGTERM and SIGINT drain the server, then end the process. */
+function stopOnSignals(server: RunningServer, logger: Logger): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * Entry point of `npm start`: `--only=idp|admin-api` runs one service, `--migrate-only` stops after
+ * migrating, `--rotate-keys` rotates the signing keys, `--unlock <userName>` unlocks an account.
+ */
+async function main() {
+  const args = process.argv.slice(2);
+  const only = onlyService(args);
+  const config = configOrExit();
   const logger = createLogger(config.log.level);
   if (args.includes('--rotate-keys')) {
     await rotateKeys(config, logger);
@@ -89,36 +135,8 @@ async function main() {
     await server.close();
     return;
   }
-
-  const lines = [
-    '',
-    `  Gatehouse is running at ${server.url}${only ? ` (${only} only)` : ''}`,
-    `  Database: ${server.context.embeddedDatabase ? `embedded (${config.database.dataDir})` : 'PostgreSQL (DATABASE_URL)'}`,
-    `  Administrator: ${config.bootstrap.adminUserName}`,
-  ];
-  if (server.generatedAdminPassword) {
-    lines.push(
-      `  Generated administrator password (shown once, only its hash is stored): ${server.generatedAdminPassword}`,
-    );
-  }
-  // Printed to the terminal rather than the JSON log, so the generated password never lands in log storage.
-  process.stdout.write(`${lines.join('\n')}\n\n`);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  printWelcome(server, config, only);
+  stopOnSignals(server, logger);
 }
 
 await main();

@@ -1,15 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import {
-  applyBootstrap,
-  createContext,
-  migrate,
-  readBootstrapFile,
-  resolveConfigPath,
-  type AppContext,
-  type Config,
-  type Logger,
-} from '@gatehouse/core';
+import { createContext, migrate, resolveConfigPath, type AppContext, type Config, type Logger } from '@gatehouse/core';
+import { applyBootstrap, readBootstrapFile } from '@gatehouse/core/bootstrap';
 import * as adminApi from '@gatehouse/admin-api';
 import * as idp from '@gatehouse/idp';
 
@@ -31,50 +23,51 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/**
- * Opens the database, migrates, applies the bootstrap file and serves the chosen services on one
- * port, routing by path prefix so every browser request stays same-origin.
- */
-export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const { config } = options;
-  const services = options.services ?? ['idp', 'admin-api'];
-  const context = await createContext(config, { logger: options.logger });
-  const { logger } = context;
-  let generatedAdminPassword: string | undefined;
-  try {
-    const applied = await migrate(context.dataSource);
-    if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
-    const file = resolveConfigPath(config, config.bootstrap.file);
-    const doc = await readBootstrapFile(file, { publicUrl: config.server.publicUrl });
-    const result = await applyBootstrap(context.dataSource, doc, {
-      secrets: context.secrets,
-      file,
-      admin: { userName: config.bootstrap.adminUserName, password: config.bootstrap.adminPassword },
-    });
-    generatedAdminPassword = result.generatedAdminPassword;
-    logger.info({ file, created: result.created, updated: result.updated }, 'bootstrap applied');
-  } catch (error) {
-    await context.close();
-    throw error;
-  }
+/** Migrates the database and applies the bootstrap file; answers the administrator's generated password, if any. */
+async function prepareDatabase(context: AppContext): Promise<string | undefined> {
+  const { config, logger } = context;
+  const applied = await migrate(context.dataSource);
+  if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
+  const file = resolveConfigPath(config, config.bootstrap.file);
+  const doc = await readBootstrapFile(file, { publicUrl: config.server.publicUrl });
+  const result = await applyBootstrap(context.dataSource, doc, {
+    secrets: context.secrets,
+    file,
+    admin: { userName: config.bootstrap.adminUserName, password: config.bootstrap.adminPassword },
+  });
+  logger.info({ file, created: result.created, updated: result.updated }, 'bootstrap applied');
+  return result.generatedAdminPassword;
+}
 
-  const idpInstance = services.includes('idp') ? await idp.createApp(context).catch(async (error: unknown) => {
-    await context.close();
-    throw error;
-  }) : undefined;
-  const idpApp = idpInstance?.callback();
-  const adminApp = services.includes('admin-api') ? adminApi.createApp(context).callback() : undefined;
-  const isAdminPath = (url: string) => adminApi.ROUTE_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
-  let shuttingDown = false;
-  const handler: http.RequestListener = (req, res) => {
+type Listener = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
+
+const isAdminPath = (url: string) => adminApi.ROUTE_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
+
+/** Sends the admin API's paths to it and every other path to the idp; with one service, everything to it. */
+function routeByPath(idpApp: Listener | undefined, adminApp: Listener | undefined): http.RequestListener {
+  return (req, res) => {
     const target = adminApp && (isAdminPath(req.url ?? '/') || !idpApp) ? adminApp : idpApp!;
-    // During shutdown a keep-alive connection is closed as soon as its last answer is sent.
-    res.once('finish', () => shuttingDown && setImmediate(() => server.closeIdleConnections()));
     void target(req, res);
   };
+}
 
-  const server = http.createServer(handler);
-  // Keep-alive sockets, so shutdown can close the idle ones and wait for the busy ones.
+interface Listening {
+  port: number;
+  /** Stops accepting connections and waits for the open ones, destroying those left after `timeoutMs`. */
+  drain(timeoutMs: number, logger: Logger): Promise<void>;
+}
+
+/**
+ * Serves a handler on the configured port. Keep-alive sockets are tracked, so draining closes the
+ * idle ones at once and waits for the busy ones.
+ */
+async function listen(config: Config, handler: http.RequestListener): Promise<Listening> {
+  let draining = false;
+  const server = http.createServer((req, res) => {
+    // During shutdown a keep-alive connection is closed as soon as its last answer is sent.
+    res.once('finish', () => draining && setImmediate(() => server.closeIdleConnections()));
+    handler(req, res);
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -83,25 +76,44 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.server.port, config.server.host, () => resolve());
-  }).catch(async (error) => {
+  });
+  const drain = async (timeoutMs: number, logger: Logger) => {
+    draining = true;
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timer = setTimeout(() => {
+      logger.warn({ open: sockets.size }, 'shutdown timeout: closing remaining connections');
+      for (const socket of sockets) socket.destroy();
+    }, timeoutMs);
+    await drained;
+    clearTimeout(timer);
+  };
+  return { port: (server.address() as AddressInfo).port, drain };
+}
+
+/**
+ * Opens the database, migrates, applies the bootstrap file and serves the chosen services on one
+ * port, routing by path prefix so every browser request stays same-origin.
+ */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const { config } = options;
+  const services = options.services ?? ['idp', 'admin-api'];
+  const context = await createContext(config, { logger: options.logger });
+  const closeOnFailure = async (error: unknown): Promise<never> => {
     await context.close();
     throw error;
-  });
-  const port = (server.address() as AddressInfo).port;
+  };
+  const generatedAdminPassword = await prepareDatabase(context).catch(closeOnFailure);
+  const idpInstance = services.includes('idp') ? await idp.createApp(context).catch(closeOnFailure) : undefined;
+  const adminApp = services.includes('admin-api') ? adminApi.createApp(context).callback() : undefined;
+  const listening = await listen(config, routeByPath(idpInstance?.callback(), adminApp)).catch(closeOnFailure);
+  const { port } = listening;
   const url = config.server.port === 0 ? `http://${config.server.host}:${port}` : config.server.publicUrl;
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      shuttingDown = true;
-      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timer = setTimeout(() => {
-        logger.warn({ open: sockets.size }, 'shutdown timeout: closing remaining connections');
-        for (const socket of sockets) socket.destroy();
-      }, config.server.shutdownTimeoutMs);
-      await drained;
-      clearTimeout(timer);
+      await listening.drain(config.server.shutdownTimeoutMs, context.logger);
       await idpInstance?.close();
       await context.close();
     })());

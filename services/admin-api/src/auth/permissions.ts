@@ -1,78 +1,9 @@
-import { AppError, type IdentityRole } from '@gatehouse/core';
+import { AppError } from '@gatehouse/core';
 import type { Context, Middleware, Next } from 'koa';
 import { callerOf } from './koa-admin-auth.js';
 
-/** Any signed-in user, with any kind of token (the home launcher). */
-export const SIGNED_IN = 'signed-in';
-
-/** Full administration. God is the superset role: whatever an Administrator may do, God may too. */
-const ADMIN = ['Administrator', 'God'] as const satisfies readonly IdentityRole[];
-/** Who manages users and groups: administrators, and area administrators within their areas. */
-const MANAGE_USERS = [...ADMIN, 'AreaAdministrator'] as const satisfies readonly IdentityRole[];
-/** Who reads users and groups: the managers above plus the read-only TenantAdministrator. */
-const READ_USERS = [...MANAGE_USERS, 'TenantAdministrator'] as const satisfies readonly IdentityRole[];
-/** Who grants and revokes application roles (the role-access switches). */
-const GRANT_ROLES = [...ADMIN, 'Manager'] as const satisfies readonly IdentityRole[];
-
-/**
- * The one place where each admin endpoint's allowed roles are written: endpoint name → the
- * roles of the Identity application of which the caller must hold at least one. Every admin route
- * names its entry through `requireRole`, so a test can walk the whole table. What a caller then
- * sees is narrowed by {@link ENDPOINT_SCOPE}: an AreaAdministrator only their areas' users and
- * groups. The README's "Admin API permissions" table is generated from these two objects.
- */
-export const ENDPOINT_ROLES = {
-  'applications.homeInfo': SIGNED_IN,
-  'applications.icon': SIGNED_IN,
-  'applications.roles': [...READ_USERS, 'Manager'],
-
-  'me.get': SIGNED_IN,
-  'dashboard.base': [...ADMIN, 'TenantAdministrator'],
-
-  'areas.list': [...READ_USERS, 'Manager'],
-
-  'users.list': READ_USERS,
-  'users.get': READ_USERS,
-  'users.create': MANAGE_USERS,
-  'users.update': MANAGE_USERS,
-  'users.delete': MANAGE_USERS,
-  'users.invite': MANAGE_USERS,
-  'users.changePassword': MANAGE_USERS,
-  'users.lock': MANAGE_USERS,
-  'users.unlock': MANAGE_USERS,
-  'users.groups': READ_USERS,
-  'users.tenants': READ_USERS,
-  'users.roles': READ_USERS,
-  'users.grantRoles': GRANT_ROLES,
-  'users.revokeRoles': GRANT_ROLES,
-  'users.checkPermissions': [...READ_USERS, 'Manager'],
-  'users.export': READ_USERS,
-  'users.template': MANAGE_USERS,
-  'users.bulkInsert': MANAGE_USERS,
-  'users.changeUserNameTemplate': ADMIN,
-  'users.changeUserName': ADMIN,
-
-  'groups.list': READ_USERS,
-  'groups.get': READ_USERS,
-  'groups.create': MANAGE_USERS,
-  'groups.update': MANAGE_USERS,
-  'groups.delete': MANAGE_USERS,
-  'groups.members': READ_USERS,
-  'groups.addMember': MANAGE_USERS,
-  'groups.updateMember': MANAGE_USERS,
-  'groups.removeMember': MANAGE_USERS,
-  'groups.tenants': READ_USERS,
-  'groups.addTenantRoles': MANAGE_USERS,
-  'groups.removeTenant': MANAGE_USERS,
-  'groups.template': MANAGE_USERS,
-  'groups.bulkInsert': MANAGE_USERS,
-
-  'tenants.list': [...READ_USERS, 'Manager'],
-  'tenants.twoModeAuth': ADMIN,
-} as const satisfies Record<string, readonly IdentityRole[] | typeof SIGNED_IN>;
-
-/** The name of an admin endpoint in ENDPOINT_ROLES. */
-export type EndpointName = keyof typeof ENDPOINT_ROLES;
+export { ENDPOINT_ROLES, SIGNED_IN, type EndpointName } from '@gatehouse/contracts';
+import { ENDPOINT_ROLES, SIGNED_IN, type EndpointName } from '@gatehouse/contracts';
 
 /** Who manages an account, by what it holds (users/service.ts assertMayManage). */
 const RANK =

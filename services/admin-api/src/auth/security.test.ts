@@ -1,19 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  Broadcast,
-  GLOBAL_TENANT_ID,
-  IDENTITY_APPLICATION_ID,
-  Mailer,
-  createContext,
-  isPasswordExpired,
-  loadPasswordPolicy,
-  randomToken,
-  sha256,
-  type AppContext,
-  type Group,
-  type Tenant,
-  type User,
-} from '@gatehouse/core';
+import { Broadcast, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, createContext, isPasswordExpired, loadPasswordPolicy, randomToken, sha256, type AppContext, type Group, type Tenant, type User } from '@gatehouse/core';
+import { Mailer } from '@gatehouse/core/mail';
 import { buildArea, buildGroup, buildTenant, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import request from 'supertest';

@@ -24,12 +24,24 @@ export interface XlsxUploadOptions {
 
 /**
  * Reads one .xlsx file from a multipart field into `ctx.state.upload` (see uploadOf), or refuses
- * the request: over 2 MB (413), no file, another extension ("Extension not allowed"), a file under
- * another field or a malformed request (400), in the words of `options.errors`. multer itself, not
- * @koa/multer's wrapper, because the wrapper ships without types and adds nothing here but a
- * promise around the same call.
+ * the request as {@link xlsxUploadReader} does.
  */
 export function koaXlsxUpload(options: XlsxUploadOptions = {}): Middleware {
+  const read = xlsxUploadReader(options);
+  return async function xlsxUpload(ctx: Context, next) {
+    ctx.state.upload = await read(ctx);
+    await next();
+  };
+}
+
+/**
+ * A reader of one .xlsx file from a multipart field, for a handler that checks the caller before
+ * the body is read. It refuses the request: over 2 MB (413), no file, another extension
+ * ("Extension not allowed"), a file under another field or a malformed request (400), in the words
+ * of `options.errors`. multer itself, not @koa/multer's wrapper, because the wrapper ships without
+ * types and adds nothing here but a promise around the same call.
+ */
+export function xlsxUploadReader(options: XlsxUploadOptions = {}): (ctx: Context) => Promise<UploadedWorkbook> {
   const field = options.field ?? 'file';
   const errors = options.errors ?? importErrors;
   const upload = multer({
@@ -38,7 +50,7 @@ export function koaXlsxUpload(options: XlsxUploadOptions = {}): Middleware {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 16 * 1024, parts: 20 },
   }).single(field);
 
-  return async function xlsxUpload(ctx: Context, next) {
+  return async function readXlsxUpload(ctx: Context) {
     const declared = Number(ctx.get('content-length'));
     if (declared > MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE) {
       // Refused before reading a byte: reading a huge body only to discard it is what an attacker
@@ -59,8 +71,7 @@ export function koaXlsxUpload(options: XlsxUploadOptions = {}): Middleware {
     const file = (ctx.req as IncomingMessage & { file?: Express.Multer.File }).file;
     if (!file) throw errors('file_required', { field });
     if (!/\.xlsx$/i.test(file.originalname)) throw errors('extension_not_allowed', { field });
-    ctx.state.upload = { name: file.originalname, buffer: file.buffer } satisfies UploadedWorkbook;
-    await next();
+    return { name: file.originalname, buffer: file.buffer };
   };
 }
 

@@ -74,6 +74,23 @@ export async function assertReadableWorkbook(buffer: Buffer, errors: ImportError
   }
 }
 
+/** A local entry as read, with what its central directory entry must repeat. */
+type LocalEntry = ZipEntry & { offset: number; nameBytes: Buffer };
+/** A central directory entry: what it declares of the local entry at its offset. */
+interface CentralEntry {
+  nameBytes: Buffer;
+  method: number;
+  compressed: number;
+  size: number;
+}
+
+const unreadable = () => new Refusal('unreadable_file');
+
+/** Refuses the archive unless `length` bytes from `at` lie inside it. */
+function need(buffer: Buffer, at: number, length: number): void {
+  if (at < 0 || at + length > buffer.length) throw unreadable();
+}
+
 /**
  * The archive's entries, in the order the streaming reader meets them: local entries from the
  * first byte, then the central directory, then its end record. Anything else (a file after the
@@ -81,67 +98,24 @@ export async function assertReadableWorkbook(buffer: Buffer, errors: ImportError
  * contradicts, a name given twice) is refused.
  */
 function zipEntries(buffer: Buffer): ZipEntry[] {
-  const unreadable = () => new Refusal('unreadable_file');
-  const need = (at: number, length: number) => {
-    if (at < 0 || at + length > buffer.length) throw unreadable();
-  };
-  const locals: Array<ZipEntry & { offset: number; nameBytes: Buffer }> = [];
-  const central = new Map<number, { nameBytes: Buffer; method: number; compressed: number; size: number }>();
+  const locals: LocalEntry[] = [];
+  const central = new Map<number, CentralEntry>();
   let pos = 0;
   for (;;) {
-    need(pos, 4);
+    need(buffer, pos, 4);
     const signature = buffer.readUInt32LE(pos);
     if (signature === LOCAL_FILE_HEADER) {
       // A file after the central directory is still one the reader inflates: no honest archive has one.
       if (central.size) throw unreadable();
-      need(pos, 30);
-      const flags = buffer.readUInt16LE(pos + 6);
-      const method = buffer.readUInt16LE(pos + 8);
-      let compressed = buffer.readUInt32LE(pos + 18);
-      let size = buffer.readUInt32LE(pos + 22);
-      const nameLength = buffer.readUInt16LE(pos + 26);
-      const dataStart = pos + 30 + nameLength + buffer.readUInt16LE(pos + 28);
-      need(pos + 30, dataStart - pos - 30);
-      if (flags & 0x1 || (method !== STORED && method !== DEFLATED)) throw unreadable();
-      if (compressed === ZIP64 || size === ZIP64) throw new Refusal('file_too_large_unpacked');
-      let dataEnd: number;
-      let next: number;
-      if (!(flags & 0x8) || compressed > 0) {
-        dataEnd = dataStart + compressed;
-        need(dataStart, compressed);
-        next = dataEnd;
-      } else {
-        // The sizes follow the data, in a descriptor the reader finds by its signature.
-        dataEnd = buffer.indexOf(DATA_DESCRIPTOR, dataStart);
-        if (dataEnd < 0) throw unreadable();
-        need(dataEnd, 16);
-        compressed = buffer.readUInt32LE(dataEnd + 8);
-        size = buffer.readUInt32LE(dataEnd + 12);
-        if (compressed !== dataEnd - dataStart) throw unreadable();
-        if (size === ZIP64) throw new Refusal('file_too_large_unpacked');
-        next = dataEnd + 16;
-      }
-      const nameBytes = buffer.subarray(pos + 30, pos + 30 + nameLength);
-      locals.push({ offset: pos, nameBytes, name: nameBytes.toString('utf8'), method, dataStart, dataEnd, size });
+      const { entry, next } = readLocalEntry(buffer, pos);
+      locals.push(entry);
       if (locals.length > MAX_ENTRIES) throw new Refusal('file_too_large_unpacked');
       pos = next;
     } else if (signature === CENTRAL_DIRECTORY_HEADER) {
-      need(pos, 46);
-      const nameLength = buffer.readUInt16LE(pos + 28);
-      const length = 46 + nameLength + buffer.readUInt16LE(pos + 30) + buffer.readUInt16LE(pos + 32);
-      need(pos, length);
-      const offset = buffer.readUInt32LE(pos + 42);
-      if (central.has(offset)) throw unreadable();
-      central.set(offset, {
-        nameBytes: buffer.subarray(pos + 46, pos + 46 + nameLength),
-        method: buffer.readUInt16LE(pos + 10),
-        compressed: buffer.readUInt32LE(pos + 20),
-        size: buffer.readUInt32LE(pos + 24),
-      });
-      pos += length;
+      pos = readCentralEntry(buffer, pos, central);
     } else if (signature === END_OF_CENTRAL_DIRECTORY) {
-      need(pos, 22);
-      need(pos + 22, buffer.readUInt16LE(pos + 20));
+      need(buffer, pos, 22);
+      need(buffer, pos + 22, buffer.readUInt16LE(pos + 20));
       // The reader stops here; a count of 0xFFFF announces ZIP64.
       if (buffer.readUInt16LE(pos + 10) !== central.size || central.size !== locals.length) throw unreadable();
       break;
@@ -149,6 +123,62 @@ function zipEntries(buffer: Buffer): ZipEntry[] {
       throw unreadable();
     }
   }
+  assertCentralAgrees(locals, central);
+  return locals;
+}
+
+/** The local entry at `pos`, and where the next record begins (after its data, or its data descriptor). */
+function readLocalEntry(buffer: Buffer, pos: number): { entry: LocalEntry; next: number } {
+  need(buffer, pos, 30);
+  const flags = buffer.readUInt16LE(pos + 6);
+  const method = buffer.readUInt16LE(pos + 8);
+  let compressed = buffer.readUInt32LE(pos + 18);
+  let size = buffer.readUInt32LE(pos + 22);
+  const nameLength = buffer.readUInt16LE(pos + 26);
+  const dataStart = pos + 30 + nameLength + buffer.readUInt16LE(pos + 28);
+  need(buffer, pos + 30, dataStart - pos - 30);
+  if (flags & 0x1 || (method !== STORED && method !== DEFLATED)) throw unreadable();
+  if (compressed === ZIP64 || size === ZIP64) throw new Refusal('file_too_large_unpacked');
+  let dataEnd: number;
+  let next: number;
+  if (!(flags & 0x8) || compressed > 0) {
+    dataEnd = dataStart + compressed;
+    need(buffer, dataStart, compressed);
+    next = dataEnd;
+  } else {
+    // The sizes follow the data, in a descriptor the reader finds by its signature.
+    dataEnd = buffer.indexOf(DATA_DESCRIPTOR, dataStart);
+    if (dataEnd < 0) throw unreadable();
+    need(buffer, dataEnd, 16);
+    compressed = buffer.readUInt32LE(dataEnd + 8);
+    size = buffer.readUInt32LE(dataEnd + 12);
+    if (compressed !== dataEnd - dataStart) throw unreadable();
+    if (size === ZIP64) throw new Refusal('file_too_large_unpacked');
+    next = dataEnd + 16;
+  }
+  const nameBytes = buffer.subarray(pos + 30, pos + 30 + nameLength);
+  return { entry: { offset: pos, nameBytes, name: nameBytes.toString('utf8'), method, dataStart, dataEnd, size }, next };
+}
+
+/** Records the central directory entry at `pos` by the offset it names; answers where the next record begins. */
+function readCentralEntry(buffer: Buffer, pos: number, central: Map<number, CentralEntry>): number {
+  need(buffer, pos, 46);
+  const nameLength = buffer.readUInt16LE(pos + 28);
+  const length = 46 + nameLength + buffer.readUInt16LE(pos + 30) + buffer.readUInt16LE(pos + 32);
+  need(buffer, pos, length);
+  const offset = buffer.readUInt32LE(pos + 42);
+  if (central.has(offset)) throw unreadable();
+  central.set(offset, {
+    nameBytes: buffer.subarray(pos + 46, pos + 46 + nameLength),
+    method: buffer.readUInt16LE(pos + 10),
+    compressed: buffer.readUInt32LE(pos + 20),
+    size: buffer.readUInt32LE(pos + 24),
+  });
+  return pos + length;
+}
+
+/** Every local entry must be the one its central entry declares (name, method, sizes), and every name appear once. */
+function assertCentralAgrees(locals: readonly LocalEntry[], central: ReadonlyMap<number, CentralEntry>): void {
   const names = new Set<string>();
   for (const local of locals) {
     const declared = central.get(local.offset);
@@ -165,7 +195,6 @@ function zipEntries(buffer: Buffer): ZipEntry[] {
     }
     names.add(local.name);
   }
-  return locals;
 }
 
 type PartKind = 'sharedStrings' | 'worksheet' | 'xml';
@@ -243,80 +272,86 @@ class XmlMeter {
 
   /** False as soon as the part holds more than an import may read. */
   write(chunk: Buffer): boolean {
-    let i = 0;
-    while (i < chunk.length) {
-      const byte = chunk[i]!;
-      switch (this.state) {
-        case 'text': {
-          const lt = chunk.indexOf(LT, i);
-          if (lt < 0) {
-            i = chunk.length;
-            continue;
-          }
-          if (this.offset + lt - this.mark > MAX_CELL_BYTES) return false;
-          this.mark = this.offset + lt;
-          this.state = 'open';
-          i = lt;
-          break;
-        }
-        case 'open':
-          if (byte === SLASH) {
-            this.state = 'closeName';
-            this.name = '';
-          } else if (byte === BANG || byte === QUESTION) {
-            this.state = 'skip';
-          } else {
-            this.state = 'name';
-            this.name = String.fromCharCode(byte);
-          }
-          break;
-        case 'name':
-          if (isSpace(byte) || byte === GT || byte === SLASH) {
-            if (!this.opened()) return false;
-            this.state = 'attributes';
-            this.slash = byte === SLASH;
-            this.quote = 0;
-            if (byte === GT) this.tagEnd(this.offset + i, false);
-          } else if (this.name.length < 8) {
-            this.name += String.fromCharCode(byte);
-          }
-          break;
-        case 'attributes':
-          if (this.quote) {
-            if (byte === this.quote) this.quote = 0;
-          } else if (byte === DOUBLE_QUOTE || byte === SINGLE_QUOTE) {
-            this.quote = byte;
-          } else if (byte === GT) {
-            this.tagEnd(this.offset + i, this.slash);
-            break;
-          }
-          this.slash = byte === SLASH && !this.quote;
-          break;
-        case 'closeName':
-          if (byte === GT) {
-            this.closed();
-            this.tagEnd(this.offset + i, false);
-          } else if (isSpace(byte)) {
-            this.state = 'closeRest';
-          } else if (this.name.length < 8) {
-            this.name += String.fromCharCode(byte);
-          }
-          break;
-        case 'closeRest':
-          if (byte === GT) {
-            this.closed();
-            this.tagEnd(this.offset + i, false);
-          }
-          break;
-        case 'skip':
-          if (byte === GT) this.tagEnd(this.offset + i, false);
-          break;
+    for (let i = 0; i < chunk.length; i++) {
+      if (this.state === 'text') {
+        // Text is skipped to the next tag at once, only its length measured.
+        const lt = chunk.indexOf(LT, i);
+        if (lt < 0) break;
+        if (this.offset + lt - this.mark > MAX_CELL_BYTES) return false;
+        this.mark = this.offset + lt;
+        this.state = 'open';
+        i = lt;
+      } else if (!this.step(chunk[i]!, this.offset + i)) {
+        return false;
       }
-      i++;
     }
     this.offset += chunk.length;
     if (this.offset - this.mark > MAX_CELL_BYTES) return false;
     return this.measured === null || this.offset - this.measured <= MAX_CELL_BYTES;
+  }
+
+  /** One byte of a tag, found at `at` in the part; false as soon as the part holds more than an import may read. */
+  private step(byte: number, at: number): boolean {
+    switch (this.state) {
+      case 'open':
+        if (byte === SLASH) {
+          this.state = 'closeName';
+          this.name = '';
+        } else if (byte === BANG || byte === QUESTION) {
+          this.state = 'skip';
+        } else {
+          this.state = 'name';
+          this.name = String.fromCharCode(byte);
+        }
+        break;
+      case 'name':
+        if (isSpace(byte) || byte === GT || byte === SLASH) {
+          if (!this.opened()) return false;
+          this.state = 'attributes';
+          this.slash = byte === SLASH;
+          this.quote = 0;
+          if (byte === GT) this.tagEnd(at, false);
+        } else if (this.name.length < 8) {
+          this.name += String.fromCharCode(byte);
+        }
+        break;
+      case 'attributes':
+        this.attributeByte(byte, at);
+        break;
+      case 'closeName':
+        if (byte === GT) {
+          this.closed();
+          this.tagEnd(at, false);
+        } else if (isSpace(byte)) {
+          this.state = 'closeRest';
+        } else if (this.name.length < 8) {
+          this.name += String.fromCharCode(byte);
+        }
+        break;
+      case 'closeRest':
+        if (byte === GT) {
+          this.closed();
+          this.tagEnd(at, false);
+        }
+        break;
+      case 'skip':
+        if (byte === GT) this.tagEnd(at, false);
+        break;
+    }
+    return true;
+  }
+
+  /** A byte among a start tag's attributes: quoted values are skipped whole, `/>` closes the element. */
+  private attributeByte(byte: number, at: number): void {
+    if (this.quote) {
+      if (byte === this.quote) this.quote = 0;
+    } else if (byte === DOUBLE_QUOTE || byte === SINGLE_QUOTE) {
+      this.quote = byte;
+    } else if (byte === GT) {
+      this.tagEnd(at, this.slash);
+      return;
+    }
+    this.slash = byte === SLASH && !this.quote;
   }
 
   /** A start tag's name was read: false when the part has too many elements, shared strings or cells in a row. */

@@ -1,12 +1,4 @@
-import {
-  GLOBAL_TENANT_ID,
-  IDENTITY_APPLICATION_ID,
-  IDENTITY_ROLES,
-  type AppContext,
-  type Area,
-  type Tenant,
-  type User,
-} from '@gatehouse/core';
+import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, IDENTITY_ROLES, type AppContext, type Area, type Tenant, type User } from '@gatehouse/core';
 import { buildApplication, buildArea, buildTenant, buildUser, createTestContext, ensureGlobalTenant, grant } from '@gatehouse/core/testing';
 import ExcelJS from 'exceljs';
 import request from 'supertest';

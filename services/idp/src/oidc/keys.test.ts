@@ -7,7 +7,8 @@ import { ProviderHost } from './provider-host.js';
 // Serves one request through the provider and returns the parsed JSON body.
 async function getJson(host: ProviderHost, path: string): Promise<{ keys: JWK[] }> {
   const http = await import('node:http');
-  const server = http.createServer(host.current.callback());
+  const handle = host.current.callback();
+  const server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as import('node:net').AddressInfo;
   try {
@@ -58,7 +59,7 @@ describe('signing keys', () => {
       const second = await rotateSigningKeys(context, 3600);
       expect(second.retired, 'a later rotation marks the expired ones retired').to.include(oldRs.kid);
     } finally {
-      host.close();
+      await host.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { sqlClient, type Broadcast, type SqlClient } from '@gatehouse/core';
 import type { AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
+import { MicroBatch } from './micro-batch.js';
 
 /**
  * Models whose stored payload never changes after it is written (they are only deleted): safe to
@@ -28,11 +29,6 @@ export interface StoredRow {
   payload: AdapterPayload;
   consumed: number | null;
   expires_at_ms: number | null;
-}
-
-interface Pending<T> {
-  resolve(value: T): void;
-  reject(error: unknown): void;
 }
 
 const UPSERT_MANY = `
@@ -85,6 +81,17 @@ export interface UpsertRow {
   consumed: number | null;
 }
 
+/** A stored entry's identity: its model and its id (or, for lookups by uid, its uid). */
+type ModelKey = {
+  model: string;
+  id: string;
+};
+
+const keyOf = (key: ModelKey): string => `${key.model}\u0000${key.id}`;
+
+/** The two array parameters the batched statements unnest into (model, id) pairs. */
+const columnsOf = (keys: ModelKey[]): [string[], string[]] => [keys.map((k) => k.model), keys.map((k) => k.id)];
+
 /**
  * What the provider's adapters share on one node: the SQL client, group commit of writes, batched
  * reads, and a write-through cache of immutable tokens. Upserts and reads issued in the same turn of
@@ -98,14 +105,10 @@ export class OidcStore {
     string,
     { payload: AdapterPayload; grantId?: string; expiresAt: number | null; cachedAt: number; consumed?: number }
   >();
-  private upserts: Array<{ row: UpsertRow } & Pending<void>> = [];
-  private reads: Array<{ model: string; id: string } & Pending<StoredRow | undefined>> = [];
-  private uidReads: Array<{ model: string; id: string } & Pending<StoredRow | undefined>> = [];
-  private consumes: Array<{ model: string; id: string } & Pending<boolean>> = [];
-  private upsertScheduled = false;
-  private readScheduled = false;
-  private uidScheduled = false;
-  private consumeScheduled = false;
+  private readonly upserts = new MicroBatch<UpsertRow, void>((rows) => this.upsertMany(rows));
+  private readonly reads = new MicroBatch<ModelKey, StoredRow | undefined>((keys) => this.findMany(keys));
+  private readonly uidReads = new MicroBatch<ModelKey, StoredRow | undefined>((keys) => this.findManyByUid(keys));
+  private readonly consumes = new MicroBatch<ModelKey, boolean>((keys) => this.consumeMany(keys));
   private readonly unsubscribe?: () => void;
 
   constructor(
@@ -222,34 +225,16 @@ export class OidcStore {
   }
 
   upsert(row: UpsertRow): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.upserts.push({ row, resolve, reject });
-      if (!this.upsertScheduled) {
-        this.upsertScheduled = true;
-        setImmediate(() => void this.flushUpserts());
-      }
-    });
+    return this.upserts.add(row);
   }
 
   find(model: string, id: string): Promise<StoredRow | undefined> {
-    return new Promise((resolve, reject) => {
-      this.reads.push({ model, id, resolve, reject });
-      if (!this.readScheduled) {
-        this.readScheduled = true;
-        setImmediate(() => void this.flushReads());
-      }
-    });
+    return this.reads.add({ model, id });
   }
 
   /** Rows by their `uid` column (sessions), batched like {@link find}. */
   findByUid(model: string, uid: string): Promise<StoredRow | undefined> {
-    return new Promise((resolve, reject) => {
-      this.uidReads.push({ model, id: uid, resolve, reject });
-      if (!this.uidScheduled) {
-        this.uidScheduled = true;
-        setImmediate(() => void this.flushUidReads());
-      }
-    });
+    return this.uidReads.add({ model, id: uid });
   }
 
   /**
@@ -257,96 +242,47 @@ export class OidcStore {
    * when it was consumed already (or is gone). One statement decides every row of the batch.
    */
   consume(model: string, id: string): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.consumes.push({ model, id, resolve, reject });
-      if (!this.consumeScheduled) {
-        this.consumeScheduled = true;
-        setImmediate(() => void this.flushConsumes());
-      }
-    });
+    return this.consumes.add({ model, id });
   }
 
-  private async flushUidReads(): Promise<void> {
-    const batch = this.uidReads;
-    this.uidReads = [];
-    this.uidScheduled = false;
-    try {
-      const { rows } = await this.sql.query<StoredRow & { uid: string }>(
-        FIND_MANY_BY_UID,
-        [batch.map((r) => r.model), batch.map((r) => r.id)],
-        'oidc_find_many_uid',
-      );
-      const byKey = new Map(rows.map((r) => [`${r.model}\u0000${r.uid}`, r]));
-      for (const item of batch) item.resolve(byKey.get(`${item.model}\u0000${item.id}`));
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-    }
-  }
-
-  private async flushConsumes(): Promise<void> {
-    const batch = this.consumes;
-    this.consumes = [];
-    this.consumeScheduled = false;
-    try {
-      const { rows } = await this.sql.query<{ model: string; id: string }>(
-        CONSUME_MANY,
-        [batch.map((r) => r.model), batch.map((r) => r.id)],
-        'oidc_consume_many',
-      );
-      // The same id twice in one batch: only the first caller wins, like two separate updates.
-      const won = new Set(rows.map((r) => `${r.model}\u0000${r.id}`));
-      for (const item of batch) {
-        const key = `${item.model}\u0000${item.id}`;
-        item.resolve(won.delete(key));
-      }
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-    }
-  }
-
-  private async flushUpserts(): Promise<void> {
-    const batch = this.upserts;
-    this.upserts = [];
-    this.upsertScheduled = false;
+  private async upsertMany(batch: UpsertRow[]): Promise<void[]> {
     // A row written twice in one batch keeps its last version (one statement cannot touch a row twice).
     const latest = new Map<string, UpsertRow>();
-    for (const { row } of batch) latest.set(`${row.model}\u0000${row.id}`, row);
+    for (const row of batch) latest.set(keyOf(row), row);
     const rows = [...latest.values()];
-    try {
-      await this.sql.query(
-        UPSERT_MANY,
-        [
-          rows.map((r) => r.model),
-          rows.map((r) => r.id),
-          rows.map((r) => JSON.stringify(r.payload)),
-          rows.map((r) => r.grantId),
-          rows.map((r) => r.userCode),
-          rows.map((r) => r.uid),
-          rows.map((r) => r.expiresIn),
-          rows.map((r) => r.consumed),
-        ],
-        'oidc_upsert_many',
-      );
-      for (const item of batch) item.resolve();
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-    }
+    await this.sql.query(
+      UPSERT_MANY,
+      [
+        rows.map((r) => r.model),
+        rows.map((r) => r.id),
+        rows.map((r) => JSON.stringify(r.payload)),
+        rows.map((r) => r.grantId),
+        rows.map((r) => r.userCode),
+        rows.map((r) => r.uid),
+        rows.map((r) => r.expiresIn),
+        rows.map((r) => r.consumed),
+      ],
+      'oidc_upsert_many',
+    );
+    return batch.map(() => undefined);
   }
 
-  private async flushReads(): Promise<void> {
-    const batch = this.reads;
-    this.reads = [];
-    this.readScheduled = false;
-    try {
-      const { rows } = await this.sql.query<StoredRow & Record<string, unknown>>(
-        FIND_MANY,
-        [batch.map((r) => r.model), batch.map((r) => r.id)],
-        'oidc_find_many',
-      );
-      const byKey = new Map(rows.map((r) => [`${r.model}\u0000${r.id}`, r]));
-      for (const item of batch) item.resolve(byKey.get(`${item.model}\u0000${item.id}`));
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-    }
+  private async findMany(keys: ModelKey[]): Promise<Array<StoredRow | undefined>> {
+    const { rows } = await this.sql.query<StoredRow>(FIND_MANY, columnsOf(keys), 'oidc_find_many');
+    const byKey = new Map(rows.map((r) => [keyOf(r), r]));
+    return keys.map((key) => byKey.get(keyOf(key)));
+  }
+
+  private async findManyByUid(keys: ModelKey[]): Promise<Array<StoredRow | undefined>> {
+    const { rows } = await this.sql.query<StoredRow & { uid: string }>(FIND_MANY_BY_UID, columnsOf(keys), 'oidc_find_many_uid');
+    const byKey = new Map(rows.map((r) => [keyOf({ model: r.model, id: r.uid }), r]));
+    return keys.map((key) => byKey.get(keyOf(key)));
+  }
+
+  private async consumeMany(keys: ModelKey[]): Promise<boolean[]> {
+    const { rows } = await this.sql.query<ModelKey>(CONSUME_MANY, columnsOf(keys), 'oidc_consume_many');
+    // The same id twice in one batch: only the first caller wins, like two separate updates.
+    const won = new Set(rows.map(keyOf));
+    return keys.map((key) => won.delete(keyOf(key)));
   }
 }

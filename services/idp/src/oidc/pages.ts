@@ -1,4 +1,4 @@
-import { PAGE_STYLE } from '@gatehouse/core';
+import { PAGE_STYLE } from '@gatehouse/core/http';
 
 /**
  * Minimal server-rendered pages of the provider (errors, sign-out), in French and English. They

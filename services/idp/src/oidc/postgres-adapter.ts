@@ -1,12 +1,8 @@
 import { errors } from 'oidc-provider';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { SqlClient } from '@gatehouse/core';
-import { CONSUMABLE_MODELS, OidcStore, type StoredRow } from './oidc-store.js';
+import type { Queryable, SqlClient } from '@gatehouse/core';
 import type { DataSource } from 'typeorm';
-
-/** What the adapter needs from TypeORM: a `DataSource` (or an `EntityManager`) will do. */
-export type Queryable = Pick<DataSource, 'query'>;
-
+import { CONSUMABLE_MODELS, OidcStore, type StoredRow } from './oidc-store.js';
 
 // Expired rows stay in the table until the sweeper runs, so every read filters them out itself.
 const LIVE = '(expires_at IS NULL OR expires_at > now())';

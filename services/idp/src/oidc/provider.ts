@@ -1,11 +1,5 @@
-import {
-  IDENTITY_APPLICATION_ID,
-  cspNonce,
-  pageContentSecurityPolicy,
-  type AppContext,
-  type BufferedWriter,
-  type SessionLogEntry,
-} from '@gatehouse/core';
+import { IDENTITY_APPLICATION_ID, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
+import { cspNonce, pageContentSecurityPolicy } from '@gatehouse/core/http';
 import type { Context } from 'koa';
 import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { CLAIMS, accountFinder, type AccountDirectory } from './account.js';
@@ -56,33 +50,36 @@ export function cookieKeys(context: AppContext): string[] {
   return [context.secrets.deriveKey('oidc-cookie-signing').toString('base64url')];
 }
 
-/** A configured oidc-provider instance over the database, the applications and the signing keys. */
-export function createProvider(context: AppContext, options: ProviderOptions): Provider {
-  const { config, logger } = context;
-  const { registry } = options;
-  // Owned by the ProviderHost: they outlive a provider rebuilt after a key rotation.
-  const { directory, sessionLog, store } = options;
-  const adminAudience = config.oidc.adminApiAudience;
-  /**
-   * Admin-API tokens go to the admin console alone, and only for a signed-in user: any other
-   * application signing in an administrator, or any client acting for itself, gets none.
-   */
-  const mayUseAdminApi = (ctx: KoaContextWithOIDC, clientId: string | undefined) => {
+type Config = AppContext['config'];
+
+/**
+ * Admin-API tokens go to the admin console alone, and only for a signed-in user: any other
+ * application signing in an administrator, or any client acting for itself, gets none.
+ */
+function adminApiPolicy(config: Config) {
+  return (ctx: KoaContextWithOIDC, clientId: string | undefined): boolean => {
     const grantType = ctx.oidc.params?.grant_type;
     return clientId === config.oidc.adminClientId && (grantType === undefined || USER_GRANTS.has(String(grantType)));
   };
+}
 
+/** Clients come from the application registry; every other model from the node's storage front. */
+function storage(options: ProviderOptions): Configuration['adapter'] {
   const clientAdapter = {
     async find(clientId: string) {
-      return (await registry.find(clientId))?.metadata;
+      return (await options.registry.find(clientId))?.metadata;
     },
   };
   const adapter = (model: string) =>
-    model === 'Client' ? clientAdapter : (options.adapterFactory?.(model) ?? new PostgresAdapter(model, store));
+    model === 'Client' ? clientAdapter : (options.adapterFactory?.(model) ?? new PostgresAdapter(model, options.store));
+  return adapter as unknown as Configuration['adapter'];
+}
 
-  const configuration: Configuration = {
-    adapter: adapter as unknown as Configuration['adapter'],
-    findAccount: accountFinder(directory, registry),
+/** Which flows, clients and algorithms the provider accepts, and where accounts and keys come from. */
+function protocol(config: Config, options: ProviderOptions): Configuration {
+  return {
+    adapter: storage(options),
+    findAccount: accountFinder(options.directory, options.registry),
     jwks: { keys: options.keys },
     claims: CLAIMS,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
@@ -100,114 +97,167 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
     // whose applications live on a private network can allow them.
     fetch: (url, init) =>
       globalThis.fetch(url, config.oidc.allowPrivateNetworkRequests ? { ...init, dispatcher: undefined } as RequestInit : init),
-    ttl: {
-      AccessToken: (_ctx, token) => (token.aud === adminAudience ? TTL.AdminApiAccessToken : TTL.AccessToken),
-      AuthorizationCode: TTL.AuthorizationCode,
-      ClientCredentials: TTL.ClientCredentials,
-      IdToken: TTL.IdToken,
-      Interaction: TTL.Interaction,
-      Session: TTL.Session,
-      Grant: TTL.Grant,
-      RefreshToken: refreshTokenTtl as never,
-    },
-    cookies: {
-      keys: cookieKeys(context),
-      names: { session: 'gh_session', interaction: 'gh_interaction', resume: 'gh_resume' },
-      long: { httpOnly: true, sameSite: 'lax', signed: true },
-      // The interaction cookie must reach the sign-in API, not only the page the browser is sent to.
-      short: { httpOnly: true, sameSite: 'lax', signed: true, path: '/' },
-    },
-    interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid) },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      // A client may introspect the tokens issued to it and those naming it as audience; it may
-      // only revoke its own.
-      introspection: {
-        enabled: true,
-        allowedPolicy: async (ctx, client, token) =>
-          token.clientId === client.clientId || audienceOf(token).includes(client.clientId),
-      },
-      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
-      userinfo: { enabled: true },
-      backchannelLogout: { enabled: true },
-      rpInitiatedLogout: {
-        enabled: true,
-        logoutSource: async (ctx, form) => {
-          ctx.type = 'html';
-          // Only a navigation from this site (the user's "Close session") signs out without a click.
-          const fromThisSite = ctx.get('sec-fetch-site') === 'same-origin';
-          ctx.body = logoutPage(form, fromThisSite ? (ctx.state.cspNonce as string) : undefined);
-        },
-        postLogoutSuccessSource: async (ctx) => {
-          ctx.type = 'html';
-          ctx.body = loggedOutPage();
-        },
-      },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: async (ctx, client, oneOf) => oneOf ?? (mayUseAdminApi(ctx, client.clientId) ? adminAudience : undefined),
-        useGrantedResource: async () => true,
-        getResourceServerInfo: async (ctx, resource, client) => {
-          if (resource !== adminAudience) throw new errors.InvalidTarget();
-          if (!mayUseAdminApi(ctx, client.clientId)) throw new errors.InvalidTarget('the admin API is only available to the administration console');
-          return {
-            scope: ADMIN_API_SCOPE,
-            audience: adminAudience,
-            accessTokenTTL: TTL.AdminApiAccessToken,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
-          };
-        },
-      },
-    },
-    // First-party applications (this product's SPAs and declared company apps) skip consent.
-    loadExistingGrant: async (ctx) => {
-      const { oidc } = ctx;
-      const app = await registry.find(oidc.client!.clientId);
-      // A sign-in started before its application was stopped does not finish either.
-      if (app?.status === 'Stopped') throw new errors.AccessDenied('the application is stopped');
-      const grantId = oidc.result?.consent?.grantId || oidc.session!.grantIdFor(oidc.client!.clientId);
-      const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
-      if (!app?.isFirstParty) return existing;
-      const grant = existing ?? new oidc.provider.Grant({ clientId: oidc.client!.clientId, accountId: oidc.session!.accountId! });
-      const requested = String(oidc.params?.scope ?? 'openid');
-      grant.addOIDCScope(requested);
-      const resource = oidc.params?.resource ?? (oidc.client!.clientId === config.oidc.adminClientId ? adminAudience : undefined);
-      if (resource === adminAudience && mayUseAdminApi(ctx, oidc.client!.clientId)) grant.addResourceScope(adminAudience, ADMIN_API_SCOPE);
-      await grant.save();
-      return grant;
-    },
-    // The admin API reads the caller's global roles from its JWT access token.
-    extraTokenClaims: async (_ctx, token) => {
-      if (token.aud !== adminAudience || !('accountId' in token) || !token.accountId) return undefined;
-      return { roles: await directory.roleNames(token.accountId as string, IDENTITY_APPLICATION_ID) };
-    },
-    renderError: async (ctx, out, error) => {
-      ctx.type = 'html';
-      ctx.body = errorPage({
-        title: 'Connexion impossible / Sign-in failed',
-        message: out.error_description ?? out.error,
-        detail: out.error,
-      });
-      if ((error as { status?: number }).status === undefined || (error as { status: number }).status >= 500) {
-        logger.error({ err: error }, 'provider error');
-      }
+  };
+}
+
+function lifetimes(adminAudience: string): Configuration['ttl'] {
+  return {
+    AccessToken: (_ctx, token) => (token.aud === adminAudience ? TTL.AdminApiAccessToken : TTL.AccessToken),
+    AuthorizationCode: TTL.AuthorizationCode,
+    ClientCredentials: TTL.ClientCredentials,
+    IdToken: TTL.IdToken,
+    Interaction: TTL.Interaction,
+    Session: TTL.Session,
+    Grant: TTL.Grant,
+    RefreshToken: refreshTokenTtl as never,
+  };
+}
+
+function cookies(context: AppContext): Configuration['cookies'] {
+  return {
+    keys: cookieKeys(context),
+    names: { session: 'gh_session', interaction: 'gh_interaction', resume: 'gh_resume' },
+    long: { httpOnly: true, sameSite: 'lax', signed: true },
+    // The interaction cookie must reach the sign-in API, not only the page the browser is sent to.
+    short: { httpOnly: true, sameSite: 'lax', signed: true, path: '/' },
+  };
+}
+
+type Features = NonNullable<Configuration['features']>;
+
+const RP_INITIATED_LOGOUT: Features['rpInitiatedLogout'] = {
+  enabled: true,
+  logoutSource: async (ctx, form) => {
+    ctx.type = 'html';
+    // Only a navigation from this site (the user's "Close session") signs out without a click.
+    const fromThisSite = ctx.get('sec-fetch-site') === 'same-origin';
+    ctx.body = logoutPage(form, fromThisSite ? (ctx.state.cspNonce as string) : undefined);
+  },
+  postLogoutSuccessSource: async (ctx) => {
+    ctx.type = 'html';
+    ctx.body = loggedOutPage();
+  },
+};
+
+/** The admin API is the one resource server: its tokens are JWTs carrying the `admin` scope. */
+function resourceIndicators(config: Config): Features['resourceIndicators'] {
+  const adminAudience = config.oidc.adminApiAudience;
+  const mayUseAdminApi = adminApiPolicy(config);
+  return {
+    enabled: true,
+    defaultResource: async (ctx, client, oneOf) => oneOf ?? (mayUseAdminApi(ctx, client.clientId) ? adminAudience : undefined),
+    useGrantedResource: async () => true,
+    getResourceServerInfo: async (ctx, resource, client) => {
+      if (resource !== adminAudience) throw new errors.InvalidTarget();
+      if (!mayUseAdminApi(ctx, client.clientId)) throw new errors.InvalidTarget('the admin API is only available to the administration console');
+      return {
+        scope: ADMIN_API_SCOPE,
+        audience: adminAudience,
+        accessTokenTTL: TTL.AdminApiAccessToken,
+        accessTokenFormat: 'jwt',
+        jwt: { sign: { alg: 'RS256' } },
+      };
     },
   };
+}
 
-  const provider = new Provider(config.oidc.issuer, configuration);
-  provider.proxy = config.server.trustProxy;
+function features(config: Config): Features {
+  return {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    // A client may introspect the tokens issued to it and those naming it as audience; it may
+    // only revoke its own.
+    introspection: {
+      enabled: true,
+      allowedPolicy: async (ctx, client, token) =>
+        token.clientId === client.clientId || audienceOf(token).includes(client.clientId),
+    },
+    revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+    userinfo: { enabled: true },
+    backchannelLogout: { enabled: true },
+    rpInitiatedLogout: RP_INITIATED_LOGOUT,
+    resourceIndicators: resourceIndicators(config),
+  };
+}
 
-  provider.use(async (ctx: Context, next) => {
-    // Every answer of the provider gets a strict policy up front: its pages allow the scripts
-    // carrying this nonce, and a form_post answer adds the hash of its own script to it.
-    const nonce = cspNonce();
-    ctx.state.cspNonce = nonce;
-    ctx.set('Content-Security-Policy', pageContentSecurityPolicy({ scriptNonce: nonce, formAction: false }));
+/** First-party applications (this product's SPAs and declared company apps) skip consent. */
+function firstPartyGrants(config: Config, registry: ClientRegistry): NonNullable<Configuration['loadExistingGrant']> {
+  const adminAudience = config.oidc.adminApiAudience;
+  const mayUseAdminApi = adminApiPolicy(config);
+  return async (ctx) => {
+    const { oidc } = ctx;
+    const app = await registry.find(oidc.client!.clientId);
+    // A sign-in started before its application was stopped does not finish either.
+    if (app?.status === 'Stopped') throw new errors.AccessDenied('the application is stopped');
+    const grantId = oidc.result?.consent?.grantId || oidc.session!.grantIdFor(oidc.client!.clientId);
+    const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+    if (!app?.isFirstParty) return existing;
+    const grant = existing ?? new oidc.provider.Grant({ clientId: oidc.client!.clientId, accountId: oidc.session!.accountId! });
+    const requested = String(oidc.params?.scope ?? 'openid');
+    grant.addOIDCScope(requested);
+    const resource = oidc.params?.resource ?? (oidc.client!.clientId === config.oidc.adminClientId ? adminAudience : undefined);
+    if (resource === adminAudience && mayUseAdminApi(ctx, oidc.client!.clientId)) grant.addResourceScope(adminAudience, ADMIN_API_SCOPE);
+    await grant.save();
+    return grant;
+  };
+}
+
+/** The admin API reads the caller's global roles from its JWT access token. */
+function adminRoleClaims(adminAudience: string, directory: AccountDirectory): Configuration['extraTokenClaims'] {
+  return async (_ctx, token) => {
+    if (token.aud !== adminAudience || !('accountId' in token) || !token.accountId) return undefined;
+    return { roles: await directory.roleNames(token.accountId as string, IDENTITY_APPLICATION_ID) };
+  };
+}
+
+function errorRenderer(logger: AppContext['logger']): Configuration['renderError'] {
+  return async (ctx, out, error) => {
+    ctx.type = 'html';
+    ctx.body = errorPage({
+      title: 'Connexion impossible / Sign-in failed',
+      message: out.error_description ?? out.error,
+      detail: out.error,
+    });
+    if ((error as { status?: number }).status === undefined || (error as { status: number }).status >= 500) {
+      logger.error({ err: error }, 'provider error');
+    }
+  };
+}
+
+/** The provider's whole configuration, assembled from its named parts. */
+function configure(context: AppContext, options: ProviderOptions): Configuration {
+  const { config, logger } = context;
+  const adminAudience = config.oidc.adminApiAudience;
+  return {
+    ...protocol(config, options),
+    ttl: lifetimes(adminAudience),
+    cookies: cookies(context),
+    interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid) },
+    features: features(config),
+    loadExistingGrant: firstPartyGrants(config, options.registry),
+    extraTokenClaims: adminRoleClaims(adminAudience, options.directory),
+    renderError: errorRenderer(logger),
+  };
+}
+
+/**
+ * Every answer of the provider gets a strict policy up front: its pages allow the scripts carrying
+ * this nonce, and a form_post answer adds the hash of its own script to it.
+ */
+async function koaPagePolicy(ctx: Context, next: () => Promise<unknown>): Promise<void> {
+  const nonce = cspNonce();
+  ctx.state.cspNonce = nonce;
+  ctx.set('Content-Security-Policy', pageContentSecurityPolicy({ scriptNonce: nonce, formAction: false }));
+  await next();
+}
+
+/**
+ * A stopped application has no grant (clients.ts) and cannot finish a sign-in (loadExistingGrant):
+ * whatever protocol error that gave, the user is told plainly.
+ */
+function koaStoppedApplication(registry: ClientRegistry) {
+  return async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
     await next();
-    // A stopped application has no grant (clients.ts) and cannot finish a sign-in (loadExistingGrant):
-    // whatever protocol error that gave, the user is told plainly.
     if (!SIGN_IN_PATHS.test(ctx.path) || !('oidc' in ctx)) return;
     const clientId = (ctx as unknown as KoaContextWithOIDC).oidc.client?.clientId;
     const app = clientId ? await registry.find(clientId) : undefined;
@@ -216,31 +266,45 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
     ctx.status = 503;
     ctx.type = 'html';
     ctx.body = stoppedPage(app);
-  });
+  };
+}
 
-  // One session-log row per token issued to an application for a user, written in the background.
-  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+/** One session-log row per token issued to an application for a user, written in the background. */
+function sessionLogger(context: AppContext, options: ProviderOptions) {
+  const { registry, directory, sessionLog } = options;
+  const record = async (accountId: string, clientId: string, date: Date) => {
+    const app = await registry.find(clientId);
+    const user = await directory.find(accountId);
+    sessionLog.add({
+      userId: accountId,
+      userName: user?.user_name ?? accountId,
+      roles: app ? await directory.roleNames(accountId, app.id) : [],
+      applicationName: app?.name ?? clientId,
+      date,
+    });
+  };
+  return (ctx: KoaContextWithOIDC): void => {
     const { entities } = ctx.oidc;
     const accountId = entities.Account?.accountId;
     const clientId = entities.Client?.clientId;
     if (!accountId || !clientId) return;
-    const date = new Date();
-    void (async () => {
-      const app = await registry.find(clientId);
-      const user = await directory.find(accountId);
-      sessionLog.add({
-        userId: accountId,
-        userName: user?.user_name ?? accountId,
-        roles: app ? await directory.roleNames(accountId, app.id) : [],
-        applicationName: app?.name ?? clientId,
-        date,
-      });
-    })().catch((error: Error) => logger.warn({ err: error.message }, 'session log failed'));
-  });
+    record(accountId, clientId, new Date()).catch((error: Error) => context.logger.warn({ err: error.message }, 'session log failed'));
+  };
+}
+
+/** A configured oidc-provider instance over the database, the applications and the signing keys. */
+export function createProvider(context: AppContext, options: ProviderOptions): Provider {
+  const { config, logger } = context;
+  // The registry, directory, session log and store are owned by the ProviderHost: they outlive a
+  // provider rebuilt after a key rotation.
+  const provider = new Provider(config.oidc.issuer, configure(context, options));
+  provider.proxy = config.server.trustProxy;
+  provider.use(koaPagePolicy);
+  provider.use(koaStoppedApplication(options.registry));
+  provider.on('grant.success', sessionLogger(context, options));
   provider.on('backchannel.error', (_ctx: unknown, error: Error, client: { clientId: string }) =>
     logger.warn({ err: error.message, clientId: client?.clientId }, 'back-channel logout failed'),
   );
   provider.on('server_error', (_ctx: unknown, error: Error) => logger.error({ err: error }, 'provider server error'));
-
   return provider;
 }

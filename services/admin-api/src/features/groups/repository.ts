@@ -103,11 +103,6 @@ export async function lockGroup(db: Queryable, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-export async function findArea(db: Queryable, id: string): Promise<{ id: string; name: string } | undefined> {
-  const rows = await db.query<Array<{ id: string; name: string }>>(`SELECT id, name FROM areas WHERE id = $1`, [id]);
-  return rows[0];
-}
-
 export async function insertGroup(db: Queryable, fields: { name: string; description: string | null; areaId: string }): Promise<string> {
   const rows = await db.query<Array<{ id: string }>>(`INSERT INTO groups (name, description, area_id) VALUES ($1, $2, $3) RETURNING id`, [
     fields.name,
@@ -208,11 +203,6 @@ export async function findUser(db: Queryable, id: string): Promise<UserRecord | 
   return rows[0] && { id: rows[0].id, userName: rows[0].user_name, areaId: rows[0].area_id };
 }
 
-/** The user's login name as it is now, for audit rows; null when the user no longer exists. */
-export async function findUserName(db: Queryable, userId: string): Promise<string | null> {
-  return (await findUser(db, userId))?.userName ?? null;
-}
-
 /** Adds the member unless already there; answers false when the user already was a member. */
 export async function insertMember(db: Queryable, groupId: string, userId: string, permission: GroupPermission): Promise<boolean> {
   const rows = await db.query<unknown[]>(
@@ -269,25 +259,6 @@ export async function listTenantRoles(db: Queryable, groupId: string, tenantId?:
     isInheritable: row.is_inheritable,
     roles: row.roles,
   }));
-}
-
-export async function findTenant(db: Queryable, id: string): Promise<{ id: string; title: string; areaId: string | null } | undefined> {
-  const rows = await db.query<Array<{ id: string; title: string; area_id: string | null }>>(`SELECT id, title, area_id FROM tenants WHERE id = $1`, [id]);
-  return rows[0] && { id: rows[0].id, title: rows[0].title, areaId: rows[0].area_id };
-}
-
-export interface RoleRecord {
-  id: string;
-  name: string;
-  applicationId: string;
-}
-
-export async function findRoles(db: Queryable, ids: string[]): Promise<RoleRecord[]> {
-  const rows = await db.query<Array<{ id: string; name: string; application_id: string }>>(
-    `SELECT id, name, application_id FROM roles WHERE id = ANY($1::uuid[])`,
-    [ids],
-  );
-  return rows.map((r) => ({ id: r.id, name: r.name, applicationId: r.application_id }));
 }
 
 export async function insertGroupMembership(db: Queryable, groupId: string, tenantId: string, isInheritable: boolean): Promise<string> {

@@ -1,20 +1,19 @@
+import type { ErrorCode } from '@gatehouse/contracts';
+import type { AddGroupTenantRolesBody, Group, GroupBody, GroupTenantRoles } from '@gatehouse/contracts';
 import { AppError, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, type AppContext, type GroupPermission, type ListQuery } from '@gatehouse/core';
 import { writeSystemLog } from '../../audit/system-log.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import { inScope, type CallerScope } from '../../auth/scope.js';
 import type { Queryable } from '../../db.js';
+import { findArea, findRoles, findTenant, findUserName } from '../directory/lookups.js';
 import {
   addMembershipRoles,
   deleteGroup,
   deleteMember,
   deleteMembership,
-  findArea,
   findGroup,
   findMember,
-  findRoles,
-  findTenant,
   findUser,
-  findUserName,
   insertGroup,
   insertGroupMembership,
   insertMember,
@@ -30,14 +29,13 @@ import {
   type MemberRecord,
   type TenantRolesRecord,
 } from './repository.js';
-import type { AddTenantRolesBody, GroupBody, GroupResponse, TenantRolesResponse } from './schema.js';
 
 /** Past this many members, one "everyone's roles changed" beats a message per member. */
 const PER_USER_ANNOUNCEMENT_LIMIT = 200;
 
 const notFound = () => new AppError('errors.not_found', 404);
 /** A body field naming something that does not exist, or that the caller may not see. */
-const fieldError = (field: string, code: string, status = 400) => new AppError(code, status, {}, [{ field, code }]);
+const fieldError = (field: string, code: ErrorCode, status = 400) => new AppError(code, status, {}, [{ field, code }]);
 
 /**
  * Groups, their members and their tenant roles. Every change runs in one transaction with its
@@ -46,12 +44,12 @@ const fieldError = (field: string, code: string, status = 400) => new AppError(c
 export class GroupsService {
   constructor(private readonly context: AppContext) {}
 
-  async list(caller: Caller, scope: CallerScope, query: ListQuery, areaId?: string): Promise<{ items: GroupResponse[]; count: number }> {
+  async list(caller: Caller, scope: CallerScope, query: ListQuery, areaId?: string): Promise<{ items: Group[]; count: number }> {
     const page = await listGroups(this.context.dataSource, { callerId: caller.userId, query, areaId, areaIds: scope.areaIds });
     return { items: page.items.map((group) => present(group, scope)), count: page.count };
   }
 
-  async get(caller: Caller, scope: CallerScope, id: string): Promise<GroupResponse> {
+  async get(caller: Caller, scope: CallerScope, id: string): Promise<Group> {
     return present(await visibleGroup(this.context.dataSource, caller, scope, id), scope);
   }
 
@@ -60,7 +58,7 @@ export class GroupsService {
    * members, and an area administrator's new group would otherwise stay empty until an
    * administrator stepped in.
    */
-  async create(caller: Caller, scope: CallerScope, body: GroupBody): Promise<GroupResponse> {
+  async create(caller: Caller, scope: CallerScope, body: GroupBody): Promise<Group> {
     const id = await this.context.dataSource.transaction(async (em) => {
       const area = await assertArea(em, scope, body.areaId);
       const id = await insertGroup(em, body);
@@ -77,7 +75,7 @@ export class GroupsService {
     return this.get(caller, scope, id);
   }
 
-  async update(caller: Caller, scope: CallerScope, id: string, body: GroupBody): Promise<GroupResponse> {
+  async update(caller: Caller, scope: CallerScope, id: string, body: GroupBody): Promise<Group> {
     await this.context.dataSource.transaction(async (em) => {
       const group = await lockedGroup(em, caller, scope, id);
       assertUsersGroupEditable(group, scope);
@@ -183,7 +181,7 @@ export class GroupsService {
     this.announce([userId]);
   }
 
-  async tenants(caller: Caller, scope: CallerScope, groupId: string): Promise<{ items: TenantRolesResponse[]; count: number }> {
+  async tenants(caller: Caller, scope: CallerScope, groupId: string): Promise<{ items: GroupTenantRoles[]; count: number }> {
     await visibleGroup(this.context.dataSource, caller, scope, groupId);
     const items = (await listTenantRoles(this.context.dataSource, groupId)).map(presentTenantRoles);
     return { items, count: items.length };
@@ -194,14 +192,14 @@ export class GroupsService {
    * already holds are kept; isInheritable changes only when given). Answers whether the membership
    * was created, and the membership as it now stands.
    */
-  async addTenantRoles(caller: Caller, scope: CallerScope, groupId: string, body: AddTenantRolesBody): Promise<{ created: boolean; entry: TenantRolesResponse }> {
+  async addTenantRoles(caller: Caller, scope: CallerScope, groupId: string, body: AddGroupTenantRolesBody): Promise<{ created: boolean; entry: GroupTenantRoles }> {
     const tenantId = body.tenantId?.toLowerCase() ?? GLOBAL_TENANT_ID;
     const roleIds = [...new Set(body.roleIds.map((id) => id.toLowerCase()))];
     const result = await this.context.dataSource.transaction(async (em) => {
       const group = await lockedGroup(em, caller, scope, groupId);
       assertUsersGroupEditable(group, scope);
       const tenant = await assertTenant(em, scope, tenantId);
-      const roles = await findRoles(em, roleIds);
+      const roles = await findRoles(em, { ids: roleIds });
       if (roles.length !== roleIds.length) throw fieldError('roleIds', 'groups.role_not_found');
       assertMayGrant(roles, scope);
 
@@ -296,7 +294,7 @@ export class GroupsService {
 }
 
 /** The group as the API answers it: administrators own every group. */
-function present(group: GroupRecord, scope: CallerScope): GroupResponse {
+function present(group: GroupRecord, scope: CallerScope): Group {
   return {
     id: group.id,
     name: group.name,
@@ -309,7 +307,7 @@ function present(group: GroupRecord, scope: CallerScope): GroupResponse {
   };
 }
 
-function presentTenantRoles(record: TenantRolesRecord): TenantRolesResponse {
+function presentTenantRoles(record: TenantRolesRecord): GroupTenantRoles {
   return {
     tenantId: record.tenantId === GLOBAL_TENANT_ID ? null : record.tenantId,
     tenantName: record.tenantName,

@@ -1,11 +1,21 @@
-import { AppError, type AppContext } from '@gatehouse/core';
+import { AppError, type AppContext, type ListQuery } from '@gatehouse/core';
 import { writeSystemLog } from '../../audit/system-log.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
-import { findTenantForUpdate, findUserName, updateTwoModeAuth, type TenantTwoModeAuth } from './repository.js';
+import type { CallerScope } from '../../auth/scope.js';
+import { findUserName } from '../directory/lookups.js';
+import { findTenantForUpdate, listTenants, updateTwoModeAuth, type TenantListRecord, type TenantTwoModeAuth } from './repository.js';
 
 /** Tenant administration. */
 export class TenantsService {
   constructor(private readonly context: AppContext) {}
+
+  /**
+   * The tenants, for pickers and (later) the tenants page: title search, optional area filter. An
+   * AreaAdministrator sees the tenants of their areas.
+   */
+  list(scope: CallerScope, query: ListQuery, areaId?: string): Promise<{ items: TenantListRecord[]; count: number }> {
+    return listTenants(this.context.dataSource, { query, areaId, areaIds: scope.areaIds });
+  }
 
   /**
    * Requires (or stops requiring) a second factor from the tenant's users, and records who did it

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GLOBAL_TENANT_ID, Mailer, findUserToken, sha256, type User } from '@gatehouse/core';
+import { GLOBAL_TENANT_ID, findUserToken, sha256, type User } from '@gatehouse/core';
+import { Mailer } from '@gatehouse/core/mail';
 import { buildGroup, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import type request from 'supertest';
@@ -780,11 +781,43 @@ describe('users administration API', () => {
       expect(fr.body.message).to.equal('Seul un administrateur peut révoquer cet accès');
       expect(badge(await crmItem(), 'Reader', w.tenantA.id)).to.not.equal(undefined);
 
-      // The Administrator's revoke-all takes the user's own grants; the group's access remains.
+      // The Administrator may, once the access no longer comes through the group.
+      await db().query(`DELETE FROM group_members WHERE group_id = $1`, [group.id]);
       const admin = await call(w, 'delete', `/users/${user.id}/roles/${w.crm.id}`);
       expect(admin.status).to.equal(200);
-      expect(admin.body).to.include({ hasAccess: true, byHierarchy: true });
-      expect(admin.body.roles.map((r: { roleName: string; tenantId: string }) => [r.roleName, r.tenantId])).to.deep.equal([['Writer', w.tenantB.id]]);
+      expect(admin.body).to.include({ hasAccess: false, byHierarchy: false });
+    });
+
+    it('lets an Administrator revoke access the user inherits from a parent tenant through their own membership', async () => {
+      await grant(db(), { tenant: w.tenantA, user, roles: [w.crm.roleByName.Reader!], inheritable: true });
+      await grant(db(), { tenant: w.childA, user, roles: [], inheritable: true });
+      expect(badge(await crmItem(), 'Reader', w.childA.id)).to.deep.include({ hierarchyType: 'ByHierarchy' });
+      const res = await call(w, 'delete', `/users/${user.id}/roles/${w.crm.id}`);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ hasAccess: false, byHierarchy: false });
+      expect(res.body.roles).to.deep.equal([]);
+    });
+
+    it('refuses to revoke access that comes through a group (409), naming the groups to change, and removes nothing', async () => {
+      const sales = await buildGroup(db(), { areaId: w.areaA.id, name: `Sales ${randomUUID().slice(0, 8)}`, members: [user] });
+      const support = await buildGroup(db(), { areaId: w.areaA.id, name: `Support ${randomUUID().slice(0, 8)}`, members: [user] });
+      const unrelated = await buildGroup(db(), { areaId: w.areaA.id, members: [user] });
+      await grant(db(), { tenant: w.tenantA, user, roles: [w.crm.roleByName.Reader!] });
+      await grant(db(), { tenant: w.tenantB, group: sales, roles: [w.crm.roleByName.Writer!] });
+      await grant(db(), { tenant: w.tenantA, group: support, roles: [w.crm.roleByName.Reader!] });
+      await grant(db(), { tenant: w.tenantA, group: unrelated, roles: [w.identity.roleByName.User!] });
+
+      const res = await call(w, 'delete', `/users/${user.id}/roles/${w.crm.id}`);
+      expect(res.status).to.equal(409);
+      expect(res.body.code).to.equal('users.access_through_group');
+      expect(res.body.message).to.equal(
+        `Access to CRM comes through the group "${sales.name}", "${support.name}": change the roles of that group, or remove the user from it`,
+      );
+      expect(res.body.message).not.to.contain(unrelated.name);
+      const fr = await call(w, 'delete', `/users/${user.id}/roles/${w.crm.id}`, { lang: 'fr' });
+      expect(fr.body.message).to.contain(`"${sales.name}"`).and.to.match(/^L'accès à CRM vient du groupe/);
+      expect(badge(await crmItem(), 'Reader', w.tenantA.id), 'the own grant stays').to.deep.include({ hierarchyType: 'Both' });
+      expect(await logsAbout(w, user.id)).to.deep.equal([]);
     });
 
     it('answers 404 for a user outside an AreaAdministrator’s areas and for a malformed id', async () => {

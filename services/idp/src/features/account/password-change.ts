@@ -1,14 +1,8 @@
-import {
-  AppError,
-  checkPasswordRules,
-  isRecentPassword,
-  loadPasswordPolicy,
-  storeNewPassword,
-  type AppContext,
-  type FieldError,
-  type Mailer,
-} from '@gatehouse/core';
+import { AppError, checkPasswordRules, isRecentPassword, loadPasswordPolicy, storeNewPassword, type AppContext, type FieldError } from '@gatehouse/core';
+import { type Mailer } from '@gatehouse/core/mail';
 import { revokeUserSessions } from '../../oidc/revoke.js';
+import { formatUtc } from './refusal.js';
+import { findMailRecipient } from './repository.js';
 
 /**
  * Changes a user's password under the policy: every broken rule named at once, no reuse of recent
@@ -45,17 +39,16 @@ export async function assertAcceptablePassword(
 /** Stores an already accepted password and does what follows a change (revocation, notice). */
 export async function applyNewPassword(context: AppContext, mailer: Mailer, userId: string, newPassword: string): Promise<void> {
   const policy = await loadPasswordPolicy(context.dataSource);
-  const options = { userId, newPassword };
-  const hash = await context.passwords.hash(options.newPassword);
-  await context.dataSource.transaction((em) => storeNewPassword(em, options.userId, hash, policy));
-  await revokeUserSessions(context, options.userId);
-  const [user] = await context.dataSource.query('SELECT email, language, first_name, user_name FROM users WHERE id = $1', [options.userId]);
+  const hash = await context.passwords.hash(newPassword);
+  await context.dataSource.transaction((em) => storeNewPassword(em, userId, hash, policy));
+  await revokeUserSessions(context, userId);
+  const user = (await findMailRecipient(context, { userId }))!;
   mailer
     .send({
       to: user.email,
       template: 'password-changed',
       language: user.language,
-      params: { name: user.first_name ?? user.user_name, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' },
+      params: { name: user.first_name ?? user.user_name, date: formatUtc(new Date()) },
     })
     .catch((error: Error) => context.logger.warn({ err: error.message }, 'password-changed mail failed'));
 }

@@ -1,28 +1,12 @@
-import {
-  LANGUAGES,
-  consumeUserToken,
-  findUserToken,
-  issueUserToken,
-  revokeUserTokens,
-  type AppContext,
-  type Language,
-  type Mailer,
-} from '@gatehouse/core';
+import { LANGUAGES, consumeUserToken, findUserToken, issueUserToken, revokeUserTokens, type AppContext, type Language } from '@gatehouse/core';
+import { type Mailer } from '@gatehouse/core/mail';
 import { applyNewPassword, assertAcceptablePassword } from './password-change.js';
-import { requiresProfessionalAccount, type SignInRefusal } from './sign-in.js';
+import { requiresProfessionalAccount } from './password-steps.js';
+import { refusal, type SignInRefusal } from './refusal.js';
+import { findMailRecipient, type MailRecipient } from './repository.js';
 
 /** A reset link works once, for an hour (documented). */
 export const RESET_TOKEN_SECONDS = 60 * 60;
-
-interface ResetUser {
-  id: string;
-  user_name: string;
-  email: string;
-  language: string;
-  first_name: string | null;
-  draft: boolean;
-  locked: boolean;
-}
 
 /**
  * Forgot password: a single-use link by mail. The answer does not tell whether the account exists
@@ -34,20 +18,12 @@ export class PasswordReset {
     private readonly mailer: Mailer,
   ) {}
 
-  private async userByName(name: string): Promise<ResetUser | undefined> {
-    const [user] = await this.context.dataSource.query(
-      'SELECT id, user_name, email, language, first_name, draft, locked FROM users WHERE normalized_user_name = $1',
-      [name.trim().toLowerCase()],
-    );
-    return user;
-  }
-
   async request(userName: string, language: string | undefined, returnUrl?: string): Promise<{ ok: true } | SignInRefusal> {
-    const user = await this.userByName(userName);
+    const user = await findMailRecipient(this.context, { userName });
     if (!user) return { ok: true };
-    if (user.locked) return { ok: false, status: 400, code: 'account.reset_user_locked' };
+    if (user.locked) return refusal(400, 'account.reset_user_locked');
     if (user.draft || requiresProfessionalAccount(this.context, user.user_name)) {
-      return { ok: false, status: 400, code: 'account.reset_not_allowed' };
+      return refusal(400, 'account.reset_not_allowed');
     }
     // At most one mail a minute and a few an hour per account, counted atomically: parallel requests
     // cannot send more. Past the limit the answer is the same and nothing is sent.
@@ -74,12 +50,12 @@ export class PasswordReset {
   }
 
   /** The link's token, for that user, still usable. Spaces read as `+` (links pasted from some mail clients). */
-  async validate(identityName: string, token: string): Promise<{ ok: true; user: ResetUser; tokenId: string } | SignInRefusal> {
+  async validate(identityName: string, token: string): Promise<{ ok: true; user: MailRecipient; tokenId: string } | SignInRefusal> {
     const row = await findUserToken(this.context, token.replaceAll(' ', '+'), 'PasswordReset');
-    const user = row ? await this.userByName(identityName) : undefined;
-    if (!row || !user || user.id !== row.user_id) return { ok: false, status: 400, code: 'account.invalid_token' };
-    if (user.locked) return { ok: false, status: 400, code: 'account.reset_user_locked' };
-    if (user.draft) return { ok: false, status: 400, code: 'account.reset_not_allowed' };
+    const user = row ? await findMailRecipient(this.context, { userName: identityName }) : undefined;
+    if (!row || !user || user.id !== row.user_id) return refusal(400, 'account.invalid_token');
+    if (user.locked) return refusal(400, 'account.reset_user_locked');
+    if (user.draft) return refusal(400, 'account.reset_not_allowed');
     return { ok: true, user, tokenId: row.id };
   }
 
@@ -90,7 +66,7 @@ export class PasswordReset {
     // Whoever holds the link reads the mailbox: the account's mail counts start again.
     await this.context.throttle.mailUsed(valid.user.id);
     await assertAcceptablePassword(this.context, { userId: valid.user.id, newPassword, confirmPassword });
-    if (!(await consumeUserToken(this.context, valid.tokenId))) return { ok: false, status: 400, code: 'account.invalid_token' };
+    if (!(await consumeUserToken(this.context, valid.tokenId))) return refusal(400, 'account.invalid_token');
     await applyNewPassword(this.context, this.mailer, valid.user.id, newPassword);
     return { ok: true };
   }

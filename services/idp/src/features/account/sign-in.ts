@@ -1,236 +1,80 @@
-import {
-  DEFAULT_LOCKOUT_POLICY,
-  recordSignInSuccess,
-  recordUnknownFailure,
-  recordUserFailure,
-  refundUnknownAttempt,
-  refundUserAttempt,
-  reserveUnknownAttempt,
-  reserveUserAttempt,
-  sqlClient,
-  writeAuthenticationLog,
-  type AppContext,
-  type FailureOutcome,
-  type LockoutPolicy,
-  type Reservation,
-} from '@gatehouse/core';
+import { DEFAULT_LOCKOUT_POLICY, loadPasswordPolicy, type AppContext, type LockoutPolicy, type PasswordPolicy } from '@gatehouse/core';
+import { Mailer } from '@gatehouse/core/mail';
+import { AFTER_PASSWORD_STEPS, finish } from './after-password-steps.js';
+import { changeExpiredPassword } from './expired-password.js';
+import { PASSWORD_STEPS } from './password-steps.js';
+import type { SignInRefusal } from './refusal.js';
+import { resendCode, verifyCode } from './second-factor.js';
+import { newSignInState, runSteps, type SignInDeps, type SignInInteraction, type SignInOutcome, type SignInSource, type SignInStep } from './sign-in-state.js';
 
-export interface SignInRequest {
+export type { SignInRefusal } from './refusal.js';
+
+export interface SignInRequest extends SignInSource {
   userName: string;
   password: string;
-  returnUrl?: string | null;
-  applicationName?: string | null;
-  ip?: string | null;
-  userAgent?: string | null;
 }
 
-/** Why a sign-in was refused: `code` is the i18n key of the message shown to the user. */
-export interface SignInRefusal {
-  ok: false;
-  status: number;
-  code: string;
-  params?: Record<string, unknown>;
-  attemptsLeft?: number;
-  lockedUntil?: Date;
-  externalLoginRequired?: boolean;
-  /** Seconds to wait before trying again (429). */
-  retryAfter?: number;
-}
+export type SignInResult = SignInOutcome;
 
-/** What a successful sign-in knows of the user. */
-export interface SignInUser {
-  id: string;
-  userName: string;
-  passwordHash: string | null;
-  draft: boolean;
-  locked: boolean;
-  lockoutEnd: Date | null;
-}
+/** A password sign-in, step by step: the password, then an expired password, a second factor, the finish. */
+export const SIGN_IN_STEPS: readonly SignInStep[] = [...PASSWORD_STEPS, ...AFTER_PASSWORD_STEPS];
 
-export type SignInResult = { ok: true; user: SignInUser } | SignInRefusal;
+/** The password alone, then recorded: a sign-in with no interaction, where no further step could be shown. */
+const PASSWORD_ONLY_STEPS: readonly SignInStep[] = [...PASSWORD_STEPS, finish];
 
-/** Group users sign in with Microsoft only: their user name is in a group domain or holds the fragment. */
-export function requiresProfessionalAccount(context: AppContext, userName: string): boolean {
-  const name = userName.trim().toLowerCase();
-  const domain = name.split('@')[1] ?? '';
-  const { groupDomains, groupDomainFragment } = context.config.signIn;
-  return (
-    groupDomains.some((d) => domain === d || domain.endsWith(`.${d}`)) ||
-    Boolean(groupDomainFragment && name.includes(groupDomainFragment.toLowerCase()))
-  );
-}
+const PASSWORD_PROOF = { reason: 'Password verified', amr: ['pwd'] };
 
 /**
- * Password sign-in with the spec's lockout: five failures in a row lock the account for five
- * minutes; the third lock is permanent. An unknown user name takes the same path (a dummy
- * verification and its own counter), so answer, status and timing do not reveal accounts.
+ * The password policy, read at most every 30 s: every sign-in checks the password's age, and the
+ * policy changes rarely (a change applies to sign-ins within half a minute).
  */
-export class PasswordSignIn {
-  constructor(
-    private readonly context: AppContext,
-    private readonly policy: LockoutPolicy = DEFAULT_LOCKOUT_POLICY,
-  ) {}
-
-  /** Checks the password and, when nothing else is asked of the user, completes the sign-in. */
-  async signIn(request: SignInRequest): Promise<SignInResult> {
-    const result = await this.verify(request);
-    if (!result.ok) return result;
-    return (await this.complete(result.user, request, 'Password verified')) ?? result;
-  }
-
-  /**
-   * Checks the password only. The failure counter is not reset here: it resets when the whole
-   * sign-in completes, so re-entering the password cannot buy more guesses at a second factor.
-   */
-  async verify(request: SignInRequest): Promise<SignInResult> {
-    const { dataSource: db, passwords } = this.context;
-    const userName = request.userName.trim();
-    const normalized = userName.toLowerCase();
-    const log = (result: Parameters<typeof writeAuthenticationLog>[1]['result'], reason: string, userId?: string) =>
-      writeAuthenticationLog(db, {
-        userId,
-        userName,
-        result,
-        reason,
-        provider: 'Local',
-        returnUrl: request.returnUrl,
-        applicationName: request.applicationName,
-        ip: request.ip,
-        userAgent: request.userAgent,
-      });
-
-    if (requiresProfessionalAccount(this.context, userName)) {
-      await log('Failure', 'Group user must sign in with Microsoft');
-      return { ok: false, status: 403, code: 'account.use_professional_account', externalLoginRequired: true };
+export function cachedPasswordPolicy(context: AppContext): () => Promise<PasswordPolicy> {
+  let cached: { policy: Promise<PasswordPolicy>; at: number } | undefined;
+  return () => {
+    if (!cached || cached.at + 30_000 < Date.now()) {
+      const policy = loadPasswordPolicy(context.dataSource);
+      cached = { policy, at: Date.now() };
+      // A failed read is not kept: the next sign-in tries again.
+      policy.catch(() => (cached = undefined));
     }
-
-    await this.context.throttle.assertMayAttempt(request.ip, normalized);
-    this.context.passwords.assertCapacity();
-    const user = await findUserForSignIn(this.context, normalized);
-    // The attempt is counted before the password is checked, so parallel guesses cannot outrun the lock.
-    const reservation = user ? await reserveUserAttempt(db, user.id, this.policy) : await reserveUnknownAttempt(db, normalized, this.policy);
-    const refund = () => (user ? refundUserAttempt(db, user.id) : refundUnknownAttempt(db, normalized));
-    if (reservation.kind === 'busy') {
-      await log('Failure', 'Sign-in attempt while others are being checked', user?.id);
-      return this.refusalFor(reservation);
-    }
-    let valid: boolean;
-    try {
-      // Always spend one verification, whatever the account's state.
-      valid = user?.passwordHash ? await passwords.verify(user.passwordHash, request.password) : await passwords.verifyNothing(request.password);
-    } catch (error) {
-      if (reservation.kind === 'reserved') await refund();
-      throw error;
-    }
-
-    if (reservation.kind !== 'reserved') {
-      await log(reservation.kind === 'permanent' ? 'FullUserLocked' : 'UserLocked', 'Sign-in attempt on a locked account', user?.id);
-      return this.refusalFor(reservation);
-    }
-
-    if (!valid) {
-      const outcome = user ? await recordUserFailure(db, user.id, this.policy) : await recordUnknownFailure(db, normalized, this.policy);
-      await this.context.throttle.failed(request.ip, normalized);
-      // A permanent lock must end this user's tokens on every node at once.
-      if (user && outcome.kind === 'permanently_locked') this.context.broadcast.publish('user.changed', { userId: user.id });
-      const result = outcome.kind === 'locked' || outcome.kind === 'already_locked' ? 'UserLocked' : outcome.kind.includes('permanent') ? 'FullUserLocked' : 'Failure';
-      await log(result, user ? 'Invalid password' : 'Unknown user name', user?.id);
-      return this.refusalFor(outcome);
-    }
-    // The right password gives its reservation back; the count itself is cleared only when the whole
-    // sign-in completes, so re-entering the password cannot buy more guesses at a second factor.
-    await refund();
-
-    if (user!.draft) {
-      await log('Failure', 'Draft user', user!.id);
-      return { ok: false, status: 403, code: 'account.pending_approval' };
-    }
-
-    if (passwords.needsRehash(user!.passwordHash!)) {
-      await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user!.id, await passwords.hash(request.password)]);
-    }
-    return { ok: true, user: user! };
-  }
-
-  /**
-   * The sign-in succeeded: counters cleared, last sign-in dated and the success logged, in one
-   * round trip, unless the account was locked meanwhile (by a parallel attempt, or an
-   * administrator): then the refusal to answer.
-   */
-  async complete(
-    user: { id: string; userName: string },
-    request: Omit<SignInRequest, 'password' | 'userName'>,
-    reason: string,
-  ): Promise<SignInRefusal | undefined> {
-    const done = await recordSignInSuccess(this.context.dataSource, { userId: user.id, userName: user.userName, reason, provider: 'Local', ...request });
-    if (!done) {
-      const [row] = await this.context.dataSource.query('SELECT locked, lockout_end FROM users WHERE id = $1', [user.id]);
-      await writeAuthenticationLog(this.context.dataSource, {
-        userId: user.id,
-        userName: user.userName,
-        result: row?.locked ? 'FullUserLocked' : 'UserLocked',
-        reason: 'Account locked during the sign-in',
-        provider: 'Local',
-        returnUrl: request.returnUrl,
-        applicationName: request.applicationName,
-        ip: request.ip,
-        userAgent: request.userAgent,
-      });
-      return this.refusalFor(row?.locked || !row?.lockout_end ? { kind: 'permanent' } : { kind: 'locked', until: row.lockout_end });
-    }
-    await this.context.throttle.succeeded(request.ip, user.userName.trim().toLowerCase());
-    return undefined;
-  }
-
-  /** The answer to a refused attempt, in the spec's words. */
-  refusalFor(outcome: FailureOutcome | Exclude<Reservation, { kind: 'reserved' }>): SignInRefusal {
-    switch (outcome.kind) {
-      case 'busy':
-        return { ok: false, status: 429, code: 'account.too_many_attempts', retryAfter: 1 };
-      case 'counted':
-        return {
-          ok: false,
-          status: 401,
-          code: 'account.invalid_credentials',
-          params: { count: outcome.attemptsLeft },
-          attemptsLeft: outcome.attemptsLeft,
-        };
-      case 'locked':
-      case 'already_locked':
-        return {
-          ok: false,
-          status: 423,
-          code: 'account.locked',
-          params: { until: formatUtc(outcome.until) },
-          lockedUntil: outcome.until,
-        };
-      case 'permanent':
-      case 'permanently_locked':
-      case 'already_permanently_locked':
-        return { ok: false, status: 423, code: 'account.locked_permanently' };
-    }
-  }
-}
-
-/** The fields sign-in needs, by normalized user name (one prepared-shape query, no ORM mapping). */
-async function findUserForSignIn(context: AppContext, normalized: string): Promise<SignInUser | undefined> {
-  const { rows } = await sqlClient(context.dataSource, { prepare: !context.pglite }).query<Record<string, unknown>>(
-    `SELECT id, user_name, password_hash, draft, locked, lockout_end FROM users WHERE normalized_user_name = $1`,
-    [normalized],
-    'sign_in_user',
-  );
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    id: row.id as string,
-    userName: row.user_name as string,
-    passwordHash: row.password_hash as string | null,
-    draft: row.draft as boolean,
-    locked: row.locked as boolean,
-    lockoutEnd: row.lockout_end as Date | null,
+    return cached.policy;
   };
 }
 
-export function formatUtc(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/**
+ * The password sign-in and the steps that may follow it (expired password, second factor), each
+ * bound to its sign-in by a token sent to the page and to the browser by the provider's interaction.
+ */
+export class PasswordSignIn {
+  readonly deps: SignInDeps;
+
+  constructor(context: AppContext, lockout: LockoutPolicy = DEFAULT_LOCKOUT_POLICY, mailer: Mailer = new Mailer(context)) {
+    this.deps = { context, lockout, mailer, passwordPolicy: cachedPasswordPolicy(context) };
+  }
+
+  /** The sign-in of an interaction: where it stands after the password (finished, or the next step), or its refusal. */
+  login(request: SignInRequest, interaction: SignInInteraction): Promise<SignInOutcome> {
+    return runSteps(SIGN_IN_STEPS, newSignInState({ ...this.split(request), interaction, proof: PASSWORD_PROOF }), this.deps);
+  }
+
+  /** Checks the password and records the sign-in, with no interaction to resume. */
+  signIn(request: SignInRequest): Promise<SignInResult> {
+    return runSteps(PASSWORD_ONLY_STEPS, newSignInState({ ...this.split(request), proof: PASSWORD_PROOF }), this.deps);
+  }
+
+  verifyCode(input: Parameters<typeof verifyCode>[1]): Promise<SignInOutcome> {
+    return verifyCode(this.deps, input);
+  }
+
+  resendCode(token: string, interaction: string): Promise<{ ok: true; expiresAt: number } | SignInRefusal> {
+    return resendCode(this.deps, token, interaction);
+  }
+
+  changeExpiredPassword(input: Parameters<typeof changeExpiredPassword>[1]): Promise<SignInOutcome> {
+    return changeExpiredPassword(this.deps, input);
+  }
+
+  private split({ userName, password, ...source }: SignInRequest) {
+    return { userName, password, source };
+  }
 }

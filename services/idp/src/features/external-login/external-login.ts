@@ -1,15 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '@gatehouse/core';
 import { interactionUrl } from '../../oidc/provider.js';
-import { safeReturnUrl } from '../account/router.js';
-import { LoginStates, pkcePair } from './login-state.js';
+import { externalLoginRoutes } from '@gatehouse/contracts';
+import { safeReturnUrl } from '../account/interaction.js';
+import type { Resume } from '../account/sign-in-state.js';
+import { LoginStates, pkcePair, type LoginState } from './login-state.js';
 import { MicrosoftError, type MicrosoftClient, type MicrosoftIdentity } from './microsoft-client.js';
 import { MicrosoftSignIn, UNKNOWN_USER, logMicrosoftAttempt, type ExternalSignInRequest } from './microsoft-sign-in.js';
 
 /** The spec's name of the Microsoft provider in `?provider=`. */
 export const PROVIDER = 'mslive';
 /** Where Microsoft sends the browser back; registered as the app's redirect URI. */
-export const CALLBACK_PATH = '/api/v1/account/externalLogin/callback';
+export const CALLBACK_PATH = externalLoginRoutes.callback.path;
 /** Upstream answers the user caused (cancelled, consent refused) rather than a fault at Microsoft. */
 const USER_ERRORS = new Set(['access_denied', 'consent_required', 'interaction_required', 'login_required', 'account_selection_required']);
 
@@ -42,7 +44,7 @@ export interface PageOutcome {
 /** After `start`: the browser goes to Microsoft with the state bound to it, or a page. */
 export type StartOutcome = { kind: 'to-microsoft'; location: string; state: string } | PageOutcome;
 /** After `finish`: the provider's flow resumes for the user, or a page. */
-export type FinishOutcome = { kind: 'signed-in'; userId: string; remember: boolean } | PageOutcome;
+export type FinishOutcome = { kind: 'signed-in'; redirectTo: string } | PageOutcome;
 
 const page = (status: number, code: string, links: { retryUrl?: string; homeUrl?: string | null; params?: Record<string, unknown> } = {}): PageOutcome => ({
   kind: 'page',
@@ -113,6 +115,8 @@ export class ExternalLogin {
     boundState: string | undefined;
     pending: PendingSignIn | undefined;
     caller: Caller;
+    /** Finishes the provider interaction for the signed-in user. */
+    resume: Resume;
   }): Promise<FinishOutcome> {
     if (!this.client) return page(404, 'externalLogin.not_configured');
     const { query, pending, caller } = input;
@@ -152,19 +156,30 @@ export class ExternalLogin {
       return page(400, 'externalLogin.upstream_error', links);
     }
 
-    let identity: MicrosoftIdentity;
+    const identity = await this.redeem(this.client, { code: query.code, state, saved }, fail);
+    if (identity instanceof MicrosoftError) {
+      return identity.kind === 'unreachable' ? page(503, 'externalLogin.unreachable', links) : page(502, 'externalLogin.upstream_error', links);
+    }
+    const result = await this.signIn.signIn(identity, { ...request, language: caller.language }, input.resume, saved.remember);
+    if (!result.ok) return page(result.status, result.code, { ...links, params: result.params, retryUrl: result.retry ? links.retryUrl : undefined });
+    return { kind: 'signed-in', redirectTo: result.redirectTo };
+  }
+
+  /** Microsoft's identity for the code, or the failure (logged) that kept it from answering. */
+  private async redeem(
+    client: MicrosoftClient,
+    input: { code: string; state: string; saved: LoginState },
+    fail: (reason: string) => Promise<void>,
+  ): Promise<MicrosoftIdentity | MicrosoftError> {
     try {
-      identity = await this.client.redeemCode({ code: query.code, state, nonce: saved.nonce, codeVerifier: saved.codeVerifier, redirectUri: this.redirectUri });
+      const { code, state, saved } = input;
+      return await client.redeemCode({ code, state, nonce: saved.nonce, codeVerifier: saved.codeVerifier, redirectUri: this.redirectUri });
     } catch (error) {
       if (!(error instanceof MicrosoftError)) throw error;
       this.context.logger.warn({ err: error.message, kind: error.kind }, 'Microsoft code redemption failed');
       await fail(error.message);
-      return error.kind === 'unreachable' ? page(503, 'externalLogin.unreachable', links) : page(502, 'externalLogin.upstream_error', links);
+      return error;
     }
-
-    const result = await this.signIn.signIn(identity, { ...request, language: caller.language });
-    if (!result.ok) return page(result.status, result.code, { ...links, params: result.params, retryUrl: result.retry ? links.retryUrl : undefined });
-    return { kind: 'signed-in', userId: result.userId, remember: saved.remember };
   }
 
   private source(caller: Caller) {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sha256, sqlClient, type AppContext, type SqlClient } from '@gatehouse/core';
+import type { AppContext } from '@gatehouse/core';
+import { ExternalLoginRepository } from './repository.js';
 
 /** A sign-in at Microsoft must come back within this time (Entra's own sign-in page lives about as long). */
 export const STATE_TTL_SECONDS = 10 * 60;
@@ -32,22 +33,17 @@ export function pkcePair(): { verifier: string; challenge: string } {
  * stored, so the table never holds a value that could be replayed at the callback.
  */
 export class LoginStates {
-  private readonly sql: SqlClient;
-
-  constructor(context: AppContext) {
-    this.sql = sqlClient(context.dataSource, { prepare: false });
-  }
+  constructor(
+    context: AppContext,
+    private readonly repository = new ExternalLoginRepository(context),
+  ) {}
 
   /** Stores what the callback will need and answers the state to send to Microsoft. */
   async issue(data: Omit<LoginState, 'nonce'>): Promise<{ state: string; nonce: string }> {
     const state = base64url(randomBytes(32));
     const nonce = base64url(randomBytes(32));
     const payload: LoginState = { ...data, nonce };
-    await this.sql.query(
-      `INSERT INTO oidc_model_instances (model, id, payload, uid, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-      [MODEL, sha256(state), payload, data.interaction, STATE_TTL_SECONDS],
-    );
+    await this.repository.storeState(MODEL, state, payload, data.interaction, STATE_TTL_SECONDS);
     return { state, nonce };
   }
 
@@ -57,12 +53,6 @@ export class LoginStates {
    */
   async consume(state: string): Promise<LoginState | undefined> {
     if (!state || state.length > 200) return undefined;
-    const { rows } = await this.sql.query<{ payload: LoginState }>(
-      `UPDATE oidc_model_instances SET consumed_at = now()
-        WHERE model = $1 AND id = $2 AND consumed_at IS NULL AND expires_at > now()
-        RETURNING payload`,
-      [MODEL, sha256(state)],
-    );
-    return rows[0]?.payload;
+    return this.repository.consumeState<LoginState>(MODEL, state);
   }
 }

@@ -1,5 +1,8 @@
-import { lockStatus, recordSignInSuccess, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry } from '@gatehouse/core';
-import { requiresProfessionalAccount } from '../account/sign-in.js';
+import { lockStatus, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry } from '@gatehouse/core';
+import { finishSignIn, type SignedIn } from '../account/finish.js';
+import { requiresProfessionalAccount } from '../account/password-steps.js';
+import { lockStateRefusal, refusal, type SignInRefusal } from '../account/refusal.js';
+import type { Resume } from '../account/sign-in-state.js';
 import { MICROSOFT, MicrosoftAccounts, type LinkedUser } from './microsoft-accounts.js';
 import type { MicrosoftIdentity } from './microsoft-client.js';
 
@@ -12,16 +15,12 @@ export interface ExternalSignInRequest {
 }
 
 /** A refusal: `code` is the i18n key of the message the page shows. */
-export interface ExternalSignInRefusal {
-  ok: false;
-  status: number;
-  code: string;
-  params?: Record<string, unknown>;
+export interface ExternalSignInRefusal extends SignInRefusal {
   /** The user may try another Microsoft account. */
   retry: boolean;
 }
 
-export type ExternalSignInResult = { ok: true; userId: string } | ExternalSignInRefusal;
+export type ExternalSignInResult = { ok: true; redirectTo: string } | ExternalSignInRefusal;
 
 /** Log name of attempts made before any identity is known (forged state, cancelled at Microsoft). */
 export const UNKNOWN_USER = '(unknown)';
@@ -31,11 +30,15 @@ export function logMicrosoftAttempt(context: AppContext, entry: Omit<Authenticat
   return writeAuthenticationLog(context.dataSource, { ...entry, provider: MICROSOFT });
 }
 
-const formatUtc = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The log's reason for each way the user was found. */
+const REASONS = { linked: 'Microsoft account', 'group-domain': 'Microsoft account linked by group e-mail', provisioned: 'Microsoft account provisioned' } as const;
+
+type LogAttempt = (result: AuthenticationLogEntry['result'], reason: string, user?: { id?: string; userName?: string }) => Promise<void>;
 
 /**
  * Signs in the user a Microsoft identity leads to, under the same rules as a password: draft and
- * locked users are refused with the same messages, every outcome is logged (provider Microsoft).
+ * locked users are refused with the same messages, every outcome is logged (provider Microsoft),
+ * and the sign-in finishes as every other does.
  *
  * There is no local second factor and no password-expiry step after Microsoft, whatever the
  * user's tenants ask of password sign-ins: Entra ID applies the organisation's own MFA and
@@ -47,59 +50,40 @@ export class MicrosoftSignIn {
     private readonly accounts = new MicrosoftAccounts(context, (email) => requiresProfessionalAccount(context, email)),
   ) {}
 
-  async signIn(identity: MicrosoftIdentity, request: ExternalSignInRequest & { language: string }): Promise<ExternalSignInResult> {
-    const log = (result: AuthenticationLogEntry['result'], reason: string, user?: { id?: string; userName?: string }) =>
+  async signIn(identity: MicrosoftIdentity, request: ExternalSignInRequest & { language: string }, resume: Resume, remember: boolean): Promise<ExternalSignInResult> {
+    const log: LogAttempt = (result, reason, user) =>
       logMicrosoftAttempt(this.context, {
         userId: user?.id,
         userName: user?.userName ?? identity.email ?? `${identity.oid}@${identity.tid}`,
         result,
         reason,
-        returnUrl: request.returnUrl,
-        applicationName: request.applicationName,
-        ip: request.ip,
-        userAgent: request.userAgent,
+        ...sourceOf(request),
       });
-
     const found = await this.accounts.resolve(identity, request.language);
     if (!found.ok) {
       await log('Failure', found.reason, { id: found.userId });
       return { ok: false, status: 403, code: found.code, retry: found.code === 'externalLogin.no_account' };
     }
     const { user } = found;
-    if (user.draft) {
-      await log('Failure', 'Draft user', user);
-      return { ok: false, status: 403, code: 'account.pending_approval', retry: false };
-    }
-    const lock = lockStatus(user);
-    if (lock === 'permanent') {
-      await log('FullUserLocked', 'Sign-in attempt on a locked account', user);
-      return { ok: false, status: 423, code: 'account.locked_permanently', retry: false };
-    }
-    if (lock === 'locked') {
-      await log('UserLocked', 'Sign-in attempt on a locked account', user);
-      return { ok: false, status: 423, code: 'account.locked', params: { until: formatUtc(user.lockoutEnd!) }, retry: false };
-    }
-    const reason = { linked: 'Microsoft account', 'group-domain': 'Microsoft account linked by group e-mail', provisioned: 'Microsoft account provisioned' }[found.how];
-    if (!(await this.complete(user, request, reason))) {
-      // Locked between the check above and now (an administrator's lock).
-      await log('FullUserLocked', 'Account locked during the sign-in', user);
-      return { ok: false, status: 423, code: 'account.locked_permanently', retry: false };
-    }
-    return { ok: true, userId: user.id };
+    const refused = await refuseAccount(user, log);
+    if (refused) return refused;
+    const signedIn: SignedIn = { user, reason: REASONS[found.how], provider: MICROSOFT, source: sourceOf(request), externalLoginId: user.linkId };
+    // "fed", as Entra ID itself marks a sign-in another identity provider performed.
+    const finished = await finishSignIn(this.context, signedIn, resume, { remember, amr: ['fed'] });
+    return finished.ok ? finished : { ...finished, retry: false };
   }
+}
 
-  /** Counters cleared, last sign-in and link use dated, success logged: one round trip, as for passwords; false when the account is locked. */
-  private complete(user: LinkedUser, request: ExternalSignInRequest, reason: string): Promise<boolean> {
-    return recordSignInSuccess(this.context.dataSource, {
-      userId: user.id,
-      userName: user.userName,
-      reason,
-      provider: MICROSOFT,
-      returnUrl: request.returnUrl,
-      applicationName: request.applicationName,
-      ip: request.ip,
-      userAgent: request.userAgent,
-      externalLoginId: user.linkId,
-    });
+const sourceOf = ({ returnUrl, applicationName, ip, userAgent }: ExternalSignInRequest): ExternalSignInRequest => ({ returnUrl, applicationName, ip, userAgent });
+
+/** Draft and locked users are refused, as at a password sign-in. */
+async function refuseAccount(user: LinkedUser, log: LogAttempt): Promise<ExternalSignInRefusal | undefined> {
+  if (user.draft) {
+    await log('Failure', 'Draft user', user);
+    return { ...refusal(403, 'account.pending_approval'), retry: false };
   }
+  const lock = lockStatus(user);
+  if (lock === 'open') return undefined;
+  await log(lock === 'permanent' ? 'FullUserLocked' : 'UserLocked', 'Sign-in attempt on a locked account', user);
+  return { ...lockStateRefusal(user), retry: false };
 }

@@ -1,11 +1,15 @@
+import type { GroupImportOutcome } from '@gatehouse/contracts';
 import { type AppContext, type GroupPermission } from '@gatehouse/core';
 import { writeSystemLog } from '../../../audit/system-log.js';
 import type { Caller } from '../../../auth/koa-admin-auth.js';
 import { inScope, type CallerScope } from '../../../auth/scope.js';
-import { findUserName, insertMember, updateMemberPermission } from '../repository.js';
+import type { Queryable } from '../../../db.js';
+import type { UploadedWorkbook } from '../../../excel/upload.js';
+import { findUserName } from '../../directory/lookups.js';
+import { insertMember, updateMemberPermission, type GroupRecord } from '../repository.js';
 import { assertMayGrantGroupRoles, assertOwner, lockedGroup, visibleGroup } from '../service.js';
 import { findUsersByLogin, inSavepoint, memberPermissions, type LoginMatch } from './repository.js';
-import { memberTemplate, type MemberRow, type TemplateLabels } from './workbook.js';
+import { memberTemplate, readMemberRows, type MemberRow, type TemplateLabels } from './workbook.js';
 
 /** A row's problem: `code` is an i18n key under `groups.`, rendered in the caller's language. */
 export interface RowIssue {
@@ -31,10 +35,15 @@ type Resolved = { user: LoginMatch } | { issue: RowIssue };
 export class GroupMembersExcel {
   constructor(private readonly context: AppContext) {}
 
-  /** The template for one group the caller can see; its file name carries the group's name. */
-  async template(caller: Caller, scope: CallerScope, groupId: string, labels: TemplateLabels): Promise<{ fileName: string; content: Buffer }> {
+  /** The template for one group the caller can see; its file name carries the group's name, its notes the caller's language. */
+  async template(caller: Caller, scope: CallerScope, groupId: string, language?: string): Promise<{ fileName: string; content: Buffer }> {
     const group = await visibleGroup(this.context.dataSource, caller, scope, groupId);
     const slug = group.name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'group';
+    const labels: TemplateLabels = {
+      sheet: this.t(language, 'groups.template_sheet'),
+      userNote: this.t(language, 'groups.template_user_note'),
+      permissionNote: this.t(language, 'groups.template_permission_note'),
+    };
     return { fileName: `${slug}-members-template.xlsx`, content: await memberTemplate(labels) };
   }
 
@@ -55,93 +64,176 @@ export class GroupMembersExcel {
    */
   async import(caller: Caller, scope: CallerScope, groupId: string, fileName: string, rows: MemberRow[]): Promise<ImportOutcome> {
     const outcome = await this.context.dataSource.transaction(async (em) => {
-      const group = await lockedGroup(em, caller, scope, groupId);
-      assertOwner(group, scope);
-      // Every row adds or changes a member, who holds the group's roles.
-      await assertMayGrantGroupRoles(em, groupId, scope);
-      const callerName = await findUserName(em, caller.userId);
-      const matches = await findUsersByLogin(em, [...new Set(rows.map((r) => r.user.toLowerCase()).filter(Boolean))]);
-      const members = await memberPermissions(em, groupId);
-      const firstRowOf = new Map<string, number>();
-      const added: string[] = [];
-      const result: ImportOutcome = { totalElements: rows.length, importedElements: 0, errors: [], warnings: [] };
-
+      const run = await startImport(em, caller, scope, groupId, fileName, rows);
       for (const row of rows) {
-        const permission = row.permission ? PERMISSIONS[row.permission.toLowerCase()] : 'Reader';
-        if (!permission) {
-          result.errors.push({ row: row.row, code: 'groups.row_bad_permission', params: { value: row.permission } });
-          continue;
-        }
-        const resolved = resolveUser(row, matches, scope);
-        if ('issue' in resolved) {
-          result.errors.push(resolved.issue);
-          continue;
-        }
-        const { user } = resolved;
-        const first = firstRowOf.get(user.id);
-        if (first !== undefined) {
-          result.warnings.push({ row: row.row, code: 'groups.row_duplicate', params: { row: first } });
-          continue;
-        }
-        firstRowOf.set(user.id, row.row);
-
-        const current = members.get(user.id);
-        if (current === permission) {
-          result.warnings.push({ row: row.row, code: 'groups.row_already_member', params: { permission } });
-          continue;
-        }
-        const log = (operation: string, extra: Record<string, unknown>) =>
-          writeSystemLog(em, {
-            operation,
-            userId: caller.userId,
-            userName: callerName,
-            metadata: { groupId, groupName: group.name, memberId: user.id, memberUserName: user.userName, permission, source: 'BulkInsert', fileName, row: row.row, ...extra },
-          });
-        try {
-          await inSavepoint(em, async () => {
-            if (current) {
-              await updateMemberPermission(em, groupId, user.id, permission);
-              await log('UpdateGroupMember', { previous: current });
-            } else {
-              await insertMember(em, groupId, user.id, permission);
-              await log('AddGroupMember', {});
-            }
-          });
-        } catch (error) {
-          // The user went away since the lookup, or the database refused the row: it alone fails.
-          this.context.logger.warn({ err: (error as Error).message, groupId, row: row.row }, 'group member import row failed');
-          result.errors.push({ row: row.row, code: 'groups.row_failed' });
-          continue;
-        }
-        members.set(user.id, permission);
-        result.importedElements++;
-        if (current) {
-          result.warnings.push({ row: row.row, code: 'groups.row_permission_changed', params: { from: current, to: permission } });
-        } else {
-          added.push(user.id);
-        }
+        const planned = planRow(run, row);
+        if (planned && (await this.saveRow(run, row, planned))) recordSaved(run, row, planned);
       }
-
-      await writeSystemLog(em, {
-        operation: 'BulkInsert',
-        userId: caller.userId,
-        userName: callerName,
-        metadata: {
-          type: 'BulkInsertGroupMembers',
-          groupId,
-          groupName: group.name,
-          fileName,
-          totalElements: result.totalElements,
-          importedElements: result.importedElements,
-          errors: result.errors.length,
-          warnings: result.warnings.length,
-        },
-      });
-      return { result, affected: group.tenants.length ? added : [] };
+      await logImport(run);
+      return { result: run.result, affected: run.group.tenants.length ? run.added : [] };
     });
     for (const userId of outcome.affected) this.context.broadcast.publish('roles.changed', { userId });
     return outcome.result;
   }
+
+  /**
+   * The upload of a members file: checks the caller may import into the group before `receive`
+   * reads the file, imports its rows and answers the outcome with each row's problem in the
+   * caller's language.
+   */
+  async importUpload(caller: Caller, scope: CallerScope, groupId: string, receive: () => Promise<UploadedWorkbook>, language?: string): Promise<GroupImportOutcome> {
+    await this.assertCanImport(caller, scope, groupId);
+    const file = await receive();
+    const outcome = await this.import(caller, scope, groupId, file.name, await readMemberRows(file.buffer));
+    const render = (issue: RowIssue) => ({ row: issue.row, reason: this.t(language, issue.code, issue.params) });
+    return {
+      success: outcome.errors.length === 0,
+      totalElements: outcome.totalElements,
+      importedElements: outcome.importedElements,
+      errors: outcome.errors.map(render),
+      warnings: outcome.warnings.map(render),
+    };
+  }
+
+  /**
+   * Writes one row (a new member, or a new permission) with its audit row in a savepoint; answers
+   * false, with the row's error, when the database refused it.
+   */
+  private async saveRow(run: ImportRun, row: MemberRow, { user, permission, current }: PlannedRow): Promise<boolean> {
+    const log = (operation: string, extra: Record<string, unknown>) =>
+      writeSystemLog(run.em, {
+        operation,
+        userId: run.caller.userId,
+        userName: run.callerName,
+        metadata: { groupId: run.group.id, groupName: run.group.name, memberId: user.id, memberUserName: user.userName, permission, source: 'BulkInsert', fileName: run.fileName, row: row.row, ...extra },
+      });
+    try {
+      await inSavepoint(run.em, async () => {
+        if (current) {
+          await updateMemberPermission(run.em, run.group.id, user.id, permission);
+          await log('UpdateGroupMember', { previous: current });
+        } else {
+          await insertMember(run.em, run.group.id, user.id, permission);
+          await log('AddGroupMember', {});
+        }
+      });
+      return true;
+    } catch (error) {
+      // The user went away since the lookup, or the database refused the row: it alone fails.
+      this.context.logger.warn({ err: (error as Error).message, groupId: run.group.id, row: row.row }, 'group member import row failed');
+      run.result.errors.push({ row: row.row, code: 'groups.row_failed' });
+      return false;
+    }
+  }
+
+  private t(language: string | undefined, key: string, params: Record<string, unknown> = {}): string {
+    return this.context.i18n.t(key, { lng: language, ...params }) as string;
+  }
+}
+
+/** One import in progress: its transaction, what it looked up once, and what it has done so far. */
+interface ImportRun {
+  em: Queryable;
+  caller: Caller;
+  callerName: string | null;
+  scope: CallerScope;
+  group: GroupRecord;
+  fileName: string;
+  matches: LoginMatch[];
+  /** The group's members as the import leaves them, row after row. */
+  members: Map<string, GroupPermission>;
+  /** The first row of each user: a later row for the same user is a duplicate. */
+  firstRowOf: Map<string, number>;
+  /** The users the import made members. */
+  added: string[];
+  result: ImportOutcome;
+}
+
+/** A row that changes something: a user to add with a permission, or whose permission changes from `current`. */
+interface PlannedRow {
+  user: LoginMatch;
+  permission: GroupPermission;
+  current: GroupPermission | undefined;
+}
+
+/** Locks the group, checks the caller may import into it, and reads the users and members the rows name. */
+async function startImport(em: Queryable, caller: Caller, scope: CallerScope, groupId: string, fileName: string, rows: MemberRow[]): Promise<ImportRun> {
+  const group = await lockedGroup(em, caller, scope, groupId);
+  assertOwner(group, scope);
+  // Every row adds or changes a member, who holds the group's roles.
+  await assertMayGrantGroupRoles(em, groupId, scope);
+  return {
+    em,
+    caller,
+    callerName: await findUserName(em, caller.userId),
+    scope,
+    group,
+    fileName,
+    matches: await findUsersByLogin(em, [...new Set(rows.map((r) => r.user.toLowerCase()).filter(Boolean))]),
+    members: await memberPermissions(em, groupId),
+    firstRowOf: new Map(),
+    added: [],
+    result: { totalElements: rows.length, importedElements: 0, errors: [], warnings: [] },
+  };
+}
+
+/** What the row asks for, or undefined when it changes nothing (its error or warning is recorded). */
+function planRow(run: ImportRun, row: MemberRow): PlannedRow | undefined {
+  const { result } = run;
+  const permission = row.permission ? PERMISSIONS[row.permission.toLowerCase()] : 'Reader';
+  if (!permission) {
+    result.errors.push({ row: row.row, code: 'groups.row_bad_permission', params: { value: row.permission } });
+    return undefined;
+  }
+  const resolved = resolveUser(row, run.matches, run.scope);
+  if ('issue' in resolved) {
+    result.errors.push(resolved.issue);
+    return undefined;
+  }
+  const { user } = resolved;
+  const first = run.firstRowOf.get(user.id);
+  if (first !== undefined) {
+    result.warnings.push({ row: row.row, code: 'groups.row_duplicate', params: { row: first } });
+    return undefined;
+  }
+  run.firstRowOf.set(user.id, row.row);
+  const current = run.members.get(user.id);
+  if (current === permission) {
+    result.warnings.push({ row: row.row, code: 'groups.row_already_member', params: { permission } });
+    return undefined;
+  }
+  return { user, permission, current };
+}
+
+/** Counts a saved row; a changed permission is also a warning, so the caller sees what the file changed. */
+function recordSaved(run: ImportRun, row: MemberRow, { user, permission, current }: PlannedRow): void {
+  run.members.set(user.id, permission);
+  run.result.importedElements++;
+  if (current) {
+    run.result.warnings.push({ row: row.row, code: 'groups.row_permission_changed', params: { from: current, to: permission } });
+  } else {
+    run.added.push(user.id);
+  }
+}
+
+/** The import's own audit row, with its counts. */
+async function logImport(run: ImportRun): Promise<void> {
+  const { result, group } = run;
+  await writeSystemLog(run.em, {
+    operation: 'BulkInsert',
+    userId: run.caller.userId,
+    userName: run.callerName,
+    metadata: {
+      type: 'BulkInsertGroupMembers',
+      groupId: group.id,
+      groupName: group.name,
+      fileName: run.fileName,
+      totalElements: result.totalElements,
+      importedElements: result.importedElements,
+      errors: result.errors.length,
+      warnings: result.warnings.length,
+    },
+  });
 }
 
 /**

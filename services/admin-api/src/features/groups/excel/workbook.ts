@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@gatehouse/contracts';
 import { AppError } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import type { ImportErrors } from '../../../excel/import-errors.js';
@@ -30,7 +31,7 @@ const MEMBER_COLUMNS = [
 ] as const satisfies ReadonlyArray<ColumnSpec>;
 
 /** A groups.* code naming the file field, as the members import answers a refused file. */
-function fileError(code: string, status = 400, params: Record<string, unknown> = {}): AppError {
+function fileError(code: ErrorCode, status = 400, params: Record<string, unknown> = {}): AppError {
   return new AppError(code, status, params, [{ field: FILE_FIELD, code, params }]);
 }
 

@@ -1,9 +1,11 @@
+import { newUserSchema } from '@gatehouse/contracts';
 import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
+import type { EntityManager } from 'typeorm';
 import { writeSystemLog } from '../../../audit/system-log.js';
 import { styleHeaderRow, workbookBuffer, type ColumnSpec, type SheetRow } from '../../../excel/workbook.js';
-import { findUserName } from '../repository.js';
-import { newUserSchema } from '../schema.js';
+import { findUserName } from '../../directory/lookups.js';
+import type { Actor } from '../access.js';
 import { RowReport, clip, knownError, type ImportResult, type RowProblem, type SheetImportInput } from './messages.js';
 import { findUserByNameForUpdate, renameUser, userNameHeldByOther } from './repository.js';
 
@@ -57,9 +59,33 @@ export type ChangeUserNamesInput = SheetImportInput<ChangeUserNameColumn>;
  */
 export async function changeUserNames(context: AppContext, input: ChangeUserNamesInput): Promise<ImportResult> {
   const report = new RowReport(context, input.language);
+  const changes = distinctChanges(report, input.rows);
+  const actor = { userId: input.caller.userId, userName: await findUserName(context.dataSource, input.caller.userId) };
+  let changed = 0;
+  // One by one: a later row may rename to a name an earlier row has just freed.
+  for (const change of changes) {
+    try {
+      const outcome = await context.dataSource.transaction((em) => applyChange(em, input, actor, change));
+      if ('userId' in outcome) {
+        changed++;
+        context.broadcast.publish('user.changed', { userId: outcome.userId });
+      } else if (outcome.key === 'import.unchanged') {
+        report.warning(change.row, outcome);
+      } else {
+        report.error(change.row, outcome);
+      }
+    } catch (error) {
+      report.error(change.row, changeFailure(context, error, change, input.requestId));
+    }
+  }
+  return report.result(input.rows.length, changed);
+}
+
+/** The valid rows, one per current user name: a later identical row is a warning, a different one an error. */
+function distinctChanges(report: RowReport, rows: ReadonlyArray<SheetRow<ChangeUserNameColumn>>): Change[] {
   const changes: Change[] = [];
   const firstByUser = new Map<string, Change>();
-  for (const row of input.rows) {
+  for (const row of rows) {
     const { change, problems } = validateChangeRow(row);
     if (!change) {
       report.error(row.row, problems);
@@ -75,57 +101,42 @@ export async function changeUserNames(context: AppContext, input: ChangeUserName
       report.error(row.row, { key: 'import.duplicate_user_name', params: { userName: clip(change.currentUserName), first: first.row } });
     }
   }
+  return changes;
+}
 
-  const actor = { userId: input.caller.userId, userName: await findUserName(context.dataSource, input.caller.userId) };
-  let changed = 0;
-  // One by one: a later row may rename to a name an earlier row has just freed.
-  for (const change of changes) {
-    try {
-      const outcome = await context.dataSource.transaction(async (em): Promise<RowProblem | { userId: string }> => {
-        const user = await findUserByNameForUpdate(em, change.currentUserName);
-        if (!user) return { key: 'import.unknown_user', params: { userName: clip(change.currentUserName) } };
-        const email = change.newEmail ?? user.email;
-        if (user.user_name === change.newUserName && user.email === email) return { key: 'import.unchanged' };
-        if (!input.scope.isGod && (await holdsGod(em, user.id))) return { key: 'errors.forbidden' };
-        if (await userNameHeldByOther(em, change.newUserName, user.id)) {
-          return { key: 'import.user_name_exists', params: { userName: change.newUserName } };
-        }
-        await renameUser(em, user.id, change.newUserName, email, input.caller.userId);
-        await writeSystemLog(em, {
-          operation: 'ChangeUserName',
-          ...actor,
-          metadata: {
-            targetUserId: user.id,
-            from: { userName: user.user_name, email: user.email },
-            to: { userName: change.newUserName, email },
-            fileName: input.fileName,
-            row: change.row,
-          },
-        });
-        return { userId: user.id };
-      });
-      if ('userId' in outcome) {
-        changed++;
-        context.broadcast.publish('user.changed', { userId: outcome.userId });
-      } else if (outcome.key === 'import.unchanged') {
-        report.warning(change.row, outcome);
-      } else {
-        report.error(change.row, outcome);
-      }
-    } catch (error) {
-      // The unique index has the last word when another request took the name meanwhile.
-      const known = knownError(error);
-      if (known?.code === 'errors.user_name_in_use') {
-        report.error(change.row, { key: 'import.user_name_exists', params: { userName: change.newUserName } });
-      } else if (known) {
-        report.error(change.row, { key: known.code, params: known.params });
-      } else {
-        context.logger.error({ err: error, requestId: input.requestId, row: change.row }, 'user name change: a row failed unexpectedly');
-        report.error(change.row, { key: 'import.unexpected', params: { requestId: input.requestId } });
-      }
-    }
+/** One row's rename inside its transaction: the renamed user, or why the row changes nothing. */
+async function applyChange(em: EntityManager, input: ChangeUserNamesInput, actor: Actor, change: Change): Promise<RowProblem | { userId: string }> {
+  const user = await findUserByNameForUpdate(em, change.currentUserName);
+  if (!user) return { key: 'import.unknown_user', params: { userName: clip(change.currentUserName) } };
+  const email = change.newEmail ?? user.email;
+  if (user.user_name === change.newUserName && user.email === email) return { key: 'import.unchanged' };
+  if (!input.scope.isGod && (await holdsGod(em, user.id))) return { key: 'errors.forbidden' };
+  if (await userNameHeldByOther(em, change.newUserName, user.id)) {
+    return { key: 'import.user_name_exists', params: { userName: change.newUserName } };
   }
-  return report.result(input.rows.length, changed);
+  await renameUser(em, user.id, change.newUserName, email, input.caller.userId);
+  await writeSystemLog(em, {
+    operation: 'ChangeUserName',
+    ...actor,
+    metadata: {
+      targetUserId: user.id,
+      from: { userName: user.user_name, email: user.email },
+      to: { userName: change.newUserName, email },
+      fileName: input.fileName,
+      row: change.row,
+    },
+  });
+  return { userId: user.id };
+}
+
+/** Why a row's rename failed, as a row problem. */
+function changeFailure(context: AppContext, error: unknown, change: Change, requestId: string | undefined): RowProblem {
+  // The unique index has the last word when another request took the name meanwhile.
+  const known = knownError(error);
+  if (known?.code === 'errors.user_name_in_use') return { key: 'import.user_name_exists', params: { userName: change.newUserName } };
+  if (known) return { key: known.code, params: known.params };
+  context.logger.error({ err: error, requestId, row: change.row }, 'user name change: a row failed unexpectedly');
+  return { key: 'import.unexpected', params: { requestId } };
 }
 
 async function holdsGod(db: Parameters<typeof resolveEffectiveRoles>[0], userId: string): Promise<boolean> {

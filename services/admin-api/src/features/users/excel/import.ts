@@ -1,11 +1,13 @@
+import { NEW_USER_REQUIRED, newUserSchema, type NewUser } from '@gatehouse/contracts';
 import { LANGUAGES, loadPasswordPolicy, type AppContext, type Language } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import { writeSystemLog } from '../../../audit/system-log.js';
 import type { CallerScope } from '../../../auth/scope.js';
+import { forEachConcurrently } from '../../../excel/concurrency.js';
 import { styleHeaderRow, workbookBuffer, type ColumnSpec, type SheetRow } from '../../../excel/workbook.js';
-import { findUserName } from '../repository.js';
-import { newUserSchema, type NewUserInput } from '../schema.js';
+import { findUserName } from '../../directory/lookups.js';
+import type { Actor } from '../access.js';
 import { createUser, type UsersService } from '../service.js';
 import { RowReport, clip, knownError, parseYesNo, type ImportResult, type RowProblem, type SheetImportInput } from './messages.js';
 import { areasInScope, existingUserNames, type AreaRow } from './repository.js';
@@ -35,7 +37,7 @@ const TEMPLATE_ROWS = 1000;
 const HEADER_OF = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c.key, c.header])) as Record<ImportColumn, string>;
 
 /** The spreadsheet's column of each field of newUserSchema, for messages. */
-const COLUMN_OF_FIELD: Partial<Record<keyof NewUserInput, ImportColumn>> = {
+const COLUMN_OF_FIELD: Partial<Record<keyof NewUser, ImportColumn>> = {
   userName: 'userName',
   email: 'email',
   firstName: 'firstName',
@@ -45,20 +47,13 @@ const COLUMN_OF_FIELD: Partial<Record<keyof NewUserInput, ImportColumn>> = {
   sendEmailInvite: 'sendEmailInvite',
 };
 
-/** The spec's own "required" messages of the New user form, by column (the users feature's phrases). */
-const REQUIRED: Record<Exclude<ImportColumn, 'sendEmailInvite'>, string> = {
-  userName: 'users.user_name_required',
-  email: 'users.email_required',
-  firstName: 'users.first_name_required',
-  lastName: 'users.last_name_required',
-  area: 'users.area_required',
-  language: 'users.language_required',
-};
+/** The spec's own "required" message of the New user form for a column (the users feature's phrases). */
+const requiredOf = (column: Exclude<ImportColumn, 'sendEmailInvite'>): string => NEW_USER_REQUIRED[column === 'area' ? 'areaId' : column];
 
 /** A row that passed validation, ready for createUser. */
 interface ValidRow {
   row: number;
-  input: NewUserInput;
+  input: NewUser;
   /** The row's content as compared for duplicates (case of user name and e-mail ignored). */
   fingerprint: string;
 }
@@ -68,17 +63,17 @@ interface ValidRow {
  * what only a spreadsheet needs: the area by name among the caller's areas, the language code in
  * any case, Yes/No. Every problem of the row is reported, in column order.
  */
-export function validateImportRow(row: SheetRow<ImportColumn>, findArea: AreaFinder): { input?: NewUserInput; problems: RowProblem[] } {
+export function validateImportRow(row: SheetRow<ImportColumn>, findArea: AreaFinder): { input?: NewUser; problems: RowProblem[] } {
   const cells = row.cells;
   const problems = new Map<ImportColumn, RowProblem>();
 
   const area = cells.area ? findArea(cells.area) : undefined;
   // An area outside the caller's scope reads as unknown: an area administrator learns nothing of others.
-  if (!cells.area) problems.set('area', { key: REQUIRED.area });
+  if (!cells.area) problems.set('area', { key: requiredOf('area') });
   else if (!area) problems.set('area', { key: 'import.unknown_area', params: { area: clip(cells.area) } });
 
   const language = LANGUAGES.find((code) => code.toLowerCase() === cells.language.toLowerCase());
-  if (!cells.language) problems.set('language', { key: REQUIRED.language });
+  if (!cells.language) problems.set('language', { key: requiredOf('language') });
   else if (!language) problems.set('language', { key: 'import.unknown_language', params: { language: clip(cells.language), languages: LANGUAGES.join(', ') } });
 
   const invite = cells.sendEmailInvite ? parseYesNo(cells.sendEmailInvite) : false;
@@ -98,7 +93,7 @@ export function validateImportRow(row: SheetRow<ImportColumn>, findArea: AreaFin
   );
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const column = COLUMN_OF_FIELD[issue.path[0] as keyof NewUserInput];
+      const column = COLUMN_OF_FIELD[issue.path[0] as keyof NewUser];
       // Area, language and invite were judged above on what the person typed.
       if (!column || problems.has(column) || column === 'area' || column === 'language' || column === 'sendEmailInvite') continue;
       problems.set(column, problemOf(column, issue, cells[column]));
@@ -123,7 +118,7 @@ export function areaFinder(areas: readonly AreaRow[]): AreaFinder {
 }
 
 function problemOf(column: ImportColumn, issue: z.core.$ZodIssue, typed: string): RowProblem {
-  if (!typed && column !== 'sendEmailInvite') return { key: REQUIRED[column] };
+  if (!typed && column !== 'sendEmailInvite') return { key: requiredOf(column) };
   if (issue.code === 'too_big') return { key: 'import.too_long', params: { column: HEADER_OF[column], max: issue.maximum } };
   if (column === 'email') return { key: 'validation.invalid_email' };
   return { key: 'import.invalid', params: { column: HEADER_OF[column] } };
@@ -144,14 +139,39 @@ export interface ImportUsersInput extends SheetImportInput<ImportColumn> {
 export async function importUsers(context: AppContext, input: ImportUsersInput): Promise<ImportResult> {
   const report = new RowReport(context, input.language);
   const findArea = areaFinder(await areasInScope(context.dataSource, input.scope.areaIds));
+  const unique = firstOfEachUserName(report, validRows(report, input.rows, findArea));
+  const toCreate = await newUserNamesOnly(context, report, unique);
+  const actor = { userId: input.caller.userId, userName: await findUserName(context.dataSource, input.caller.userId) };
+  const imported = await createRows(context, input, report, actor, toCreate);
+  const result = report.result(input.rows.length, imported);
+  await writeSystemLog(context.dataSource, {
+    operation: 'BulkInsert',
+    ...actor,
+    metadata: {
+      type: 'BulkInsertUsers',
+      fileName: input.fileName,
+      totalElements: result.totalElements,
+      importedElements: result.importedElements,
+      errors: result.errors.length,
+      warnings: result.warnings.length,
+    },
+  });
+  return result;
+}
 
+/** The rows that pass validation; the others are reported. */
+function validRows(report: RowReport, rows: ReadonlyArray<SheetRow<ImportColumn>>, findArea: AreaFinder): ValidRow[] {
   const valid: ValidRow[] = [];
-  for (const row of input.rows) {
+  for (const row of rows) {
     const { input: user, problems } = validateImportRow(row, findArea);
     if (!user) report.error(row.row, problems);
     else valid.push({ row: row.row, input: user, fingerprint: fingerprint(user) });
   }
+  return valid;
+}
 
+/** The first row of each user name: a later identical row is a warning, a different one an error. */
+function firstOfEachUserName(report: RowReport, valid: ValidRow[]): ValidRow[] {
   const firstByName = new Map<string, ValidRow>();
   const unique: ValidRow[] = [];
   for (const candidate of valid) {
@@ -166,15 +186,21 @@ export async function importUsers(context: AppContext, input: ImportUsersInput):
       report.error(candidate.row, { key: 'import.duplicate_user_name', params: { userName: candidate.input.userName, first: first.row } });
     }
   }
+  return unique;
+}
 
+/** The rows whose user name nobody holds yet; the others are reported. */
+async function newUserNamesOnly(context: AppContext, report: RowReport, unique: ValidRow[]): Promise<ValidRow[]> {
   const taken = await existingUserNames(context.dataSource, unique.map((c) => c.input.userName));
-  const toCreate = unique.filter((candidate) => {
+  return unique.filter((candidate) => {
     if (!taken.has(candidate.input.userName)) return true;
     report.error(candidate.row, { key: 'import.user_name_exists', params: { userName: candidate.input.userName } });
     return false;
   });
+}
 
-  const actor = { userId: input.caller.userId, userName: await findUserName(context.dataSource, input.caller.userId) };
+/** Creates each row's user in a transaction of its own, then sends the invitation it asks for; answers how many were created. */
+async function createRows(context: AppContext, input: ImportUsersInput, report: RowReport, actor: Actor, toCreate: ValidRow[]): Promise<number> {
   const policy = await loadPasswordPolicy(context.dataSource);
   let imported = 0;
   await forEachConcurrently(toCreate, importConcurrency(context), async (candidate) => {
@@ -197,21 +223,7 @@ export async function importUsers(context: AppContext, input: ImportUsersInput):
       });
     }
   });
-
-  const result = report.result(input.rows.length, imported);
-  await writeSystemLog(context.dataSource, {
-    operation: 'BulkInsert',
-    ...actor,
-    metadata: {
-      type: 'BulkInsertUsers',
-      fileName: input.fileName,
-      totalElements: result.totalElements,
-      importedElements: result.importedElements,
-      errors: result.errors.length,
-      warnings: result.warnings.length,
-    },
-  });
-  return result;
+  return imported;
 }
 
 /** Why createUser refused a row that passed validation, as a row problem in the caller's language. */
@@ -227,7 +239,7 @@ function rowFailure(context: AppContext, error: unknown, candidate: ValidRow, re
   return { key: 'import.unexpected', params: { requestId } };
 }
 
-function fingerprint(user: NewUserInput): string {
+function fingerprint(user: NewUser): string {
   return JSON.stringify([
     user.userName.toLowerCase(),
     user.email.toLowerCase(),
@@ -247,15 +259,6 @@ function fingerprint(user: NewUserInput): string {
 function importConcurrency(context: AppContext): number {
   if (context.pglite) return 1;
   return Math.max(1, Math.min(4, context.config.database.poolSize - 2));
-}
-
-/** Runs `task` over `items` with at most `concurrency` running at once (tasks handle their own errors). */
-export async function forEachConcurrently<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ImportResult } from '@gatehouse/contracts';
 import { AppError, mapDatabaseError, type AppContext } from '@gatehouse/core';
 import type { Caller } from '../../../auth/koa-admin-auth.js';
 import type { CallerScope } from '../../../auth/scope.js';
@@ -13,23 +14,9 @@ export interface SheetImportInput<K extends string> {
   requestId?: string;
 }
 
+export type { ImportResult } from '@gatehouse/contracts';
 /** One problem of an import, on a row of the spreadsheet (its number as Excel shows it). */
-export interface RowMessage {
-  row: number;
-  reason: string;
-}
-
-/** The answer of an Excel import (spec 3, "Import result"). */
-export interface ImportResult {
-  /** No row failed: every row was applied, or knowingly skipped with a warning. */
-  success: boolean;
-  /** Non-empty data rows in the file. */
-  totalElements: number;
-  /** Rows applied. */
-  importedElements: number;
-  errors: RowMessage[];
-  warnings: RowMessage[];
-}
+export type RowMessage = ImportResult['errors'][number];
 
 /** A row problem before translation: an i18n key under `import.` and its parameters. */
 export interface RowProblem {

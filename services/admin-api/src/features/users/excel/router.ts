@@ -1,19 +1,16 @@
 import Router from '@koa/router';
+import { usersRoutes } from '@gatehouse/contracts';
 import type { AppContext } from '@gatehouse/core';
 import type { Context } from 'koa';
-import { callerOf } from '../../../auth/koa-admin-auth.js';
-import { requireRole, type EndpointName } from '../../../auth/permissions.js';
-import { callerScope } from '../../../auth/scope.js';
-import { koaXlsxUpload, uploadOf } from '../../../excel/upload.js';
+import { xlsxUploadReader } from '../../../excel/upload.js';
 import { attachment, readSheet, type ColumnSpec } from '../../../excel/workbook.js';
-import { userListSql } from '../repository.js';
-import { adminMailer } from '../router.js';
+import { adminRoutes } from '../../../http/route.js';
+import { adminMailer } from '../../../mail.js';
 import { UsersService } from '../service.js';
 import { CHANGE_USER_NAME_COLUMNS, MAX_CHANGE_ROWS, changeUserNameTemplate, changeUserNames } from './change-user-name.js';
-import { exportUsers } from './export.js';
+import { exportUserList } from './export.js';
 import { IMPORT_COLUMNS, MAX_IMPORT_ROWS, importUsers, usersTemplate } from './import.js';
-import { parseUserListExportQuery } from './list-query.js';
-import type { ImportResult, SheetImportInput } from './messages.js';
+import type { SheetImportInput } from './messages.js';
 
 export interface UserExcelRoutesOptions {
   /** Sends the invitations an import asks for; defaults to the users feature's service. */
@@ -21,57 +18,50 @@ export interface UserExcelRoutesOptions {
 }
 
 /**
+ * Reads the uploaded .xlsx (koaXlsxUpload's checks and answers) and the rows of its first sheet,
+ * as an import takes them. Runs after the route's role check, so an anonymous or unauthorised
+ * caller learns nothing about the upload rules.
+ */
+const readXlsx = xlsxUploadReader();
+
+async function readUpload<K extends string>(
+  ctx: Context,
+  sheet: { columns: ReadonlyArray<ColumnSpec<K>>; maxRows: number },
+): Promise<Omit<SheetImportInput<K>, 'caller' | 'scope'>> {
+  const file = await readXlsx(ctx);
+  const rows = await readSheet(file.buffer, sheet);
+  return { rows, fileName: file.name, language: ctx.state.language as string, requestId: ctx.state.requestId as string | undefined };
+}
+
+/**
  * `/users/export`, `/users/template`, `/users/bulk_insert`, `/users/changeUserNameTemplate` and
- * `/users/changeUserName` under the admin API prefix. Mounted before the `/users/:id` routes, whose
- * pattern would otherwise take these paths.
+ * `/users/changeUserName`. Mounted before the `/users/:id` routes, whose pattern would otherwise
+ * take these paths.
  */
 export function userExcelRoutes(context: AppContext, options: UserExcelRoutesOptions = {}): Router {
   const users = options.users ?? new UsersService(context, adminMailer(context));
-  const router = new Router({ prefix: '/users' });
+  const router = new Router();
+  const { bind } = adminRoutes(context);
   const language = (ctx: Context) => ctx.state.language as string;
+  const download = (ctx: Context, filename: string, body: unknown) => {
+    attachment(ctx, filename);
+    ctx.body = body;
+  };
 
-  /** A workbook download saved as `filename`. */
-  const download = (path: string, endpoint: EndpointName, filename: string, workbook: (ctx: Context) => Promise<unknown>) =>
-    router.get(path, requireRole(endpoint), async (ctx) => {
-      const body = await workbook(ctx);
-      attachment(ctx, filename);
-      ctx.body = body;
-    });
-
-  /** An upload of one .xlsx whose first sheet's rows (`columns`, at most `maxRows`) `run` imports. */
-  const upload = <K extends string>(
-    path: string,
-    endpoint: EndpointName,
-    sheet: { columns: ReadonlyArray<ColumnSpec<K>>; maxRows: number },
-    run: (input: SheetImportInput<K>) => Promise<ImportResult>,
-  ) =>
-    router.post(path, requireRole(endpoint), koaXlsxUpload(), async (ctx) => {
-      const file = uploadOf(ctx);
-      const rows = await readSheet(file.buffer, sheet);
-      ctx.body = await run({
-        caller: callerOf(ctx),
-        scope: await callerScope(context, ctx),
-        rows,
-        fileName: file.name,
-        language: language(ctx),
-        requestId: ctx.state.requestId as string | undefined,
-      });
-    });
-
-  download('/export', 'users.export', 'Users.xlsx', async (ctx) => {
-    const query = parseUserListExportQuery(ctx.query);
-    const scope = await callerScope(context, ctx);
-    const base = userListSql({ ...query.filter, areaIds: scope.areaIds }, query.orderBy);
-    return exportUsers(context, ctx, { base, sort: query.sort, language: language(ctx) });
+  bind(router, usersRoutes.export, async ({ ctx, scope, query }) =>
+    download(ctx, 'Users.xlsx', await exportUserList(context, ctx, query, await scope(), language(ctx))),
+  );
+  bind(router, usersRoutes.template, async ({ ctx, scope }) => download(ctx, 'UsersTemplate.xlsx', await usersTemplate(context, await scope(), language(ctx))));
+  bind(router, usersRoutes.bulkInsert, async ({ ctx, caller, scope }) => {
+    const upload = await readUpload(ctx, { columns: IMPORT_COLUMNS, maxRows: MAX_IMPORT_ROWS });
+    return importUsers(context, { ...upload, caller, scope: await scope(), users });
   });
-
-  download('/template', 'users.template', 'UsersTemplate.xlsx', async (ctx) => usersTemplate(context, await callerScope(context, ctx), language(ctx)));
-
-  upload('/bulk_insert', 'users.bulkInsert', { columns: IMPORT_COLUMNS, maxRows: MAX_IMPORT_ROWS }, (input) => importUsers(context, { ...input, users }));
-
-  download('/changeUserNameTemplate', 'users.changeUserNameTemplate', 'ChangeUserNameTemplate.xlsx', (ctx) => changeUserNameTemplate(context, language(ctx)));
-
-  upload('/changeUserName', 'users.changeUserName', { columns: CHANGE_USER_NAME_COLUMNS, maxRows: MAX_CHANGE_ROWS }, (input) => changeUserNames(context, input));
-
+  bind(router, usersRoutes.changeUserNameTemplate, async ({ ctx }) =>
+    download(ctx, 'ChangeUserNameTemplate.xlsx', await changeUserNameTemplate(context, language(ctx))),
+  );
+  bind(router, usersRoutes.changeUserName, async ({ ctx, caller, scope }) => {
+    const upload = await readUpload(ctx, { columns: CHANGE_USER_NAME_COLUMNS, maxRows: MAX_CHANGE_ROWS });
+    return changeUserNames(context, { ...upload, caller, scope: await scope() });
+  });
   return router;
 }

@@ -1,0 +1,68 @@
+import { AppError, type AppContext } from '@gatehouse/core';
+import { writeSystemLog } from '../../audit/system-log.js';
+import type { Caller } from '../../auth/koa-admin-auth.js';
+import type { CallerScope } from '../../auth/scope.js';
+import { actorOf, assertMayManage, publishUserEvents, userForUpdate } from '../users/access.js';
+import { deleteProviderSessions, type UserStateRow } from '../users/repository.js';
+import { lockUser, logUnlocked, unlock } from './repository.js';
+
+/** The user as the lock and unlock confirmations show them. */
+const lockedView = (user: UserStateRow, locked: boolean) => ({
+  id: user.id,
+  userName: user.user_name,
+  firstName: user.first_name,
+  lastName: user.last_name,
+  locked,
+});
+
+/**
+ * Locking and unlocking accounts. Nobody locks or unlocks their own account (a locked
+ * administrator whose token still works must not undo the lock), nor an account that outranks them.
+ */
+export class AccountLockService {
+  constructor(private readonly context: AppContext) {}
+
+  private get db() {
+    return this.context.dataSource;
+  }
+
+  /** The permanent administrative lock; the user's sessions, grants and tokens end with it. */
+  async lock(caller: Caller, scope: CallerScope, id: string) {
+    if (id === caller.userId) throw new AppError('users.cannot_lock_self', 400);
+    const actor = await actorOf(this.db, caller);
+    const user = await this.db.transaction(async (em) => {
+      const current = await userForUpdate(em, scope, id);
+      await assertMayManage(em, scope, id);
+      await lockUser(em, id, caller.userId);
+      const sessionsEnded = await deleteProviderSessions(em, id);
+      await writeSystemLog(em, {
+        operation: 'LockUser',
+        ...actor,
+        metadata: { targetUserId: id, targetUserName: current.user_name, wasLocked: current.locked, sessionsEnded },
+      });
+      return current;
+    });
+    publishUserEvents(this.context, id, ['oidc.invalidated', 'user.changed']);
+    return lockedView(user, true);
+  }
+
+  /** Lifts the permanent lock and any temporary lockout, and clears the failure counters. */
+  async unlock(caller: Caller, scope: CallerScope, id: string) {
+    if (id === caller.userId) throw new AppError('users.cannot_unlock_self', 400);
+    const actor = await actorOf(this.db, caller);
+    const user = await this.db.transaction(async (em) => {
+      const current = await userForUpdate(em, scope, id);
+      await assertMayManage(em, scope, id);
+      await unlock(em, id, caller.userId);
+      await logUnlocked(em, { id, userName: current.user_name }, `Unlocked by ${actor.userName ?? caller.userId}`);
+      await writeSystemLog(em, {
+        operation: 'UnlockUser',
+        ...actor,
+        metadata: { targetUserId: id, targetUserName: current.user_name, wasLocked: current.locked },
+      });
+      return current;
+    });
+    publishUserEvents(this.context, id, ['user.changed']);
+    return lockedView(user, false);
+  }
+}

@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { formatUtc, lockRefusal, lockStateRefusal, logResultOf } from './refusal.js';
+
+describe('lock refusals', () => {
+  const until = new Date('2026-03-04T05:06:07.890Z');
+
+  it('says a date as "YYYY-MM-DD HH:MM UTC"', () => {
+    expect(formatUtc(until)).to.equal('2026-03-04 05:06 UTC');
+  });
+
+  it('answers each lock outcome in the spec words, with its status', () => {
+    expect(lockRefusal({ kind: 'counted', attemptsLeft: 3 })).to.deep.equal({ ok: false, status: 401, code: 'account.invalid_credentials', params: { count: 3 }, attemptsLeft: 3 });
+    expect(lockRefusal({ kind: 'busy' })).to.include({ status: 429, code: 'account.too_many_attempts', retryAfter: 1 });
+    for (const kind of ['locked', 'already_locked'] as const) {
+      expect(lockRefusal({ kind, until })).to.deep.equal({ ok: false, status: 423, code: 'account.locked', params: { until: '2026-03-04 05:06 UTC' }, lockedUntil: until });
+    }
+    for (const kind of ['permanent', 'permanently_locked', 'already_permanently_locked'] as const) {
+      expect(lockRefusal({ kind })).to.deep.equal({ ok: false, status: 423, code: 'account.locked_permanently' });
+    }
+  });
+
+  it('reads an account lock state: a permanent lock wins, else the temporary lock until its end', () => {
+    expect(lockStateRefusal({ locked: true, lockoutEnd: until }).code).to.equal('account.locked_permanently');
+    expect(lockStateRefusal({ locked: false, lockoutEnd: until })).to.include({ code: 'account.locked', lockedUntil: until });
+  });
+
+  it('logs a failed attempt as Failure, UserLocked or FullUserLocked', () => {
+    expect(logResultOf({ kind: 'counted', attemptsLeft: 1 })).to.equal('Failure');
+    expect(logResultOf({ kind: 'locked', until })).to.equal('UserLocked');
+    expect(logResultOf({ kind: 'already_locked', until })).to.equal('UserLocked');
+    expect(logResultOf({ kind: 'permanently_locked' })).to.equal('FullUserLocked');
+  });
+});

@@ -1,0 +1,91 @@
+import type { AppContext, LockoutPolicy, PasswordPolicy, Reservation } from '@gatehouse/core';
+import type { Mailer } from '@gatehouse/core/mail';
+import type { SignInRefusal } from './refusal.js';
+import type { SignInAccount } from './repository.js';
+
+/** Where an attempt comes from, for the authentication log. */
+export interface SignInSource {
+  returnUrl?: string | null;
+  applicationName?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** What the steps after the password carry in their token, to the end of the sign-in. */
+export interface StepContext extends SignInSource {
+  interaction: string;
+  remember: boolean;
+}
+
+/** The provider's `login` result of a finished sign-in. */
+export interface InteractionLogin {
+  accountId: string;
+  remember: boolean;
+  amr: string[];
+}
+
+/** Finishes the provider interaction for the signed-in user and answers where the browser goes next. */
+export type Resume = (login: InteractionLogin) => Promise<string>;
+
+/** The interaction a sign-in belongs to: its id, "remember me", and how to finish it. */
+export interface SignInInteraction {
+  uid: string;
+  remember: boolean;
+  resume: Resume;
+}
+
+/** One sign-in request as it goes through its steps; each step reads it and may add to it. */
+export interface SignInState {
+  readonly source: SignInSource;
+  /** Absent when nothing is to be resumed (the sign-in is only recorded). */
+  readonly interaction?: SignInInteraction;
+  /** How the user proved who they are: the log's reason and the OpenID Connect `amr` of the finish. */
+  readonly proof: { reason: string; amr: string[] };
+  /** As typed, trimmed. */
+  readonly userName: string;
+  readonly password: string;
+  /** Read once, by the password step or from a step's token. */
+  account?: SignInAccount;
+  reservation?: Reservation;
+  passwordValid?: boolean;
+}
+
+/** What the steps are given besides the state. */
+export interface SignInDeps {
+  readonly context: AppContext;
+  readonly lockout: LockoutPolicy;
+  readonly mailer: Mailer;
+  /** The password policy (cached: every sign-in checks the password's age). */
+  readonly passwordPolicy: () => Promise<PasswordPolicy>;
+}
+
+/** Where a sign-in stands when its steps stop: a step the user must take, or finished. */
+export type SignInProgress =
+  | { ok: true; kind: 'expired-password'; token: string }
+  | { ok: true; kind: 'second-factor'; token: string; method: 'email' | 'totp'; expiresAt?: number }
+  | { ok: true; kind: 'signed-in'; userId: string; redirectTo: string | null };
+
+export type SignInOutcome = SignInProgress | SignInRefusal;
+
+/** A named step: nothing to go on to the next one, or the outcome that ends the sign-in. */
+export type SignInStep = (state: SignInState, deps: SignInDeps) => Promise<SignInOutcome | void>;
+
+/** Runs the steps in order until one answers; a pipeline whose last step always answers. */
+export async function runSteps(steps: readonly SignInStep[], state: SignInState, deps: SignInDeps): Promise<SignInOutcome> {
+  for (const step of steps) {
+    const outcome = await step(state, deps);
+    if (outcome) return outcome;
+  }
+  throw new Error(`The sign-in ended without an answer after ${steps.map((s) => s.name).join(', ')}`);
+}
+
+/** The account a step past the password works on (loaded by then). */
+export function accountOf(state: SignInState): SignInAccount {
+  if (!state.account) throw new Error('The sign-in has no account at this step');
+  return state.account;
+}
+
+/** The state of a new attempt. */
+export function newSignInState(fields: SignInState): SignInState {
+  return { ...fields, userName: fields.userName.trim() };
+}

@@ -1,0 +1,28 @@
+import type { Config } from '@gatehouse/core';
+import type { PublicConfig } from '@gatehouse/contracts';
+
+/** The configuration the SPAs read before anything else: public values only, never a secret. */
+export function publicConfigOf(config: Config): PublicConfig {
+  return {
+    serviceUrl: config.server.publicUrl,
+    identityServerUrl: config.server.publicUrl,
+    authority: config.oidc.issuer,
+    clientId: config.oidc.portalClientId,
+    adminClientId: config.oidc.adminClientId,
+    scopes: 'openid profile email roles offline_access',
+    // The console also asks for the admin API's scope: its access token is then a JWT for that audience.
+    adminScopes: 'openid profile email roles offline_access admin',
+    environment: config.app.environment,
+    // The login page shows the Microsoft button only when the sign-in is configured.
+    microsoftSignIn: config.microsoft.enabled,
+    links: {
+      helpdesk: config.portal.helpdeskUrl,
+      termsOfUse: config.portal.termsOfUseUrl,
+      cookiePolicy: config.portal.cookiePolicyUrl,
+    },
+    apps: {
+      portal: `${config.server.publicUrl}/`,
+      admin: `${config.server.publicUrl}/admin`,
+    },
+  };
+}
