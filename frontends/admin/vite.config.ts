@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress, sharedResolve } from '../vite.shared.ts';
 
 // What every page needs before anything else: one long-cached chunk, apart from the app's code.
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)[\\/]/;
@@ -7,7 +8,8 @@ const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router
 // Served under /admin/ next to the portal, so asset URLs must carry the prefix.
 export default defineConfig({
   base: '/admin/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
+  resolve: sharedResolve,
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,12 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress, sharedResolve } from '../vite.shared.ts';
 
 // What every page needs before anything else: one long-cached chunk, apart from the app's code.
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)[\\/]/;
 
 export default defineConfig({
   base: '/',
-  plugins: [react()],
+  // Brotli and gzip twins of the built files, sent by the server to browsers that accept them.
+  plugins: [react(), precompress()],
+  resolve: sharedResolve,
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -83,7 +83,7 @@ describe('entry rule', () => {
     });
 
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('An error ocurred');
+    expect(alert).toHaveTextContent('An error occurred');
     expect(alert).toHaveTextContent('Le service est indisponible');
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -154,7 +154,7 @@ describe('routes', () => {
   it.each(['/securityConfig', '/control-pats'])('refuses %s to an Administrator with the 403 message', async (path) => {
     await renderApp({ path, roles: ['Administrator'] });
 
-    expect(await screen.findByText('You dont have permission to perform this action')).toBeInTheDocument();
+    expect(await screen.findByText("You don't have permission to perform this action")).toBeInTheDocument();
     expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
   });
 

@@ -55,6 +55,7 @@ export function adminMe(roles: string[] = ['Administrator'], overrides: Partial<
     firstName: 'Ada',
     lastName: 'Admin',
     email: 'ada@example.com',
+    language: 'en',
     roles,
     ...overrides,
   };

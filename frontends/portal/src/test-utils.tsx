@@ -31,7 +31,10 @@ export const testConfig: PortalConfig = {
   clientId: 'portal',
   adminClientId: 'admin-console',
   scopes: 'openid profile email roles offline_access',
+  adminScopes: 'openid profile email roles admin-api',
   environment: 'test',
+  microsoftSignIn: false,
+  links: {},
   apps: { portal: 'http://localhost:3000/', admin: 'http://localhost:3000/admin' },
 };
 

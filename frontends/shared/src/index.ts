@@ -2,7 +2,9 @@ export { GATEHOUSE_THEME, LocalizedConfigProvider, useAntdLocale } from './antd/
 export type { LocalizedConfigProviderProps } from './antd/LocalizedConfigProvider';
 export { loadAntdLocale } from './antd/antd-locale';
 export { apiErrorMessage } from './api/error-message';
-export { ApiError, fetchJson, NOT_FOUND_MESSAGE, UNKNOWN_ERROR_MESSAGE } from './api/fetch-json';
+export { ApiError, apiErrorFromBody, fetchJson, NOT_FOUND_MESSAGE, UNKNOWN_ERROR_MESSAGE } from './api/fetch-json';
+export { errorBodyOf, fieldErrorBodies, parseErrorBody, readErrorBody } from './api/error-body';
+export type { ErrorBody, FieldErrorBody } from './api/error-body';
 export type { FetchJsonOptions } from './api/fetch-json';
 export { LanguageMenu } from './components/LanguageMenu';
 export type { LanguageMenuProps } from './components/LanguageMenu';
@@ -11,6 +13,8 @@ export { PlaceholderPage } from './components/PlaceholderPage';
 export type { PlaceholderPageProps } from './components/PlaceholderPage';
 export { SkipLink } from './components/SkipLink';
 export { useMediaQuery } from './hooks/use-media-query';
+export { formatDateTime, useFormatDateTime } from './format/date-time';
+export type { FormatDateTimeOptions } from './format/date-time';
 export { changeLanguage, createI18n } from './i18n/create-i18n';
 export type { CreateI18nOptions, NamespaceResources } from './i18n/create-i18n';
 export {

@@ -1,4 +1,4 @@
-import { ApiError, authorizedBaseQuery, authorizedFetch, UNKNOWN_ERROR_MESSAGE } from '@gatehouse/frontend-shared';
+import { apiErrorFromBody, authorizedBaseQuery, authorizedFetch, readErrorBody, type ApiError } from '@gatehouse/frontend-shared';
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { getApiDependencies } from '../auth/api-dependencies';
 
@@ -34,15 +34,9 @@ export function toQueryString(query: ListQuery | undefined): string {
   return text ? `?${text}` : '';
 }
 
+/** The error of a failed download or upload: the server's message and field errors, else the generic one. */
 async function errorOf(response: Response): Promise<ApiError> {
-  let body: { code?: unknown; message?: unknown; errors?: unknown } = {};
-  try {
-    body = (await response.json()) as typeof body;
-  } catch {
-    // Not JSON (a proxy's page): the generic message below.
-  }
-  const message = typeof body.message === 'string' && body.message.trim() ? body.message : UNKNOWN_ERROR_MESSAGE;
-  return new ApiError(response.status, message, typeof body.code === 'string' ? body.code : undefined, body.errors);
+  return apiErrorFromBody(response.status, await readErrorBody(response));
 }
 
 function fileNameOf(response: Response, fallback: string): string {

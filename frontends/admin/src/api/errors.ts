@@ -1,21 +1,7 @@
 import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { apiErrorMessage } from '@gatehouse/frontend-shared';
+import { apiErrorMessage, errorBodyOf as readBody, type ErrorBody } from '@gatehouse/frontend-shared';
 import type { TFunction } from 'i18next';
-
-/** A field error of the admin API's error body. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-/** The admin API's error body (already in the request's language). */
-export interface AdminApiErrorBody {
-  code?: string;
-  message?: string;
-  errors?: FieldError[];
-  requestId?: string;
-}
 
 export type QueryError = FetchBaseQueryError | SerializedError | undefined;
 
@@ -23,11 +9,11 @@ export function statusOf(error: QueryError): number | string | undefined {
   return error && 'status' in error ? error.status : undefined;
 }
 
-/** The admin API's body of a failed call, when it sent one. */
-export function errorBodyOf(error: QueryError): AdminApiErrorBody | undefined {
+/** The admin API's body of a failed call (already in the request's language), when it sent one. */
+export function errorBodyOf(error: QueryError): ErrorBody | undefined {
   if (!error || !('status' in error)) return undefined;
   const data = 'data' in error ? error.data : undefined;
-  return data && typeof data === 'object' ? (data as AdminApiErrorBody) : undefined;
+  return data && typeof data === 'object' ? readBody(data) : undefined;
 }
 
 /**

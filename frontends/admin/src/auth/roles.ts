@@ -1,3 +1,5 @@
+import type { IdentityRole } from '@gatehouse/contracts';
+
 /** Roles of the Identity application the console looks at. */
 export const Roles = {
   God: 'God',
@@ -5,7 +7,7 @@ export const Roles = {
   AreaAdministrator: 'AreaAdministrator',
   TenantAdministrator: 'TenantAdministrator',
   Manager: 'Manager',
-} as const;
+} as const satisfies Record<string, IdentityRole>;
 
 /**
  * Whether `roles` grants one of `wanted`. God holds every Administrator right (the admin API

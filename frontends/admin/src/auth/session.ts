@@ -1,6 +1,6 @@
 import { createSessionLoader, type OidcSession } from '@gatehouse/frontend-shared';
 import { ADMIN_BASENAME } from '../routes';
-import { DEFAULT_ADMIN_CLIENT_ID, fetchAdminConfig, type AdminConfig } from './admin-config';
+import { fetchAdminConfig, type AdminConfig } from './admin-config';
 
 export type AdminSession = OidcSession<AdminConfig>;
 
@@ -16,9 +16,9 @@ export const loadAdminSession: () => Promise<AdminSession> = createSessionLoader
   loadConfig: fetchAdminConfig,
   client: (config) => ({
     authority: config.authority,
-    clientId: config.adminClientId ?? DEFAULT_ADMIN_CLIENT_ID,
-    // Without the admin API scope the provider issues a token the admin API refuses (insufficient_scope).
-    scopes: config.adminScopes ?? `${config.scopes} admin`,
+    clientId: config.adminClientId,
+    // With the admin API scope: without it the provider issues a token the admin API refuses (insufficient_scope).
+    scopes: config.adminScopes,
   }),
   placement: { basePath: ADMIN_BASENAME, callbackPath: CALLBACK_PATH },
   storageKeyPrefix: 'gatehouse.admin',

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { useMeQuery, type AdminMe } from '../api/me';
+import type { AdminMe } from '@gatehouse/contracts';
+import { useMeQuery } from '../api/me';
 import { grants, Roles } from './roles';
 
 export interface CurrentUser {

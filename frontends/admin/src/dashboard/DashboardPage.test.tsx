@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderPage } from '../test-utils';
 import { DashboardPage } from './DashboardPage';
@@ -15,6 +16,22 @@ function tile(name: RegExp | string) {
 }
 
 describe('DashboardPage', () => {
+  it('breaks a long German tile title inside its card', async () => {
+    await renderDashboard({ language: 'de', roles: ['God'] });
+    const title = await screen.findByText('Sicherheitskonfiguration');
+    expect(title).toHaveClass('admin-tile__title');
+
+    const dashboardCss = readFileSync(`${import.meta.dirname}/dashboard.css`, 'utf8');
+    const rule = (selector: string) => {
+      const start = dashboardCss.indexOf(`${selector} {`);
+      expect(start, selector).toBeGreaterThanOrEqual(0);
+      return dashboardCss.slice(start, dashboardCss.indexOf('}', start));
+    };
+    expect(rule('.admin-tile')).toContain('grid-template-columns: auto minmax(0, 1fr);');
+    expect(rule('.admin-tile__title')).toMatch(/min-width: 0;[\s\S]*overflow-wrap: anywhere;[\s\S]*hyphens: auto;/);
+    expect(document.documentElement.lang).toBe('de');
+  });
+
   it('welcomes the user by full name', async () => {
     await renderDashboard({ me: { firstName: 'Grace', lastName: 'Hopper' } });
 
@@ -66,7 +83,7 @@ describe('DashboardPage', () => {
     });
 
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('An error ocurred');
+    expect(alert).toHaveTextContent('An error occurred');
     expect(alert).toHaveTextContent('Base de données indisponible');
     // The tiles still lead to their pages.
     expect(tile('Users')).toHaveAttribute('href', '/users');
@@ -75,7 +92,7 @@ describe('DashboardPage', () => {
   it('shows the 403 message when the API refuses the counts', async () => {
     await renderDashboard({ api: { [BASE]: jsonResponse({ code: 'errors.forbidden', message: 'Forbidden' }, 403) } });
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('You dont have permission to perform this action');
+    expect(await screen.findByRole('alert')).toHaveTextContent("You don't have permission to perform this action");
   });
 
   it('offers an Administrator the tiles without counts, and not the God ones', async () => {

@@ -9,11 +9,12 @@ import SafetyOutlined from '@ant-design/icons/SafetyOutlined';
 import TeamOutlined from '@ant-design/icons/TeamOutlined';
 import UnlockOutlined from '@ant-design/icons/UnlockOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
+import type { DashboardSummary } from '@gatehouse/contracts';
 import Skeleton from 'antd/es/skeleton';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useDashboardBaseQuery, type DashboardBase } from '../api/dashboard';
+import { useDashboardBaseQuery } from '../api/dashboard';
 import { useCurrentUser } from '../auth/use-current-user';
 import type { AdminPhrases } from '../i18n/en';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
@@ -27,7 +28,7 @@ interface CountTile {
   title: MenuTitle;
   path: string;
   icon: ReactNode;
-  count: keyof DashboardBase;
+  count: keyof DashboardSummary;
 }
 
 interface LinkTile {

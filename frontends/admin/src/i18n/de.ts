@@ -20,6 +20,7 @@ export const de: AdminPhrases = {
     language: 'Sprache',
     collapseMenu: 'Menü einklappen',
     expandMenu: 'Menü ausklappen',
+    notYet: 'Demnächst',
   },
   menu: {
     home: 'Startseite',

@@ -1,7 +1,6 @@
 // English is the reference: every other language is typed `AdminPhrases`, so a key added here and
-// forgotten elsewhere fails type-checking. Some wordings are the spec's own, typos included
-// ("An error ocurred", "You dont have permission…"), because users and support staff search for
-// them verbatim.
+// forgotten elsewhere fails type-checking. The wordings follow the spec's, with its spelling
+// mistakes corrected; the server's error codes are unchanged.
 export const en = {
   shell: {
     title: 'Administration',
@@ -22,6 +21,7 @@ export const en = {
     language: 'Language',
     collapseMenu: 'Collapse the menu',
     expandMenu: 'Expand the menu',
+    notYet: 'Soon',
   },
   menu: {
     home: 'Home',
@@ -68,8 +68,8 @@ export const en = {
     back: 'Back',
     breadcrumbs: 'Breadcrumbs',
     loading: 'Loading…',
-    errorTitle: 'An error ocurred',
-    forbidden: 'You dont have permission to perform this action',
+    errorTitle: 'An error occurred',
+    forbidden: "You don't have permission to perform this action",
     saved: 'Changes have been saved',
     save: 'Save',
     cancel: 'Cancel',

@@ -20,6 +20,7 @@ export const es: AdminPhrases = {
     language: 'Idioma',
     collapseMenu: 'Contraer el menú',
     expandMenu: 'Expandir el menú',
+    notYet: 'Próximamente',
   },
   menu: {
     home: 'Inicio',

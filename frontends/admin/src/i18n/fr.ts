@@ -20,6 +20,7 @@ export const fr: AdminPhrases = {
     language: 'Langue',
     collapseMenu: 'Replier le menu',
     expandMenu: 'Déplier le menu',
+    notYet: 'Bientôt',
   },
   menu: {
     home: 'Accueil',

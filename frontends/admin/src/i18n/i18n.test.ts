@@ -31,9 +31,9 @@ describe('admin phrases', () => {
     expect(i18n.t('admin:menu.twoModeAuth')).toBe('Configuration MFA');
   });
 
-  it('keep the spec wordings verbatim in English', () => {
-    expect(en.common.errorTitle).toBe('An error ocurred');
-    expect(en.common.forbidden).toBe('You dont have permission to perform this action');
+  it('keep the spec wordings in English, its spelling mistakes corrected', () => {
+    expect(en.common.errorTitle).toBe('An error occurred');
+    expect(en.common.forbidden).toBe("You don't have permission to perform this action");
     expect(en.menu.controlPats).toBe('PATS Control');
   });
 });

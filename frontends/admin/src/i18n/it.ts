@@ -20,6 +20,7 @@ export const it: AdminPhrases = {
     language: 'Lingua',
     collapseMenu: 'Comprimi il menu',
     expandMenu: 'Espandi il menu',
+    notYet: 'In arrivo',
   },
   menu: {
     home: 'Home',

@@ -20,6 +20,7 @@ export const ptPT: AdminPhrases = {
     language: 'Idioma',
     collapseMenu: 'Recolher o menu',
     expandMenu: 'Expandir o menu',
+    notYet: 'Em breve',
   },
   menu: {
     home: 'Início',

@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../test-utils';
 
@@ -36,6 +37,40 @@ describe('side menu', () => {
       ...ADMINISTRATOR_MENU,
       ['Security Configuration', '/admin/securityConfig'],
     ]);
+  });
+
+  it('marks the entries whose screens are not built yet with a translated tag, and still leads to their page', async () => {
+    await renderApp({ roles: ['God'], language: 'de' });
+    await screen.findByRole('heading', { level: 1, name: 'Willkommen, Ada Admin' });
+    const menu = within(screen.getByRole('navigation', { name: 'Hauptnavigation' }));
+
+    for (const name of ['Anwendungen', 'Protokolle', 'Einheiten', 'Berechtigungen', 'Persönliche Zugriffstoken', 'MFA-Konfiguration', 'Sicherheitskonfiguration']) {
+      expect(menu.getByRole('link', { name })).toHaveAccessibleDescription('Demnächst');
+    }
+    for (const name of ['Startseite', 'Benutzer', 'Gruppen', 'Bereiche']) {
+      expect(menu.getByRole('link', { name })).not.toHaveAccessibleDescription();
+    }
+    expect(menu.getAllByText('Demnächst')).toHaveLength(7);
+
+    fireEvent.click(menu.getByRole('link', { name: 'Protokolle' }));
+    expect(await screen.findByText('Noch nicht verfügbar')).toBeInTheDocument();
+  });
+
+  it('says "Soon" in English', async () => {
+    await renderApp();
+    const menu = within(await screen.findByRole('navigation', { name: 'Main navigation' }));
+    expect(await menu.findByRole('link', { name: 'Applications' })).toHaveAccessibleDescription('Soon');
+  });
+
+  it('lets long French and German labels wrap in the open menu rather than cutting them off', () => {
+    const shellCss = readFileSync(`${import.meta.dirname}/shell.css`, 'utf8');
+    const rule = (selector: string) => {
+      const start = shellCss.indexOf(`${selector} {`);
+      expect(start, selector).toBeGreaterThanOrEqual(0);
+      return shellCss.slice(start, shellCss.indexOf('}', start));
+    };
+    expect(rule('.admin-shell__sider .ant-menu-inline .ant-menu-item')).toMatch(/height: auto;[\s\S]*white-space: normal;/);
+    expect(rule('.admin-shell__sider .ant-menu-inline .ant-menu-title-content')).toMatch(/overflow: visible;[\s\S]*white-space: normal;[\s\S]*text-overflow: clip;/);
   });
 
   it('goes to the page of an entry', async () => {

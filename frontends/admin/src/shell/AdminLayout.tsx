@@ -6,7 +6,8 @@ import { LanguageMenu, SkipLink, useMediaQuery, type Language } from '@gatehouse
 import Button from 'antd/es/button';
 import Layout from 'antd/es/layout';
 import Menu from 'antd/es/menu';
-import { Suspense, useEffect, useState } from 'react';
+import Tag from 'antd/es/tag';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../auth/auth-context';
@@ -35,16 +36,34 @@ export function AdminLayout() {
   const location = useLocation();
   const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
   const [collapsed, setCollapsed] = useState(narrow);
+  const [foldedFor, setFoldedFor] = useState(narrow);
 
   // Folds when the screen becomes narrow, unfolds when it becomes wide again.
-  useEffect(() => setCollapsed(narrow), [narrow]);
+  if (foldedFor !== narrow) {
+    setFoldedFor(narrow);
+    setCollapsed(narrow);
+  }
 
   const selected = selectedMenuKey(location.pathname);
-  const items = menuEntries(user).map((entry) => ({
-    key: entry.key,
-    icon: entry.icon,
-    label: <Link to={entry.path}>{t(`menu.${entry.key}`)}</Link>,
-  }));
+  const items = menuEntries(user).map((entry) => {
+    const tagId = `admin-menu-${entry.key}-not-yet`;
+    return {
+      key: entry.key,
+      icon: entry.icon,
+      label: (
+        <span className="admin-shell__menu-label">
+          <Link to={entry.path} aria-describedby={entry.notYet ? tagId : undefined}>
+            {t(`menu.${entry.key}`)}
+          </Link>
+          {entry.notYet ? (
+            <Tag id={tagId} className="admin-shell__not-yet" variant="filled">
+              {t('shell.notYet')}
+            </Tag>
+          ) : null}
+        </span>
+      ),
+    };
+  });
 
   // Should the provider be out of reach, the user still leaves with the local session gone.
   const signOut = () => void auth.signOut().catch(() => window.location.assign(IDENTITY_URL));

@@ -1,4 +1,16 @@
-import { ApiError, fetchJson, sameOriginPath as sameOriginPathOf } from '@gatehouse/frontend-shared';
+import type {
+  AccountChangePasswordBody,
+  AccountResetPasswordResponse,
+  EXTERNAL_LOGIN_PATH as ExternalLoginPath,
+  InteractionDetails,
+  LoginBody,
+  LoginResponse,
+  PasswordResetDone,
+  ResendCodeResponse,
+  VerifyCodeBody,
+  signInRoutes,
+} from '@gatehouse/contracts';
+import { ApiError, errorBodyOf, fetchJson, sameOriginPath as sameOriginPathOf, type FieldErrorBody } from '@gatehouse/frontend-shared';
 import { getI18n } from 'react-i18next';
 
 /**
@@ -10,7 +22,20 @@ import { getI18n } from 'react-i18next';
 
 export const CONFIG_PATH = '/api/v1/config';
 export const ACCOUNT_API = '/api/v1/account';
-export const LOGOUT_PATH = `${ACCOUNT_API}/logout`;
+
+/** The account routes' paths; their types tie each one to the server's route declaration. */
+type PathOf<K extends keyof typeof signInRoutes> = (typeof signInRoutes)[K]['path'];
+const PATHS: { [K in 'login' | 'verifyCode' | 'resendCode' | 'changePassword' | 'resetPassword' | 'consent' | 'interaction']: PathOf<K> } = {
+  login: `${ACCOUNT_API}/login`,
+  verifyCode: `${ACCOUNT_API}/verifyCode`,
+  resendCode: `${ACCOUNT_API}/resendCode`,
+  changePassword: `${ACCOUNT_API}/changePassword`,
+  resetPassword: `${ACCOUNT_API}/resetPassword`,
+  consent: `${ACCOUNT_API}/consent`,
+  interaction: `${ACCOUNT_API}/interaction`,
+};
+export const LOGOUT_PATH: PathOf<'logout'> = `${ACCOUNT_API}/logout`;
+const EXTERNAL_LOGIN_PATH: typeof ExternalLoginPath = `${ACCOUNT_API}/externalLogin`;
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const XSRF_HEADER = 'X-XSRF-TOKEN';
 
@@ -21,48 +46,17 @@ export interface AccountConfig {
   microsoftSignIn?: boolean;
 }
 
-export interface InteractionDetails {
-  uid: string;
-  prompt: 'login' | 'consent';
-  client: { clientId: string; displayName: string | null; firstParty: boolean } | null;
-  scopes: string[];
-  missingScopes: string[];
-  /** Claims asked for one by one; absent from older answers. */
-  missingClaims?: string[];
-  /** The access asked for to other services (their scopes), shown and granted with the rest. */
-  resourceScopes?: Array<{ resource: string; scopes: string[] }>;
-  loginHint: string | null;
-}
+export type { InteractionDetails, LoginResponse };
 
-/** The spec's login response, shared by login, verifyCode and the expired-password change. */
-export interface LoginResponse {
-  success: boolean;
-  errors: string[];
-  redirectTo: string | null;
-  changePassword: boolean;
-  twoAuthentificationRequired: boolean;
-  token: string | null;
-  code?: string;
-  attemptsLeft?: number;
-  lockedUntil?: string;
-  externalLoginRequired?: boolean;
-  twoFactorMethod?: 'email' | 'totp';
-  codeExpiresAt?: string | null;
-}
-
-/** A validation failure as rendered by the API's error handler. */
-export interface FieldError {
-  field: string;
-  code: string;
-  message: string;
-}
-
-/** Whatever an account endpoint may answer: its own fields, or the common error shape. */
-export type AccountAnswer<T> = Partial<T> & {
-  code?: string;
+/** A refusal of these calls: the login response's refusal fields, or the common error shape. */
+type Refusal = Partial<Pick<LoginResponse, 'code' | 'redirectTo' | 'attemptsLeft' | 'lockedUntil' | 'externalLoginRequired'>> & {
   message?: string;
-  errors?: Array<string | FieldError>;
+  /** Texts (the login response) or field errors (the common error shape). */
+  errors?: Array<string | FieldErrorBody>;
 };
+
+/** Whatever an account endpoint may answer: its own fields, or a refusal. */
+export type AccountAnswer<T> = Omit<Partial<T>, keyof Refusal> & Refusal;
 
 export interface AccountResponse<T> {
   status: number;
@@ -96,7 +90,7 @@ export function fetchAccountConfig(signal?: AbortSignal): Promise<AccountConfig>
 /** The sign-in in progress for this browser, or undefined when there is none (404). */
 export async function fetchInteraction(signal?: AbortSignal): Promise<InteractionDetails | undefined> {
   try {
-    return await fetchJson<InteractionDetails>(`${ACCOUNT_API}/interaction`, { signal: signal ?? null });
+    return await fetchJson<InteractionDetails>(PATHS.interaction, { signal: signal ?? null });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
@@ -116,7 +110,7 @@ export async function validateResetToken(identityName: string, token: string, si
     return { valid: true };
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
-      return { valid: false, messages: messagesOf({ errors: error.errors as AccountAnswer<unknown>['errors'] }) };
+      return { valid: false, messages: messagesOf({ errors: error.errors }) };
     }
     throw error;
   }
@@ -131,7 +125,7 @@ async function send<T>(path: string, payload: unknown): Promise<AccountResponse<
 
   let response: Response;
   try {
-    response = await fetch(`${ACCOUNT_API}${path}`, {
+    response = await fetch(path, {
       method: 'POST',
       headers,
       body: JSON.stringify(payload),
@@ -159,7 +153,7 @@ async function send<T>(path: string, payload: unknown): Promise<AccountResponse<
 async function post<T>(path: string, payload: unknown): Promise<AccountResponse<T>> {
   if (!readXsrfToken()) await refreshXsrfCookie();
   const first = await send<T>(path, payload);
-  if (first.status !== 403 || first.body.code !== 'errors.xsrf') return first;
+  if (first.status !== 403 || errorBodyOf(first.body).code !== 'errors.xsrf') return first;
   await refreshXsrfCookie();
   return send<T>(path, payload);
 }
@@ -172,58 +166,40 @@ async function refreshXsrfCookie(): Promise<void> {
   }
 }
 
-export interface LoginPayload {
-  userName: string;
-  password: string;
-  rememberLogin: boolean;
-  returnUrl: string | null;
-  interaction?: string;
-}
+export type LoginPayload = LoginBody;
 
-export const login = (payload: LoginPayload) => post<LoginResponse>('/login', payload);
+export const login = (payload: LoginBody) => post<LoginResponse>(PATHS.login, payload);
 
-export const verifyCode = (payload: { token: string; code: string; userName: string }) =>
-  post<LoginResponse>('/verifyCode', payload);
+export const verifyCode = (payload: VerifyCodeBody) => post<LoginResponse>(PATHS.verifyCode, payload);
 
-export const resendCode = (token: string) =>
-  post<{ success: boolean; codeExpiresAt: string | null; redirectTo: string | null }>('/resendCode', { token });
+export const resendCode = (token: string) => post<ResendCodeResponse>(PATHS.resendCode, { token });
 
 /** The expired-password step of a sign-in: answers a login response. */
-export const changeExpiredPassword = (payload: { token: string; newPassword: string; confirmPassword: string }) =>
-  post<LoginResponse>('/changePassword', payload);
+export const changeExpiredPassword = (payload: Omit<AccountChangePasswordBody, 'identityName'>) => post<LoginResponse>(PATHS.changePassword, payload);
 
-export interface ResetLinkPayload {
-  identityName: string;
-  token: string;
-  newPassword: string;
-  confirmPassword: string;
-  returnUrl: string | null;
-}
+export type ResetLinkPayload = Required<Pick<AccountChangePasswordBody, 'identityName' | 'token' | 'newPassword' | 'confirmPassword' | 'returnUrl'>>;
 
 /** The new password from an e-mailed reset link. */
-export const changePasswordWithLink = (payload: ResetLinkPayload) =>
-  post<{ success: boolean; message: string; redirectTo: string | null }>('/changePassword', payload);
+export const changePasswordWithLink = (payload: ResetLinkPayload) => post<PasswordResetDone>(PATHS.changePassword, payload);
 
 export const requestPasswordReset = (username: string, language: string | undefined) =>
-  post<{ success: boolean; message: string }>('/resetPassword', { username, language });
+  post<AccountResetPasswordResponse>(PATHS.resetPassword, { username, language });
 
 /** Allow (for the interaction whose details the page showed) or deny. */
-export const answerConsent = (approve: boolean, interaction: string) =>
-  post<{ success: boolean; redirectTo: string | null }>('/consent', { approve, interaction });
+export const answerConsent = (approve: boolean, interaction: string) => post<LoginResponse>(PATHS.consent, { approve, interaction });
 
 /** Where the Microsoft (Office 365) sign-in starts; a full page navigation, not a fetch. */
 export function externalLoginUrl(returnUrl: string): string {
   const query = new URLSearchParams({ provider: 'mslive', returnUrl });
-  return `${ACCOUNT_API}/externalLogin?${query.toString()}`;
+  return `${EXTERNAL_LOGIN_PATH}?${query.toString()}`;
 }
 
 /** The texts of an answer: `errors` as sent (strings or field errors), else its message. */
 export function messagesOf(body: Pick<AccountAnswer<unknown>, 'errors' | 'message'>): string[] {
-  const fromErrors = (body.errors ?? [])
-    .map((error) => (typeof error === 'string' ? error : error?.message))
-    .filter((text): text is string => typeof text === 'string' && text.trim().length > 0);
+  const { errors, message } = errorBodyOf(body);
+  const fromErrors = errors.map((error) => error.message).filter((text) => text.trim().length > 0);
   if (fromErrors.length) return fromErrors;
-  return body.message?.trim() ? [body.message] : [];
+  return message?.trim() ? [message] : [];
 }
 
 /**

@@ -1,3 +1,12 @@
+import type {
+  HomeApplication,
+  HomeInfo,
+  PasswordResetSent,
+  applicationsRoutes,
+  portalApplicationsRoutes,
+  profileRoutes,
+} from '@gatehouse/contracts';
+import { pathOf } from '@gatehouse/contracts';
 import { authorizedBaseQuery } from '@gatehouse/frontend-shared';
 import { createApi } from '@reduxjs/toolkit/query/react';
 
@@ -5,34 +14,18 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 export type { ApiDependencies } from '@gatehouse/frontend-shared';
 
 /** An application as `homeInfo` lists it. */
-export interface Application {
-  id: string;
-  title: string;
-  description: string | null;
-  publicUrl: string | null;
-  privateUrl: string | null;
-  prerelease: boolean;
-  hasAccess: boolean;
-  isUserFavorite: boolean;
-  status: 'Running' | 'Maintenance' | 'Stopped' | string;
-}
+export type Application = HomeApplication;
+export type { HomeInfo };
 
-export interface HomeInfo {
-  applications: { items: Application[]; count: number };
-  /** Where customers without the Identity application are sent. */
-  clientPortalAppId: string | null;
-}
-
-export type ApplicationStatus = 'Running' | 'Maintenance' | 'Stopped';
-
-export interface PasswordResetReply {
-  success: boolean;
-  message?: string;
-}
+// The contracts' paths, written out so that the bundle carries no schema; their types keep them equal.
+const HOME_INFO: typeof applicationsRoutes.homeInfo.path = '/api/v1/admin/applications/homeInfo';
+const ICON: typeof portalApplicationsRoutes.icon.path = '/api/v1/applications/icon/:appId';
+const STATUS: typeof portalApplicationsRoutes.status.path = '/api/v1/applications/status/:name';
+const RESET_PASSWORD: typeof profileRoutes.resetPassword.path = '/api/v1/profile/resetPassword/:name';
 
 /** Icons are public (an <img> carries no token), so they load as plain image URLs. */
 export function applicationIconUrl(appId: string): string {
-  return `/api/v1/applications/icon/${encodeURIComponent(appId)}`;
+  return pathOf({ path: ICON }, { appId });
 }
 
 export const portalApi = createApi({
@@ -40,17 +33,14 @@ export const portalApi = createApi({
   baseQuery: authorizedBaseQuery,
   endpoints: (build) => ({
     homeInfo: build.query<HomeInfo, void>({
-      query: () => '/api/v1/admin/applications/homeInfo',
+      query: () => HOME_INFO,
     }),
     applicationStatus: build.query<string, string>({
-      query: (name) => ({
-        url: `/api/v1/applications/status/${encodeURIComponent(name)}`,
-        responseHandler: 'text',
-      }),
+      query: (name) => ({ url: pathOf({ path: STATUS }, { name }), responseHandler: 'text' }),
     }),
     // A GET with an effect (it mails a reset link), so never cached: a mutation.
-    requestPasswordReset: build.mutation<PasswordResetReply, string>({
-      query: (userName) => ({ url: `/api/v1/profile/resetPassword/${encodeURIComponent(userName)}`, method: 'GET' }),
+    requestPasswordReset: build.mutation<PasswordResetSent, string>({
+      query: (userName) => ({ url: pathOf({ path: RESET_PASSWORD }, { name: userName }), method: 'GET' }),
     }),
   }),
 });

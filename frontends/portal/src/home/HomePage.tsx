@@ -1,3 +1,4 @@
+import type { HomeApplication } from '@gatehouse/contracts';
 import { apiErrorMessage } from '@gatehouse/frontend-shared';
 import Alert from 'antd/es/alert';
 import Skeleton from 'antd/es/skeleton';
@@ -5,7 +6,7 @@ import Spin from 'antd/es/spin';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useHomeInfoQuery, type Application } from '../api/portal-api';
+import { useHomeInfoQuery } from '../api/portal-api';
 import { useProfile } from '../auth/auth-context';
 import { fullName } from '../auth/profile';
 import { AppIcon } from '../shell/AppIcon';
@@ -16,7 +17,7 @@ import './home.css';
 /** Placeholders while homeInfo loads: as many boxes as a usual first row, each a tile's size. */
 const SKELETON_TILES = 4;
 
-function Tile({ app, askUs }: { app: Application; askUs: boolean }) {
+function Tile({ app, askUs }: { app: HomeApplication; askUs: boolean }) {
   const { t } = useTranslation('portal');
   const href = askUs ? app.publicUrl : app.privateUrl;
   const body = (

@@ -1,15 +1,13 @@
-import { IDENTITY_APPLICATION_ID, byTitle, canAskFor } from '../api/applications';
-import type { Application, HomeInfo } from '../api/portal-api';
+import type { HomeApplication, HomeInfo } from '@gatehouse/contracts';
+import { CUSTOMERS_AREA_NAME, IDENTITY_APPLICATION_ID } from '@gatehouse/contracts/domain';
+import { byTitle, canAskFor } from '../api/applications';
 
 /** The spec's wait before the home redirects or shows its tiles. */
 export const HOME_REDIRECT_DELAY_MS = 1000;
 
-/** The area whose users are sent to the client portal. */
-export const CUSTOMERS_AREA = 'Customers';
-
 export type HomeDecision =
   | { kind: 'redirect'; url: string; reason: 'client-portal' | 'single-application' }
-  | { kind: 'tiles'; accessible: Application[]; askUs: Application[] };
+  | { kind: 'tiles'; accessible: HomeApplication[]; askUs: HomeApplication[] };
 
 export interface HomeContext {
   /** The user's area claim. */
@@ -30,7 +28,7 @@ export function decideHome(info: HomeInfo, context: HomeContext): HomeDecision {
   const apps = info.applications.items;
   const opensIdentity = apps.some((app) => app.id === IDENTITY_APPLICATION_ID && app.hasAccess);
 
-  if (context.area === CUSTOMERS_AREA && !opensIdentity && info.clientPortalAppId) {
+  if (context.area === CUSTOMERS_AREA_NAME && !opensIdentity && info.clientPortalAppId) {
     const clientPortal = apps.find((app) => app.id === info.clientPortalAppId);
     if (clientPortal?.privateUrl) return { kind: 'redirect', url: clientPortal.privateUrl, reason: 'client-portal' };
   }

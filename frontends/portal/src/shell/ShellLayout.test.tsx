@@ -28,7 +28,7 @@ function renderShell(options: { auth?: FakeAuth; status?: string; links?: typeof
         <Route path="profile" element={<p>Profile content</p>} />
       </Route>
     </Routes>,
-    { i18n, auth: options.auth, route: options.route, config: { ...testConfig, links: options.links } },
+    { i18n, auth: options.auth, route: options.route, config: { ...testConfig, links: options.links ?? testConfig.links } },
   );
   return { ...result, fetchMock };
 }

@@ -20,14 +20,16 @@ function toLink(value: string | undefined): ShellLink | undefined {
 
 /**
  * The shell's configurable links: /api/v1/config `links` first, then the build's VITE_*_URL
- * values. A link left empty is not shown (the Helpdesk has no default).
+ * values (the only source of the data-subject-rights page). A link left empty is not shown (the
+ * Helpdesk has no default).
  */
-export function resolveLinks(config: Pick<PortalConfig, 'links'>, env: ImportMetaEnv = import.meta.env): ShellLinks {
+export function resolveLinks(config: Partial<Pick<PortalConfig, 'links'>>, env: ImportMetaEnv = import.meta.env): ShellLinks {
   const links = config.links ?? {};
   return {
     helpdesk: toLink(links.helpdesk ?? env.VITE_HELPDESK_URL),
     termsOfUse: toLink(links.termsOfUse ?? env.VITE_TERMS_OF_USE_URL),
-    dataSubjectRights: toLink(links.dataSubjectRights ?? env.VITE_DATA_SUBJECT_RIGHTS_URL ?? DEFAULT_DATA_SUBJECT_RIGHTS),
+    // The service sends no such link: only the build moves the page.
+    dataSubjectRights: toLink(env.VITE_DATA_SUBJECT_RIGHTS_URL ?? DEFAULT_DATA_SUBJECT_RIGHTS),
     cookiePolicy: toLink(links.cookiePolicy ?? env.VITE_COOKIE_POLICY_URL),
   };
 }

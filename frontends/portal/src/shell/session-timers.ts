@@ -15,7 +15,7 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
 /** True after `timeoutMs` without user activity, false again at the next activity. */
 export function useIdle(timeoutMs: number): boolean {
   const [idle, setIdle] = useState(false);
-  const lastActivity = useRef(Date.now());
+  const lastActivity = useRef(0);
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -56,36 +56,37 @@ export function useIdle(timeoutMs: number): boolean {
 
 /** True once `at` (epoch ms) has passed. */
 export function useHasPassed(at: number | undefined): boolean {
-  const [passed, setPassed] = useState(() => at !== undefined && Date.now() >= at);
+  // The moment that was seen to pass: a new `at` is not passed until its own timer says so.
+  const [passedAt, setPassedAt] = useState(() => (at !== undefined && Date.now() >= at ? at : undefined));
 
   useEffect(() => {
-    if (at === undefined) {
-      setPassed(false);
-      return;
-    }
+    if (at === undefined) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const check = () => {
       const remaining = at - Date.now();
-      if (remaining <= 0) setPassed(true);
+      if (remaining <= 0) setPassedAt(at);
       else timer = setTimeout(check, Math.min(remaining, MAX_TIMEOUT_MS));
     };
-    setPassed(false);
-    check();
+    timer = setTimeout(check, Math.max(0, Math.min(at - Date.now(), MAX_TIMEOUT_MS)));
     return () => clearTimeout(timer);
   }, [at]);
 
-  return passed;
+  return at !== undefined && passedAt === at;
 }
 
-/** The current time, updated every second while `active`. */
+/** The current time, updated every second while `active` (and at once when it becomes active). */
 export function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(() => {
     if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
+    const tick = () => setNow(Date.now());
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, 1000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
   }, [active]);
 
   return now;

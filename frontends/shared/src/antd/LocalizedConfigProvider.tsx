@@ -22,13 +22,11 @@ export const GATEHOUSE_THEME: NonNullable<ConfigProviderProps['theme']> = {
  */
 export function useAntdLocale(language: Language): Locale {
   const [locale, setLocale] = useState(() => cachedAntdLocale(language) ?? cachedAntdLocale('en')!);
+  const cached = cachedAntdLocale(language);
+  if (cached && cached !== locale) setLocale(cached);
 
   useEffect(() => {
-    const cached = cachedAntdLocale(language);
-    if (cached) {
-      setLocale(cached);
-      return;
-    }
+    if (cachedAntdLocale(language)) return;
     let current = true;
     loadAntdLocale(language).then(
       (locale) => {
@@ -42,7 +40,7 @@ export function useAntdLocale(language: Language): Locale {
     };
   }, [language]);
 
-  return locale;
+  return cached ?? locale;
 }
 
 /**

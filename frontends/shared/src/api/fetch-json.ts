@@ -1,4 +1,5 @@
 import { getI18n } from 'react-i18next';
+import { errorBodyOf, fieldErrorBodies, type ErrorBody, type FieldErrorBody } from './error-body';
 
 export const UNKNOWN_ERROR_MESSAGE = 'Unknown error';
 export const NOT_FOUND_MESSAGE = 'Not found';
@@ -7,14 +8,14 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly status: number;
   readonly code: string | undefined;
-  /** Validation details as sent by the service; their shape depends on the endpoint. */
-  readonly errors: unknown;
+  /** The field errors of the error body (none when it sent no readable ones). */
+  readonly errors: FieldErrorBody[];
 
   constructor(status: number, message: string, code?: string, errors?: unknown) {
     super(message);
     this.status = status;
     this.code = code;
-    this.errors = errors;
+    this.errors = fieldErrorBodies(errors);
   }
 }
 
@@ -30,21 +31,14 @@ function currentLanguage(): string | undefined {
   return i18n?.resolvedLanguage ?? i18n?.language;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function toApiError(status: number, payload: unknown): ApiError {
-  const body = isRecord(payload) ? payload : {};
-  const message =
-    typeof body.message === 'string' && body.message.trim()
-      ? body.message
-      : status === 404
-        ? NOT_FOUND_MESSAGE
-        : UNKNOWN_ERROR_MESSAGE;
-  const code =
-    typeof body.code === 'string' || typeof body.code === 'number' ? String(body.code) : undefined;
-  return new ApiError(status, message, code, body.errors);
+/**
+ * The error for a failed answer: the server's message, else 'Not found' for a 404, else
+ * 'Unknown error'.
+ */
+export function apiErrorFromBody(status: number, body: ErrorBody): ApiError {
+  const fallback = status === 404 ? NOT_FOUND_MESSAGE : UNKNOWN_ERROR_MESSAGE;
+  const message = body.message?.trim() ? body.message : fallback;
+  return new ApiError(status, message, body.code, body.errors);
 }
 
 export async function fetchJson<T>(input: string | URL, options: FetchJsonOptions = {}): Promise<T> {
@@ -73,7 +67,7 @@ export async function fetchJson<T>(input: string | URL, options: FetchJsonOption
     }
   }
 
-  if (!response.ok) throw toApiError(response.status, payload);
+  if (!response.ok) throw apiErrorFromBody(response.status, errorBodyOf(payload));
   // A proxy answering with an HTML page must not be mistaken for data.
   if (!parsed) throw new ApiError(response.status, 'Invalid JSON response');
   return payload as T;

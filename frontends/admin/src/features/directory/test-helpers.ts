@@ -69,6 +69,13 @@ export function bodyRows(table: HTMLElement = document.body): HTMLElement[] {
   return [...table.querySelectorAll<HTMLElement>('tbody tr.ant-table-row')];
 }
 
+/** The spec's DD-MM-YYYY hh:mm:ss (24-hour clock) in the browser's time zone. */
+export function localDateTime(iso: string): string {
+  const date = new Date(iso);
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${two(date.getDate())}-${two(date.getMonth() + 1)}-${date.getFullYear()} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
 /** A list answer. */
 export function list<T>(items: T[], count = items.length) {
   return { items, count };

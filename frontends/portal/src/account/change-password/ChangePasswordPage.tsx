@@ -1,6 +1,6 @@
 import { CheckCircleFilled } from '@ant-design/icons';
 import Button from 'antd/es/button';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   AccountRequestError,
@@ -9,10 +9,12 @@ import {
   navigateTo,
   sameOriginPath,
   validateResetToken,
+  type TokenCheck,
 } from '../account-api';
 import { useDialogs } from '../dialogs/use-dialogs';
 import { useForm } from '../form/use-form';
 import { AccountLayout } from '../layout/AccountLayout';
+import { AccountStep } from '../layout/AccountStep';
 import { useDocumentTitle } from '../layout/use-document-title';
 import { MessageList } from '../MessageList';
 import { EMPTY_NEW_PASSWORD, NEW_PASSWORD_RULES, NewPasswordFields } from '../password/NewPasswordFields';
@@ -46,12 +48,13 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
 
   const dialogs = useDialogs();
   const form = useForm(EMPTY_NEW_PASSWORD, NEW_PASSWORD_RULES);
-  const [state, setState] = useState<PageState>({ kind: 'checking' });
+  const hasLink = Boolean(identityName && token);
+  // A link without its name or token is refused at once, without asking the server.
+  const [state, setState] = useState<PageState>(() => (hasLink ? { kind: 'checking' } : { kind: 'blocked' }));
   const [errors, showErrors] = useTimedMessages();
   const [busy, setBusy] = useState(false);
 
-  const refuseLink = (messages: string[]) => {
-    setState({ kind: 'blocked' });
+  const explainRefusal = (messages: string[]) =>
     dialogs.open({
       type: 'info',
       title: t('changePassword.invalidTitle'),
@@ -59,35 +62,44 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
       okText: t('changePassword.ok'),
       onOk: () => navigateTo(BASE_PAGE),
     });
+  const refuseLink = (messages: string[]) => {
+    setState({ kind: 'blocked' });
+    explainRefusal(messages);
   };
 
+  // Effect events: the link is checked once per link, not again when the language (and so `t`) changes.
+  const onLinkChecked = useEffectEvent((check: TokenCheck) => {
+    if (check.valid) setState({ kind: 'ready' });
+    else refuseLink(check.messages);
+  });
+  const onMissingLink = useEffectEvent(() => explainRefusal([]));
+  const onLinkCheckFailed = useEffectEvent(() => {
+    setState({ kind: 'blocked' });
+    dialogs.open({
+      type: 'error',
+      title: t('changePassword.errorTitle'),
+      content: t('changePassword.errorText'),
+      okText: t('changePassword.ok'),
+      onOk: () => navigateTo(BASE_PAGE),
+    });
+  });
+
   useEffect(() => {
-    if (!identityName || !token) {
-      refuseLink([]);
+    if (!hasLink) {
+      onMissingLink();
       return undefined;
     }
     const controller = new AbortController();
     validateResetToken(identityName, token, controller.signal).then(
       (check) => {
-        if (controller.signal.aborted) return;
-        if (check.valid) setState({ kind: 'ready' });
-        else refuseLink(check.messages);
+        if (!controller.signal.aborted) onLinkChecked(check);
       },
       () => {
-        if (controller.signal.aborted) return;
-        setState({ kind: 'blocked' });
-        dialogs.open({
-          type: 'error',
-          title: t('changePassword.errorTitle'),
-          content: t('changePassword.errorText'),
-          okText: t('changePassword.ok'),
-          onOk: () => navigateTo(BASE_PAGE),
-        });
+        if (!controller.signal.aborted) onLinkCheckFailed();
       },
     );
     return () => controller.abort();
-    // The link is checked once per link, not again when the language (and so `t`) changes.
-  }, [identityName, token]);
+  }, [hasLink, identityName, token]);
 
   useEffect(() => {
     if (state.kind !== 'done') return undefined;
@@ -122,21 +134,20 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
     <AccountLayout supportUrl={supportUrl}>
       {dialogs.holder}
       {state.kind === 'done' ? (
-        <section className="account-done" aria-labelledby="account-done-title">
-          <CheckCircleFilled className="account-done__icon" aria-hidden />
-          <h2 id="account-done-title" className="account-step__title" role="status">
-            {t('changePassword.success')}
-          </h2>
-          <p className="account-step__text">{t('changePassword.redirecting')}</p>
+        <AccountStep
+          id="done"
+          className="account-done"
+          icon={<CheckCircleFilled className="account-done__icon" aria-hidden />}
+          title={t('changePassword.success')}
+          titleRole="status"
+          text={t('changePassword.redirecting')}
+        >
           <Button type="primary" autoFocus onClick={() => navigateTo(state.redirectTo)}>
             {t('changePassword.continue')}
           </Button>
-        </section>
+        </AccountStep>
       ) : (
-        <section aria-labelledby="account-change-title" aria-busy={state.kind === 'checking'}>
-          <h2 id="account-change-title" className="account-step__title">
-            {t('changePassword.heading')}
-          </h2>
+        <AccountStep id="change" title={t('changePassword.heading')} busy={state.kind === 'checking'}>
           {state.kind === 'ready' ? (
             <form noValidate onSubmit={(event) => void submit(event)}>
               <p className="account-step__text">{t('changePassword.intro', { userName: identityName })}</p>
@@ -151,7 +162,7 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
               {t('changePassword.checking')}
             </p>
           ) : null}
-        </section>
+        </AccountStep>
       )}
     </AccountLayout>
   );

@@ -1,6 +1,7 @@
 import Button from 'antd/es/button';
 import { useState } from 'react';
 import { AccountRequestError, answerConsent, sameOriginPath, type InteractionDetails } from '../account-api';
+import { AccountStep, AccountStepActions } from '../layout/AccountStep';
 import { MessageList } from '../MessageList';
 import { useAccountTranslation, type AccountKey } from '../use-account-translation';
 
@@ -42,11 +43,7 @@ export function ConsentStep({ interaction, onRedirect }: ConsentStepProps) {
   };
 
   return (
-    <section aria-labelledby="account-consent-title">
-      <h2 id="account-consent-title" className="account-step__title">
-        {t('consent.heading', { application })}
-      </h2>
-      <p className="account-step__text">{t('consent.intro', { application })}</p>
+    <AccountStep id="consent" title={t('consent.heading', { application })} text={t('consent.intro', { application })}>
       <ul className="account-scopes">
         {scopes.map((scope) => (
           <li key={scope}>{KNOWN_SCOPES.has(scope) ? t(`consent.scopes.${scope}` as AccountKey) : scope}</li>
@@ -65,14 +62,14 @@ export function ConsentStep({ interaction, onRedirect }: ConsentStepProps) {
         )}
       </ul>
       <MessageList messages={messages} />
-      <div className="account-step__actions">
+      <AccountStepActions>
         <Button onClick={() => void answer(false)} loading={busy === 'deny'} disabled={busy === 'allow'}>
           {t('consent.deny')}
         </Button>
         <Button type="primary" onClick={() => void answer(true)} loading={busy === 'allow'} disabled={busy === 'deny'}>
           {t('consent.allow')}
         </Button>
-      </div>
-    </section>
+      </AccountStepActions>
+    </AccountStep>
   );
 }

@@ -3,6 +3,7 @@ import Button from 'antd/es/button';
 import { useState, type FormEvent } from 'react';
 import { AccountRequestError, changeExpiredPassword } from '../account-api';
 import { useForm } from '../form/use-form';
+import { AccountStep, AccountStepActions } from '../layout/AccountStep';
 import { MessageList } from '../MessageList';
 import { EMPTY_NEW_PASSWORD, NEW_PASSWORD_RULES, NewPasswordFields } from '../password/NewPasswordFields';
 import { useAccountTranslation } from '../use-account-translation';
@@ -49,23 +50,20 @@ export function ExpiredPasswordStep({ token, userName, message, fallbackUrl, onO
   };
 
   return (
-    <section aria-labelledby="account-expired-title">
-      <h2 id="account-expired-title" className="account-step__title">
-        {t('expiredPassword.heading')}
-      </h2>
+    <AccountStep id="expired" title={t('expiredPassword.heading')}>
       <Alert className="account-step__alert" type="info" showIcon title={message || t('expiredPassword.intro')} />
       <form noValidate onSubmit={(event) => void submit(event)}>
         <NewPasswordFields form={form} userName={userName} autoFocus />
         <MessageList messages={errors} />
-        <div className="account-step__actions">
+        <AccountStepActions>
           <Button onClick={onCancel} disabled={busy}>
             {t('expiredPassword.cancel')}
           </Button>
           <Button type="primary" htmlType="submit" loading={busy}>
             {t('expiredPassword.submit')}
           </Button>
-        </div>
+        </AccountStepActions>
       </form>
-    </section>
+    </AccountStep>
   );
 }

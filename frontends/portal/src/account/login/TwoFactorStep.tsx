@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { AccountRequestError, messagesOf, resendCode, sameOriginPath, verifyCode } from '../account-api';
 import { Field } from '../form/Field';
 import { matches, required, useForm, type Rules } from '../form/use-form';
+import { AccountStep, AccountStepActions } from '../layout/AccountStep';
 import { MessageList } from '../MessageList';
 import { useAccountTranslation } from '../use-account-translation';
 import { interpretLogin, type LoginOutcome, type TwoFactorMethod } from './login-outcome';
@@ -99,12 +100,11 @@ export function TwoFactorStep({ token, method: initialMethod, codeExpiresAt, use
   };
 
   return (
-    <section aria-labelledby="account-2fa-title">
-      <h2 id="account-2fa-title" className="account-step__title">
-        {t('twoFactor.heading')}
-      </h2>
-      <p className="account-step__text">{method === 'totp' ? t('twoFactor.totpText') : t('twoFactor.emailText')}</p>
-
+    <AccountStep
+      id="2fa"
+      title={t('twoFactor.heading')}
+      text={method === 'totp' ? t('twoFactor.totpText') : t('twoFactor.emailText')}
+    >
       {expired ? <Alert className="account-step__alert" type="warning" showIcon title={t('twoFactor.expired')} /> : null}
       {notice ? <Alert className="account-step__alert" type="success" showIcon title={notice} /> : null}
       <MessageList messages={messages} />
@@ -135,7 +135,7 @@ export function TwoFactorStep({ token, method: initialMethod, codeExpiresAt, use
             />
           )}
         </Field>
-        <div className="account-step__actions">
+        <AccountStepActions>
           <Button onClick={onCancel} disabled={busy === 'verify'}>
             {t('twoFactor.cancel')}
           </Button>
@@ -147,8 +147,8 @@ export function TwoFactorStep({ token, method: initialMethod, codeExpiresAt, use
           <Button type="primary" htmlType="submit" loading={busy === 'verify'} disabled={busy === 'resend'}>
             {t('twoFactor.submit')}
           </Button>
-        </div>
+        </AccountStepActions>
       </form>
-    </section>
+    </AccountStep>
   );
 }

@@ -19,13 +19,18 @@ export function useCountdown(deadline: number | null): number | null {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (deadline === null) return undefined;
-    setNow(Date.now());
-    const timer = setInterval(() => {
+    const tick = () => {
       const current = Date.now();
       setNow(current);
       if (current >= deadline) clearInterval(timer);
-    }, 1000);
-    return () => clearInterval(timer);
+    };
+    // The first tick right away (a new deadline shows its full time), then every second.
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, 1000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
   }, [deadline]);
   return deadline === null ? null : Math.max(0, deadline - now);
 }

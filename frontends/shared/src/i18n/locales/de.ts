@@ -4,6 +4,7 @@ export const de: Phrases = {
   common: {
     productName: 'Gatehouse',
     loading: 'Wird geladen…',
+    notSet: '(Nicht festgelegt)',
     errors: {
       notFound: 'Nicht gefunden',
       accessDenied: 'Zugriff verweigert',

@@ -6,6 +6,7 @@ export const en = {
   common: {
     productName: 'Gatehouse',
     loading: 'Loading…',
+    notSet: '(Not set)',
     errors: {
       notFound: 'Not found',
       accessDenied: 'Access is denied',

@@ -4,6 +4,7 @@ export const es: Phrases = {
   common: {
     productName: 'Gatehouse',
     loading: 'Cargando…',
+    notSet: '(No establecido)',
     errors: {
       notFound: 'No encontrado',
       accessDenied: 'Acceso denegado',

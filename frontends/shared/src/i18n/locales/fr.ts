@@ -4,6 +4,7 @@ export const fr: Phrases = {
   common: {
     productName: 'Gatehouse',
     loading: 'Chargement…',
+    notSet: '(Non défini)',
     errors: {
       notFound: 'Introuvable',
       accessDenied: 'Accès refusé',

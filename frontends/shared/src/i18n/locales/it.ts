@@ -4,6 +4,7 @@ export const it: Phrases = {
   common: {
     productName: 'Gatehouse',
     loading: 'Caricamento…',
+    notSet: '(Non impostato)',
     errors: {
       notFound: 'Non trovato',
       accessDenied: 'Accesso negato',

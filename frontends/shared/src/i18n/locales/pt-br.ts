@@ -4,6 +4,7 @@ export const ptBR: Phrases = {
   common: {
     productName: 'Gatehouse',
     loading: 'Carregando…',
+    notSet: '(Não definido)',
     errors: {
       notFound: 'Não encontrado',
       accessDenied: 'Acesso negado',

@@ -4,6 +4,7 @@ export const ptPT: Phrases = {
   common: {
     productName: 'Gatehouse',
     loading: 'A carregar…',
+    notSet: '(Não definido)',
     errors: {
       notFound: 'Não encontrado',
       accessDenied: 'Acesso negado',

@@ -1,95 +1,72 @@
-import { adminApi, toQueryString, type ListQuery, type ListResult } from '../../../api/admin-api';
-import { GLOBAL_TENANT_ID } from './lookups-api';
+import { GLOBAL_TENANT_ID, pathOf, type BodyOf, type Group, type GroupPermission, type groupsRoutes, type ResponseOf } from '@gatehouse/contracts';
+import { adminApi, toQueryString, type ListQuery } from '../../../api/admin-api';
 import { GROUP_LIST_TAG, groupMembersTag, groupRolesTag, groupTag, userGroupsTag, userRolesTag, userTenantsTag } from './tags';
-import type { Permission } from './users-api';
 
-const GROUPS = '/api/v1/admin/groups';
-const segment = encodeURIComponent;
+export type { Group, GroupMember, GroupTenantRoles } from '@gatehouse/contracts';
+
+type Routes = typeof groupsRoutes;
 
 /** A tenant of a group; a null id is the Global entry. */
-export interface GroupTenant {
-  id: string | null;
-  title: string;
-}
+export type GroupTenant = Group['tenants'][number];
+/** What the group form sends, to create a group or to change one. */
+export type GroupChanges = BodyOf<Routes['create']>;
 
-export interface Group {
-  id: string;
-  name: string;
-  description: string | null;
-  areaId: string | null;
-  areaName: string | null;
-  tenants: GroupTenant[];
-  membersCount: number;
-  /** The caller owns the group: only then may they change its members. */
-  userIsOwner: boolean;
-}
+/** The paths of the groups routes, each one its contract's (the type says so). */
+const PATHS = {
+  groups: '/api/v1/admin/groups',
+  group: '/api/v1/admin/groups/:id',
+  members: '/api/v1/admin/groups/:id/users',
+  member: '/api/v1/admin/groups/:id/users/:userId',
+  roles: '/api/v1/admin/groups/:id/roles',
+  tenant: '/api/v1/admin/groups/:id/roles/:tenantId',
+  template: '/api/v1/admin/groups/template/:groupId',
+  bulkInsert: '/api/v1/admin/groups/bulk_insert/:groupId',
+} as const satisfies Record<string, Routes[keyof Routes]['path']>;
 
-export interface GroupChanges {
-  name: string;
-  description?: string;
-  areaId: string;
-}
-
-export interface GroupMember {
-  userId: string;
-  userName: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  groupId: string;
-  groupName: string;
-  permission: Permission;
-}
-
-export interface GroupTenantRoles {
-  tenantId: string | null;
-  tenantName: string;
-  isInheritable: boolean;
-  roles: Array<{ roleId: string; roleName: string; applicationId: string; applicationName: string }>;
-}
+const url = (path: string, params: Record<string, string>) => pathOf({ path }, params);
 
 // A membership shows on the member's page too: groups, and the tenant roles the group grants.
 const memberTags = (userId: string) => [userGroupsTag(userId), userTenantsTag(userId), userRolesTag(userId)];
 
 export const groupUrls = {
-  template: (groupId: string) => `${GROUPS}/template/${segment(groupId)}`,
-  bulkInsert: (groupId: string) => `${GROUPS}/bulk_insert/${segment(groupId)}`,
+  template: (groupId: string) => url(PATHS.template, { groupId }),
+  bulkInsert: (groupId: string) => url(PATHS.bulkInsert, { groupId }),
 };
 
 export const groupsApi = adminApi.injectEndpoints({
   endpoints: (build) => ({
-    groups: build.query<ListResult<Group>, ListQuery>({
-      query: (query) => `${GROUPS}${toQueryString(query)}`,
+    groups: build.query<ResponseOf<Routes['list']>, ListQuery>({
+      query: (query) => `${PATHS.groups}${toQueryString(query)}`,
       providesTags: [GROUP_LIST_TAG],
     }),
-    group: build.query<Group, string>({
-      query: (id) => `${GROUPS}/${segment(id)}`,
+    group: build.query<ResponseOf<Routes['get']>, string>({
+      query: (id) => url(PATHS.group, { id }),
       providesTags: (_result, _error, id) => [groupTag(id)],
     }),
-    createGroup: build.mutation<Group, GroupChanges>({
-      query: (body) => ({ url: GROUPS, method: 'POST', body }),
+    createGroup: build.mutation<ResponseOf<Routes['create']>, GroupChanges>({
+      query: (body) => ({ url: PATHS.groups, method: 'POST', body }),
       invalidatesTags: (_result, error) => (error ? [] : [GROUP_LIST_TAG, 'Dashboard']),
     }),
-    updateGroup: build.mutation<Group, { id: string; changes: GroupChanges }>({
-      query: ({ id, changes }) => ({ url: `${GROUPS}/${segment(id)}`, method: 'PUT', body: changes }),
+    updateGroup: build.mutation<ResponseOf<Routes['update']>, { id: string; changes: GroupChanges }>({
+      query: ({ id, changes }) => ({ url: url(PATHS.group, { id }), method: 'PUT', body: changes }),
       invalidatesTags: (_result, error, { id }) => (error ? [] : [groupTag(id), GROUP_LIST_TAG]),
     }),
     deleteGroup: build.mutation<void, string>({
-      query: (id) => ({ url: `${GROUPS}/${segment(id)}`, method: 'DELETE' }),
+      query: (id) => ({ url: url(PATHS.group, { id }), method: 'DELETE' }),
       invalidatesTags: (_result, error) => (error ? [] : [GROUP_LIST_TAG, 'Dashboard']),
     }),
-    groupMembers: build.query<ListResult<GroupMember>, { groupId: string; query: ListQuery }>({
-      query: ({ groupId, query }) => `${GROUPS}/${segment(groupId)}/users${toQueryString(query)}`,
+    groupMembers: build.query<ResponseOf<Routes['members']>, { groupId: string; query: ListQuery }>({
+      query: ({ groupId, query }) => `${url(PATHS.members, { id: groupId })}${toQueryString(query)}`,
       providesTags: (_result, _error, { groupId }) => [groupMembersTag(groupId)],
     }),
-    addGroupMember: build.mutation<void, { groupId: string; userId: string; permission: Permission }>({
-      query: ({ groupId, ...body }) => ({ url: `${GROUPS}/${segment(groupId)}/users`, method: 'POST', body }),
+    addGroupMember: build.mutation<void, { groupId: string } & BodyOf<Routes['addMember']>>({
+      query: ({ groupId, ...body }) => ({ url: url(PATHS.members, { id: groupId }), method: 'POST', body }),
       invalidatesTags: (_result, error, { groupId, userId }) =>
         error ? [] : [groupMembersTag(groupId), groupTag(groupId), GROUP_LIST_TAG, ...memberTags(userId)],
     }),
-    updateGroupMember: build.mutation<void, { groupId: string; userId: string; permission: Permission }>({
+    updateGroupMember: build.mutation<void, { groupId: string; userId: string; permission: GroupPermission }>({
       query: ({ groupId, userId, permission }) => ({
-        url: `${GROUPS}/${segment(groupId)}/users/${segment(userId)}`,
+        url: url(PATHS.member, { id: groupId, userId }),
         method: 'PUT',
         body: { permission },
       }),
@@ -97,22 +74,22 @@ export const groupsApi = adminApi.injectEndpoints({
         error ? [] : [groupMembersTag(groupId), groupTag(groupId), ...memberTags(userId)],
     }),
     removeGroupMember: build.mutation<void, { groupId: string; userId: string }>({
-      query: ({ groupId, userId }) => ({ url: `${GROUPS}/${segment(groupId)}/users/${segment(userId)}`, method: 'DELETE' }),
+      query: ({ groupId, userId }) => ({ url: url(PATHS.member, { id: groupId, userId }), method: 'DELETE' }),
       invalidatesTags: (_result, error, { groupId, userId }) =>
         error ? [] : [groupMembersTag(groupId), groupTag(groupId), GROUP_LIST_TAG, ...memberTags(userId)],
     }),
-    groupRoles: build.query<{ items: GroupTenantRoles[] }, string>({
-      query: (id) => `${GROUPS}/${segment(id)}/roles`,
+    groupRoles: build.query<ResponseOf<Routes['tenants']>, string>({
+      query: (id) => url(PATHS.roles, { id }),
       providesTags: (_result, _error, id) => [groupRolesTag(id)],
     }),
-    addGroupRoles: build.mutation<void, { groupId: string; tenantId: string | null; roleIds: string[]; isInheritable?: boolean }>({
-      query: ({ groupId, ...body }) => ({ url: `${GROUPS}/${segment(groupId)}/roles`, method: 'POST', body }),
+    addGroupRoles: build.mutation<void, { groupId: string } & BodyOf<Routes['addTenantRoles']>>({
+      query: ({ groupId, ...body }) => ({ url: url(PATHS.roles, { id: groupId }), method: 'POST', body }),
       // The group's tenant tags come with the group and its list row.
       invalidatesTags: (_result, error, { groupId }) => (error ? [] : [groupRolesTag(groupId), groupTag(groupId), GROUP_LIST_TAG]),
     }),
     removeGroupRoles: build.mutation<void, { groupId: string; tenantId: string | null }>({
       query: ({ groupId, tenantId }) => ({
-        url: `${GROUPS}/${segment(groupId)}/roles/${segment(tenantId ?? GLOBAL_TENANT_ID)}`,
+        url: url(PATHS.tenant, { id: groupId, tenantId: tenantId ?? GLOBAL_TENANT_ID }),
         method: 'DELETE',
       }),
       invalidatesTags: (_result, error, { groupId }) => (error ? [] : [groupRolesTag(groupId), groupTag(groupId), GROUP_LIST_TAG]),

@@ -16,11 +16,13 @@ export interface AddMembershipDialogProps<Side extends string> {
   side: { field: Side; label: string; requiredMessage: string; select: ReactNode };
   loading: boolean;
   add: (values: MembershipValues<Side>) => PromiseLike<CallResult>;
+  /** After the server added the membership (the caller closes the dialog and says so). */
+  onAdded: () => void;
   onClose: () => void;
 }
 
 /** Adds a user to a group as Reader or Owner, from either side (mounted while open). */
-export function AddMembershipDialog<Side extends string>({ title, name, side, loading, add, onClose }: AddMembershipDialogProps<Side>) {
+export function AddMembershipDialog<Side extends string>({ title, name, side, loading, add, onAdded, onClose }: AddMembershipDialogProps<Side>) {
   const { t } = useDirectoryTranslation();
   const [form] = Form.useForm<MembershipValues<Side>>();
   const { error, send } = useFormSubmit(form, [side.field, 'permission']);
@@ -32,7 +34,7 @@ export function AddMembershipDialog<Side extends string>({ title, name, side, lo
         name={name}
         layout="vertical"
         initialValues={{ permission: 'Reader' }}
-        onFinish={(values) => void send(() => add(values), onClose)}
+        onFinish={(values) => void send(() => add(values), onAdded)}
       >
         <Form.Item name={side.field as string} label={side.label} rules={[{ required: true, message: side.requiredMessage }]}>
           {side.select}

@@ -62,8 +62,14 @@ export interface DataTableProps<T> {
   filters?: ReactNode;
   /** Actions at the right of the toolbar. */
   toolbar?: ReactNode;
-  /** Row checkboxes; the selected keys are the caller's. */
-  selection?: { selectedKeys: Key[]; onChange: (keys: Key[]) => void };
+  /**
+   * Below this width (px) the table scrolls sideways; above it, it fills the width and its columns
+   * without a width share what is left (with `ellipsis`, long texts are cut with a tooltip). By
+   * default the table is as wide as its content.
+   */
+  minWidth?: number;
+  /** Row checkboxes; the selected keys are the caller's. A row `selectable` refuses has its box disabled. */
+  selection?: { selectedKeys: Key[]; onChange: (keys: Key[]) => void; selectable?: (row: T) => boolean };
 }
 
 /**
@@ -82,6 +88,7 @@ export function DataTable<T extends object>({
   filters,
   toolbar,
   selection,
+  minWidth,
 }: DataTableProps<T>) {
   const { t } = useDirectoryTranslation();
   const narrow = useMediaQuery(NARROW_TABLE_QUERY);
@@ -165,9 +172,16 @@ export function DataTable<T extends object>({
         dataSource={data?.items ?? []}
         loading={loading}
         size={narrow ? 'small' : preferredSize}
-        scroll={{ x: 'max-content' }}
+        scroll={{ x: minWidth ?? 'max-content' }}
         rowSelection={
-          selection ? { selectedRowKeys: selection.selectedKeys, onChange: (keys) => selection.onChange(keys), preserveSelectedRowKeys: false } : undefined
+          selection
+            ? {
+                selectedRowKeys: selection.selectedKeys,
+                onChange: (keys) => selection.onChange(keys),
+                preserveSelectedRowKeys: false,
+                getCheckboxProps: (row) => ({ disabled: selection.selectable ? !selection.selectable(row) : false }),
+              }
+            : undefined
         }
         pagination={{
           current: state.page,

@@ -8,7 +8,7 @@ export interface ErrorAlertProps extends ErrorMessageOptions {
   className?: string;
 }
 
-/** The spec's error banner: "An error ocurred" with the server's message. */
+/** The spec's error banner: "An error occurred" with the server's message. */
 export function ErrorAlert({ error, className, ...options }: ErrorAlertProps) {
   const { t } = useDirectoryTranslation();
   if (error === undefined || error === null) return null;

@@ -1,4 +1,5 @@
-import { useCurrentUser } from '../../../auth/use-current-user';
+import { ENDPOINT_ROLES, SIGNED_IN, type EndpointName } from '@gatehouse/contracts';
+import { useCurrentUser, type CurrentUser } from '../../../auth/use-current-user';
 
 /** What the signed-in administrator may do on the directory pages. */
 export interface DirectoryAccess {
@@ -14,11 +15,17 @@ export interface DirectoryAccess {
   isGod: boolean;
 }
 
+/** Whether the admin API lets `user` call `endpoint`: the same roles table the server enforces. */
+export function mayCall(user: Pick<CurrentUser, 'hasRole'>, endpoint: EndpointName): boolean {
+  const roles: readonly string[] | typeof SIGNED_IN = ENDPOINT_ROLES[endpoint];
+  return roles === SIGNED_IN || user.hasRole(...roles);
+}
+
 export function useDirectoryAccess(): DirectoryAccess {
   const user = useCurrentUser();
   return {
-    canWrite: user.hasRole('Administrator', 'AreaAdministrator', 'God'),
-    canManageRoles: user.hasRole('Administrator', 'God', 'Manager'),
+    canWrite: mayCall(user, 'users.update'),
+    canManageRoles: mayCall(user, 'users.grantRoles'),
     isAdministrator: user.isAdministrator,
     isGod: user.isGod,
   };

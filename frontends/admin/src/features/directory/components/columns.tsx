@@ -8,6 +8,7 @@ export function deleteColumn<Row>(t: DirectoryT, label: (row: Row) => string, on
   return {
     key: 'actions',
     title: t('common.actions'),
+    width: 88,
     render: (_, row) => <Button type="text" danger icon={<DeleteOutlined />} aria-label={label(row)} onClick={() => onDelete(row)} />,
   };
 }

@@ -65,6 +65,9 @@ export function errorMessage(error: unknown, t: DirectoryT, { explains403 = fals
 export function showFieldErrors(form: FormInstance, error: unknown, fields: readonly string[]): boolean {
   const errors = fieldErrorsOf(error);
   const placed = errors.filter((item) => fields.includes(item.field));
-  if (placed.length) form.setFields(placed.map((item) => ({ name: item.field, errors: [item.message] })));
+  // A field may break several rules at once (the password policy): each of them is shown.
+  const byField = new Map<string, string[]>();
+  for (const item of placed) byField.set(item.field, [...(byField.get(item.field) ?? []), item.message]);
+  if (byField.size) form.setFields([...byField].map(([name, messages]) => ({ name, errors: messages })));
   return errors.length > 0 && placed.length === errors.length;
 }

@@ -89,7 +89,7 @@ function GroupGeneralCard({ group, editable, feedback }: { group: Group; editabl
         form={form}
         name="group-general"
         disabled={!editable}
-        initialValues={{ name: group.name, description: group.description ?? undefined, areaId: group.areaId ?? undefined }}
+        initialValues={{ name: group.name, description: group.description ?? undefined, areaId: group.areaId }}
         onFinish={(changes) => void save(changes)}
       />
       {editable ? (

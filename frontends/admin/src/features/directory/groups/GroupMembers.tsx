@@ -1,6 +1,7 @@
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
+import type { GroupPermission } from '@gatehouse/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import type { ColumnsType } from 'antd/es/table';
@@ -19,7 +20,6 @@ import {
   type GroupMember,
 } from '../api/groups-api';
 import { GROUP_LIST_TAG, groupMembersTag, groupTag } from '../api/tags';
-import type { Permission } from '../api/users-api';
 import { AddMembershipDialog } from '../components/AddMembershipDialog';
 import { BulkImportDialog } from '../components/BulkImportDialog';
 import { deleteColumn } from '../components/columns';
@@ -30,6 +30,12 @@ import type { Feedback } from '../components/feedback';
 import { listTableProps, toListQuery, useListState } from '../components/list-state';
 import { PermissionSelect, UserSelect } from '../components/selects';
 import { useDirectoryTranslation } from '../use-directory-translation';
+
+/**
+ * The members table scrolls sideways only below this width, which the Members card has at 1366 px;
+ * Owner and Remove stay at its right edge when it does scroll.
+ */
+export const MEMBERS_TABLE_MIN_WIDTH = 560;
 
 export interface GroupMembersProps {
   group: Pick<Group, 'id' | 'name' | 'userIsOwner'>;
@@ -50,7 +56,7 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
   const editable = group.userIsOwner;
   const crumbs = [groupsCrumb(t), { title: group.name, to: `/groups/${encodeURIComponent(group.id)}` }];
 
-  const changePermission = async (member: GroupMember, permission: Permission) => {
+  const changePermission = async (member: GroupMember, permission: GroupPermission) => {
     const result = await updateMember({ groupId: group.id, userId: member.userId, permission });
     if (result.error) feedback.error(errorMessage(result.error, t));
     else feedback.success(t('common.saved'));
@@ -72,18 +78,21 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
       key: 'userName',
       title: t('user.userName'),
       sorter: true,
+      ellipsis: true,
       render: (_, member) => (
         <Link to={`/users/${encodeURIComponent(member.userId)}`} state={breadcrumbState([...crumbs, { title: member.userName }])}>
           {member.userName}
         </Link>
       ),
     },
-    { key: 'firstName', dataIndex: 'firstName', title: t('user.firstName') },
-    { key: 'lastName', dataIndex: 'lastName', title: t('user.lastName') },
-    { key: 'email', dataIndex: 'email', title: t('user.email'), sorter: true },
+    { key: 'firstName', dataIndex: 'firstName', title: t('user.firstName'), ellipsis: true },
+    { key: 'lastName', dataIndex: 'lastName', title: t('user.lastName'), ellipsis: true },
+    { key: 'email', dataIndex: 'email', title: t('user.email'), sorter: true, ellipsis: true },
     {
       key: 'permission',
       title: t('permission.label'),
+      width: 180,
+      fixed: 'right',
       render: (_, member) =>
         editable ? (
           <PermissionSelect
@@ -98,7 +107,10 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
     },
   ];
   if (editable) {
-    columns.push(deleteColumn(t, (member) => t('groupDetail.removeMember', { userName: member.userName }), (member) => void remove(member)));
+    columns.push({
+      ...deleteColumn(t, (member) => t('groupDetail.removeMember', { userName: member.userName }), (member) => void remove(member)),
+      fixed: 'right',
+    });
   }
 
   return (
@@ -107,6 +119,7 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
         label={t('groupDetail.members')}
         rowKey="userId"
         columns={columns}
+        minWidth={MEMBERS_TABLE_MIN_WIDTH}
         {...listTableProps(list, members)}
         toolbar={
           editable ? (
@@ -131,7 +144,16 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
           ) : null
         }
       />
-      {adding ? <AddMemberDialog groupId={group.id} onClose={() => setAdding(false)} /> : null}
+      {adding ? (
+        <AddMemberDialog
+          groupId={group.id}
+          onClose={() => setAdding(false)}
+          onAdded={() => {
+            setAdding(false);
+            feedback.success(t('groupDetail.memberAdded'));
+          }}
+        />
+      ) : null}
       <BulkImportDialog
         open={importing}
         title={t('groupDetail.uploadMembers')}
@@ -144,7 +166,7 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
 }
 
 /** The Add Member to Group dialog (mounted while open). */
-function AddMemberDialog({ groupId, onClose }: { groupId: string; onClose: () => void }) {
+function AddMemberDialog({ groupId, onAdded, onClose }: { groupId: string; onAdded: () => void; onClose: () => void }) {
   const { t } = useDirectoryTranslation();
   const [add, { isLoading }] = useAddGroupMemberMutation();
   return (
@@ -154,6 +176,7 @@ function AddMemberDialog({ groupId, onClose }: { groupId: string; onClose: () =>
       side={{ field: 'userId', label: t('groupDetail.user'), requiredMessage: t('groupDetail.userRequired'), select: <UserSelect /> }}
       loading={isLoading}
       add={(values) => add({ groupId, ...values })}
+      onAdded={onAdded}
       onClose={onClose}
     />
   );

@@ -80,7 +80,17 @@ export function GroupTenantRoles({ groupId, editable, withGlobal, feedback }: Gr
           </li>
         ))}
       </ul>
-      {adding ? <AddTenantRolesDialog groupId={groupId} withGlobal={withGlobal} onClose={() => setAdding(false)} /> : null}
+      {adding ? (
+        <AddTenantRolesDialog
+          groupId={groupId}
+          withGlobal={withGlobal}
+          onClose={() => setAdding(false)}
+          onAdded={() => {
+            setAdding(false);
+            feedback.success(t('groupDetail.tenantRolesAdded'));
+          }}
+        />
+      ) : null}
     </Card>
   );
 }

@@ -6,6 +6,7 @@ import { GLOBAL_TENANT_ID } from '../api/lookups-api';
 import { LIST_STORAGE_KEYS } from '../components/list-state';
 import { AREAS, bodiesTo, bodyRows, choose, dialogWith, formDataTo, groupRow as group, list, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type } from '../test-helpers';
 import { GroupDetailPage } from './GroupDetailPage';
+import { MEMBERS_TABLE_MIN_WIDTH } from './GroupMembers';
 import { GroupsPage } from './GroupsPage';
 
 const GROUPS = 'GET /api/v1/admin/groups';
@@ -165,6 +166,22 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(await bodiesTo(fetchMock, 'POST /api/v1/admin/groups/g1/users')).toEqual([{ userId: 'u2', permission: 'Reader' }]);
     expect(queriesTo(fetchMock, 'GET /api/v1/admin/users')[0]).toEqual({ top: '25', orderBy: 'userName asc' });
     await waitFor(() => expect(sentTo(fetchMock, 'GET /api/v1/admin/groups/g1/users')).toHaveLength(2));
+    expect(await screen.findByText('The member has been added to the group')).toBeInTheDocument();
+  });
+
+  it('keeps Owner and Remove in view in the Members card at 1366 px: pinned right, long texts cut', async () => {
+    await renderGroup(accounting);
+    const link = await screen.findByRole('link', { name: 'ana@example.com' });
+
+    const members = screen.getByRole('region', { name: 'Members' });
+    expect(members.querySelector<HTMLElement>('.ant-table-content table, .ant-table-body table')!.style.width).toBe(`${MEMBERS_TABLE_MIN_WIDTH}px`);
+    // The Members card at 1366 px: 3/5 of (1366 - 240 menu - 48 padding - 16 gap), less the card's padding.
+    expect(MEMBERS_TABLE_MIN_WIDTH).toBeLessThanOrEqual(Math.floor(((1366 - 240 - 48 - 16) * 3) / 5) - 48);
+    const row = link.closest('tr')!;
+    const fixedRight = /ant-table-cell-fix-(right|end)/;
+    expect(within(row).getByRole('combobox', { name: 'Owner permission of ana@example.com' }).closest('td')!.className).toMatch(fixedRight);
+    expect(within(row).getByRole('button', { name: 'Remove ana@example.com' }).closest('td')!.className).toMatch(fixedRight);
+    expect(within(members).getByRole('columnheader', { name: /Email/ })).toHaveClass('ant-table-cell-ellipsis');
   });
 
   it('lets an owner change a member’s permission and remove a member', async () => {
@@ -237,6 +254,27 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
     await waitFor(() => expect(sentTo(fetchMock, 'POST /api/v1/admin/groups/g1/roles')).toHaveLength(1));
     expect(await bodiesTo(fetchMock, 'POST /api/v1/admin/groups/g1/roles')).toEqual([{ tenantId: null, roleIds: ['r2'], isInheritable: true }]);
+    expect(await screen.findByText('The tenant roles have been added to the group')).toBeInTheDocument();
+  });
+
+  it('offers no roles of the applications marked hideInUserList', async () => {
+    await renderGroup(accounting, {
+      api: {
+        'GET /api/v1/admin/applications/approles': {
+          items: [
+            { id: 'r1', name: 'Viewer', description: null, byHierarchy: false, applicationId: 'app-billing', applicationName: 'Billing' },
+            { id: 'r9', name: 'Console user', description: null, byHierarchy: false, applicationId: 'admin', applicationName: 'Administration console', hideInUserList: true },
+          ],
+        },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: /Add Tenant Roles/ }));
+    const dialog = await dialogWith('Add Tenant Roles to Group');
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Roles' }));
+
+    expect(await screen.findByTitle('Viewer')).toBeInTheDocument();
+    expect(screen.queryByText('Administration console')).not.toBeInTheDocument();
+    expect(screen.queryByTitle('Console user')).not.toBeInTheDocument();
   });
 
   it('keeps the Global option from a caller who is not an Administrator', async () => {

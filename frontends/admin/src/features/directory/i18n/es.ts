@@ -97,6 +97,7 @@ export const es: DirectoryPhrases = {
     createPassword: 'Crear contraseña',
     randomPassword: 'Si no elige una contraseña, se genera una aleatoria.',
     created: 'Se ha creado el usuario {{userName}}',
+    exported: 'Los usuarios se han exportado a {{fileName}}',
   },
   invite: {
     confirm: '¿Enviar un correo de invitación a {{userName}}?',
@@ -117,6 +118,7 @@ export const es: DirectoryPhrases = {
     progressTitle: 'Eliminando',
     progress: '{{deleted}} eliminados, {{failed}} con error, de {{total}}',
     done: '{{count}} elementos eliminados correctamente',
+    done_one: '{{count}} elemento eliminado correctamente',
   },
   import: {
     dropHint: 'Haga clic o arrastre aquí un archivo Excel (.xlsx)',
@@ -150,6 +152,7 @@ export const es: DirectoryPhrases = {
     remove: 'Quitar de {{groupName}}',
     removeConfirm: '¿Quitar a {{userName}} del grupo {{groupName}}?',
     empty: 'No se encontraron grupos para este usuario',
+    added: 'El usuario se ha añadido al grupo',
   },
   userTenants: {
     tenant: 'Entidad',
@@ -175,6 +178,9 @@ export const es: DirectoryPhrases = {
     revokeConfirm: '¿Está seguro de revocar este acceso?',
     onlyAdmin: 'Solo un administrador puede revocar este acceso',
     noApplications: 'Ninguna aplicación',
+    granted: 'Los roles en {{application}} se han guardado',
+    revoked: 'Se ha revocado el acceso a {{application}}',
+    roleRemoved: 'Se ha quitado el rol {{role}}',
   },
   groups: {
     title: 'Grupos',
@@ -207,6 +213,7 @@ export const es: DirectoryPhrases = {
     inheritableShort: 'Heredable',
     removeTenant: 'Quitar los roles de {{tenant}}',
     removeTenantConfirm: '¿Quitar de este grupo los roles de {{tenant}}?',
+    tenantRolesAdded: 'Los roles de entidad se han añadido al grupo',
     members: 'Miembros',
     addMember: 'Añadir miembro',
     memberDialogTitle: 'Añadir miembro al grupo',
@@ -215,6 +222,7 @@ export const es: DirectoryPhrases = {
     removeMember: 'Quitar a {{userName}}',
     permissionOf: 'Permiso de propietario de {{userName}}',
     removeMemberConfirm: '¿Quitar a {{userName}} de este grupo?',
+    memberAdded: 'El miembro se ha añadido al grupo',
     uploadMembers: 'Cargar miembros',
     downloadTemplate: 'Descargar plantilla',
   },

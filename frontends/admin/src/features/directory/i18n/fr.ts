@@ -97,6 +97,7 @@ export const fr: DirectoryPhrases = {
     createPassword: 'Créer un mot de passe',
     randomPassword: 'Sans mot de passe choisi, un mot de passe aléatoire est généré.',
     created: "L'utilisateur {{userName}} a été créé",
+    exported: 'Les utilisateurs ont été exportés dans {{fileName}}',
   },
   invite: {
     confirm: 'Envoyer un e-mail d’invitation à {{userName}} ?',
@@ -117,6 +118,7 @@ export const fr: DirectoryPhrases = {
     progressTitle: 'Suppression',
     progress: '{{deleted}} supprimés, {{failed}} en échec, sur {{total}}',
     done: '{{count}} éléments supprimés avec succès',
+    done_one: '{{count}} élément supprimé avec succès',
   },
   import: {
     dropHint: 'Cliquez ou déposez ici un fichier Excel (.xlsx)',
@@ -150,6 +152,7 @@ export const fr: DirectoryPhrases = {
     remove: 'Retirer de {{groupName}}',
     removeConfirm: 'Retirer {{userName}} du groupe {{groupName}} ?',
     empty: 'Aucun groupe trouvé pour cet utilisateur',
+    added: "L'utilisateur a été ajouté au groupe",
   },
   userTenants: {
     tenant: 'Entité',
@@ -175,6 +178,9 @@ export const fr: DirectoryPhrases = {
     revokeConfirm: 'Êtes-vous sûr de vouloir révoquer cet accès ?',
     onlyAdmin: 'Seul un administrateur peut révoquer cet accès',
     noApplications: 'Aucune application',
+    granted: 'Les rôles dans {{application}} ont été enregistrés',
+    revoked: "L'accès à {{application}} a été révoqué",
+    roleRemoved: 'Le rôle {{role}} a été retiré',
   },
   groups: {
     title: 'Groupes',
@@ -207,6 +213,7 @@ export const fr: DirectoryPhrases = {
     inheritableShort: 'Héritable',
     removeTenant: 'Retirer les rôles de {{tenant}}',
     removeTenantConfirm: 'Retirer de ce groupe les rôles de {{tenant}} ?',
+    tenantRolesAdded: "Les rôles d'entité ont été ajoutés au groupe",
     members: 'Membres',
     addMember: 'Ajouter un membre',
     memberDialogTitle: 'Ajouter un membre au groupe',
@@ -215,6 +222,7 @@ export const fr: DirectoryPhrases = {
     removeMember: 'Retirer {{userName}}',
     permissionOf: 'Permission de propriétaire de {{userName}}',
     removeMemberConfirm: 'Retirer {{userName}} de ce groupe ?',
+    memberAdded: 'Le membre a été ajouté au groupe',
     uploadMembers: 'Importer des membres',
     downloadTemplate: 'Télécharger le modèle',
   },

@@ -97,6 +97,7 @@ export const it: DirectoryPhrases = {
     createPassword: 'Crea password',
     randomPassword: 'Senza una password scelta, ne viene generata una casuale.',
     created: "L'utente {{userName}} è stato creato",
+    exported: 'Gli utenti sono stati esportati in {{fileName}}',
   },
   invite: {
     confirm: "Inviare un'e-mail di invito a {{userName}}?",
@@ -117,6 +118,7 @@ export const it: DirectoryPhrases = {
     progressTitle: 'Eliminazione in corso',
     progress: '{{deleted}} eliminati, {{failed}} non riusciti, su {{total}}',
     done: '{{count}} elementi eliminati correttamente',
+    done_one: '{{count}} elemento eliminato correttamente',
   },
   import: {
     dropHint: 'Fai clic o trascina qui un file Excel (.xlsx)',
@@ -150,6 +152,7 @@ export const it: DirectoryPhrases = {
     remove: 'Rimuovi da {{groupName}}',
     removeConfirm: 'Rimuovere {{userName}} dal gruppo {{groupName}}?',
     empty: 'Nessun gruppo trovato per questo utente',
+    added: "L'utente è stato aggiunto al gruppo",
   },
   userTenants: {
     tenant: 'Entità',
@@ -175,6 +178,9 @@ export const it: DirectoryPhrases = {
     revokeConfirm: 'Sei sicuro di voler revocare questo accesso?',
     onlyAdmin: 'Solo un amministratore può revocare questo accesso',
     noApplications: 'Nessuna applicazione',
+    granted: 'I ruoli in {{application}} sono stati salvati',
+    revoked: "L'accesso a {{application}} è stato revocato",
+    roleRemoved: 'Il ruolo {{role}} è stato rimosso',
   },
   groups: {
     title: 'Gruppi',
@@ -207,6 +213,7 @@ export const it: DirectoryPhrases = {
     inheritableShort: 'Ereditabile',
     removeTenant: 'Rimuovi i ruoli di {{tenant}}',
     removeTenantConfirm: 'Rimuovere da questo gruppo i ruoli di {{tenant}}?',
+    tenantRolesAdded: 'I ruoli di entità sono stati aggiunti al gruppo',
     members: 'Membri',
     addMember: 'Aggiungi membro',
     memberDialogTitle: 'Aggiungi membro al gruppo',
@@ -215,6 +222,7 @@ export const it: DirectoryPhrases = {
     removeMember: 'Rimuovi {{userName}}',
     permissionOf: 'Permesso di proprietario di {{userName}}',
     removeMemberConfirm: 'Rimuovere {{userName}} da questo gruppo?',
+    memberAdded: 'Il membro è stato aggiunto al gruppo',
     uploadMembers: 'Carica membri',
     downloadTemplate: 'Scarica il modello',
   },

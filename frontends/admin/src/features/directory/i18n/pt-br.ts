@@ -97,6 +97,7 @@ export const ptBR: DirectoryPhrases = {
     createPassword: 'Criar senha',
     randomPassword: 'Sem uma senha escolhida, uma senha aleatória é gerada.',
     created: 'O usuário {{userName}} foi criado',
+    exported: 'Os usuários foram exportados para {{fileName}}',
   },
   invite: {
     confirm: 'Enviar um e-mail de convite para {{userName}}?',
@@ -117,6 +118,7 @@ export const ptBR: DirectoryPhrases = {
     progressTitle: 'Excluindo',
     progress: '{{deleted}} excluídos, {{failed}} com falha, de {{total}}',
     done: '{{count}} elementos excluídos com sucesso',
+    done_one: '{{count}} elemento excluído com sucesso',
   },
   import: {
     dropHint: 'Clique ou arraste para cá um arquivo Excel (.xlsx)',
@@ -150,6 +152,7 @@ export const ptBR: DirectoryPhrases = {
     remove: 'Remover de {{groupName}}',
     removeConfirm: 'Remover {{userName}} do grupo {{groupName}}?',
     empty: 'Nenhum grupo encontrado para este usuário',
+    added: 'O usuário foi adicionado ao grupo',
   },
   userTenants: {
     tenant: 'Entidade',
@@ -175,6 +178,9 @@ export const ptBR: DirectoryPhrases = {
     revokeConfirm: 'Tem certeza de que deseja revogar este acesso?',
     onlyAdmin: 'Somente um administrador pode revogar este acesso',
     noApplications: 'Nenhum aplicativo',
+    granted: 'Os perfis em {{application}} foram salvos',
+    revoked: 'O acesso a {{application}} foi revogado',
+    roleRemoved: 'O perfil {{role}} foi removido',
   },
   groups: {
     title: 'Grupos',
@@ -207,6 +213,7 @@ export const ptBR: DirectoryPhrases = {
     inheritableShort: 'Herdável',
     removeTenant: 'Remover os perfis de {{tenant}}',
     removeTenantConfirm: 'Remover deste grupo os perfis de {{tenant}}?',
+    tenantRolesAdded: 'Os perfis de entidade foram adicionados ao grupo',
     members: 'Membros',
     addMember: 'Adicionar membro',
     memberDialogTitle: 'Adicionar membro ao grupo',
@@ -215,6 +222,7 @@ export const ptBR: DirectoryPhrases = {
     removeMember: 'Remover {{userName}}',
     permissionOf: 'Permissão de proprietário de {{userName}}',
     removeMemberConfirm: 'Remover {{userName}} deste grupo?',
+    memberAdded: 'O membro foi adicionado ao grupo',
     uploadMembers: 'Carregar membros',
     downloadTemplate: 'Baixar modelo',
   },

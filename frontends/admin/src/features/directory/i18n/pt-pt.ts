@@ -97,6 +97,7 @@ export const ptPT: DirectoryPhrases = {
     createPassword: 'Criar palavra-passe',
     randomPassword: 'Sem uma palavra-passe escolhida, é gerada uma aleatória.',
     created: 'O utilizador {{userName}} foi criado',
+    exported: 'Os utilizadores foram exportados para {{fileName}}',
   },
   invite: {
     confirm: 'Enviar um e-mail de convite a {{userName}}?',
@@ -117,6 +118,7 @@ export const ptPT: DirectoryPhrases = {
     progressTitle: 'A eliminar',
     progress: '{{deleted}} eliminados, {{failed}} falhados, de {{total}}',
     done: '{{count}} elementos eliminados com sucesso',
+    done_one: '{{count}} elemento eliminado com sucesso',
   },
   import: {
     dropHint: 'Clique ou arraste para aqui um ficheiro Excel (.xlsx)',
@@ -150,6 +152,7 @@ export const ptPT: DirectoryPhrases = {
     remove: 'Remover de {{groupName}}',
     removeConfirm: 'Remover {{userName}} do grupo {{groupName}}?',
     empty: 'Não foram encontrados grupos para este utilizador',
+    added: 'O utilizador foi adicionado ao grupo',
   },
   userTenants: {
     tenant: 'Entidade',
@@ -175,6 +178,9 @@ export const ptPT: DirectoryPhrases = {
     revokeConfirm: 'Tem a certeza de que pretende revogar este acesso?',
     onlyAdmin: 'Só um administrador pode revogar este acesso',
     noApplications: 'Nenhuma aplicação',
+    granted: 'As funções em {{application}} foram guardadas',
+    revoked: 'O acesso a {{application}} foi revogado',
+    roleRemoved: 'A função {{role}} foi removida',
   },
   groups: {
     title: 'Grupos',
@@ -207,6 +213,7 @@ export const ptPT: DirectoryPhrases = {
     inheritableShort: 'Herdável',
     removeTenant: 'Remover as funções de {{tenant}}',
     removeTenantConfirm: 'Remover deste grupo as funções de {{tenant}}?',
+    tenantRolesAdded: 'As funções de entidade foram adicionadas ao grupo',
     members: 'Membros',
     addMember: 'Adicionar membro',
     memberDialogTitle: 'Adicionar membro ao grupo',
@@ -215,6 +222,7 @@ export const ptPT: DirectoryPhrases = {
     removeMember: 'Remover {{userName}}',
     permissionOf: 'Permissão de proprietário de {{userName}}',
     removeMemberConfirm: 'Remover {{userName}} deste grupo?',
+    memberAdded: 'O membro foi adicionado ao grupo',
     uploadMembers: 'Carregar membros',
     downloadTemplate: 'Transferir modelo',
   },

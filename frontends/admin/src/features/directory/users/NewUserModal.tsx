@@ -10,7 +10,9 @@ import { PasswordRules } from './PasswordRules';
 import { confirmationRule, userFieldRules } from './user-rules';
 
 /** The new user, and whether the administrator chooses the password. */
-interface NewUserValues extends NewUser {
+interface NewUserValues extends Omit<NewUser, 'password' | 'confirmPassword'> {
+  password?: string;
+  confirmPassword?: string;
   validateScopes: boolean;
   sendEmailInvite: boolean;
   createPassword: boolean;

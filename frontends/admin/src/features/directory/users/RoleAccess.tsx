@@ -11,6 +11,7 @@ import { useRevokeUserRolesMutation, useUserRolesQuery, type AccessRole, type Ap
 import type { DirectoryAccess } from '../components/access';
 import { ErrorAlert } from '../components/ErrorAlert';
 import type { Feedback } from '../components/feedback';
+import { shownInUserLists } from '../components/user-list-visibility';
 import { useDirectoryTranslation } from '../use-directory-translation';
 import { RoleSelectionDialog } from './RoleSelectionDialog';
 import { ROLE_COLORS } from './UserTenantsTab';
@@ -32,6 +33,7 @@ export function RoleAccess({ userId, access, feedback }: RoleAccessProps) {
   const [revoke, { isLoading: revoking }] = useRevokeUserRolesMutation();
   const [choosing, setChoosing] = useState<ApplicationAccess | null>(null);
   const [actionError, setActionError] = useState<unknown>();
+  const applications = data ? shownInUserLists(data.items) : undefined;
 
   const turnOff = async (application: ApplicationAccess) => {
     if (application.byHierarchy && !access.isAdministrator) {
@@ -42,6 +44,7 @@ export function RoleAccess({ userId, access, feedback }: RoleAccessProps) {
     if (!confirmed) return;
     const result = await revoke({ userId, applicationId: application.applicationId });
     setActionError(result.error);
+    if (!result.error) feedback.success(t('roleAccess.revoked', { application: application.displayName }));
   };
 
   const removeRole = async (application: ApplicationAccess, role: AccessRole) => {
@@ -53,15 +56,16 @@ export function RoleAccess({ userId, access, feedback }: RoleAccessProps) {
     if (!confirmed) return;
     const result = await revoke({ userId, applicationId: application.applicationId, roleId: role.roleId, tenantId: role.tenantId });
     setActionError(result.error);
+    if (!result.error) feedback.success(t('roleAccess.roleRemoved', { role: role.roleName }));
   };
 
   return (
     <Card title={t('roleAccess.title')} className="directory-role-access">
       <ErrorAlert error={error ?? actionError} explains403 className="directory-form-error" />
       {isLoading ? <Spin /> : null}
-      {data && !data.items.length ? <Empty description={t('roleAccess.noApplications')} /> : null}
+      {applications && !applications.length ? <Empty description={t('roleAccess.noApplications')} /> : null}
       <ul className="directory-role-access__list">
-        {(data?.items ?? []).map((application) => (
+        {(applications ?? []).map((application) => (
           <li key={application.applicationId} className="directory-role-access__item">
             <div className="directory-role-access__head">
               <Switch
@@ -87,7 +91,7 @@ export function RoleAccess({ userId, access, feedback }: RoleAccessProps) {
             <div className="directory-role-access__roles">
               {application.roles.map((role) => (
                 <RoleTag
-                  key={`${role.roleId}-${role.tenantId ?? 'global'}`}
+                  key={`${role.roleId}-${role.tenantId}`}
                   role={role}
                   closable={access.canManageRoles && role.removable}
                   onRemove={() => void removeRole(application, role)}
@@ -97,14 +101,25 @@ export function RoleAccess({ userId, access, feedback }: RoleAccessProps) {
           </li>
         ))}
       </ul>
-      {choosing ? <RoleSelectionDialog userId={userId} application={choosing} access={access} onClose={() => setChoosing(null)} /> : null}
+      {choosing ? (
+        <RoleSelectionDialog
+          userId={userId}
+          application={choosing}
+          access={access}
+          onClose={() => setChoosing(null)}
+          onGranted={() => {
+            setChoosing(null);
+            feedback.success(t('roleAccess.granted', { application: choosing.displayName }));
+          }}
+        />
+      ) : null}
     </Card>
   );
 }
 
 function RoleTag({ role, closable, onRemove }: { role: AccessRole; closable: boolean; onRemove: () => void }) {
   const { t } = useDirectoryTranslation();
-  const where = role.isGlobal || !role.tenantName ? t('common.global') : role.tenantName;
+  const where = role.isGlobal ? t('common.global') : role.tenantName;
   const tag = (
     <Tag
       color={role.isGlobal ? ROLE_COLORS.global : ROLE_COLORS.tenant}

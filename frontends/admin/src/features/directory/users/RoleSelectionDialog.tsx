@@ -1,6 +1,6 @@
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useSetUserRolesMutation, type ApplicationAccess } from '../api/users-api';
 import type { DirectoryAccess } from '../components/access';
 import { FormDialog, useFormSubmit } from '../components/FormDialog';
@@ -16,12 +16,14 @@ export interface RoleSelectionDialogProps {
   userId: string;
   application: ApplicationAccess;
   access: Pick<DirectoryAccess, 'isAdministrator'>;
+  /** After the server granted the roles (the caller closes the dialog and says so). */
+  onGranted: () => void;
   onClose: () => void;
 }
 
 /** The user's own roles in `application` for a tenant (null: Global). */
 function ownRoles(application: ApplicationAccess, tenantId: string | null): string[] {
-  return application.roles.filter((role) => role.removable && (role.tenantId ?? null) === tenantId).map((role) => role.roleId);
+  return application.roles.filter((role) => role.removable && (tenantId === null ? role.isGlobal : role.tenantId === tenantId)).map((role) => role.roleId);
 }
 
 /**
@@ -29,13 +31,14 @@ function ownRoles(application: ApplicationAccess, tenantId: string | null): stri
  * only; others must name a tenant). Roles granted by the hierarchy alone cannot be picked. The
  * roles the user already holds there start ticked, so the answer is the full wanted set.
  */
-export function RoleSelectionDialog({ userId, application, access, onClose }: RoleSelectionDialogProps) {
+export function RoleSelectionDialog({ userId, application, access, onGranted, onClose }: RoleSelectionDialogProps) {
   const { t } = useDirectoryTranslation();
   const [form] = Form.useForm<RoleValues>();
   const [setRoles, { isLoading }] = useSetUserRolesMutation();
   const { error, send } = useFormSubmit(form, ['roleIds', 'tenantId']);
   const initialTenant = access.isAdministrator ? GLOBAL_OPTION : undefined;
-  const heldBefore = useRef(initialTenant ? ownRoles(application, null) : []);
+  const [initialRoles] = useState(() => (initialTenant ? ownRoles(application, null) : []));
+  const heldBefore = useRef(initialRoles);
 
   const submit = ({ tenant, roleIds }: RoleValues) =>
     send(
@@ -46,7 +49,7 @@ export function RoleSelectionDialog({ userId, application, access, onClose }: Ro
           ...(tenant === GLOBAL_OPTION ? {} : { tenantId: tenant }),
           roleIds,
         }),
-      onClose,
+      onGranted,
     );
 
   return (
@@ -64,7 +67,7 @@ export function RoleSelectionDialog({ userId, application, access, onClose }: Ro
         form={form}
         name="role-selection"
         layout="vertical"
-        initialValues={{ tenant: initialTenant, roleIds: heldBefore.current }}
+        initialValues={{ tenant: initialTenant, roleIds: initialRoles }}
         onValuesChange={(changed: Partial<RoleValues>) => {
           if (changed.tenant === undefined) return;
           // The roles held in the tenant left are unticked and those held in the new one ticked;

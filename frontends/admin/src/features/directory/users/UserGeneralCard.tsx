@@ -4,13 +4,13 @@ import Checkbox from 'antd/es/checkbox';
 import Descriptions from 'antd/es/descriptions';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
+import { useFormatDateTime } from '@gatehouse/frontend-shared';
 import Tag from 'antd/es/tag';
 import { useState } from 'react';
 import { useUpdateUserMutation, type UserChanges, type UserDetail } from '../api/users-api';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { showFieldErrors } from '../components/errors';
 import type { Feedback } from '../components/feedback';
-import { formatDateTime } from '../components/format';
 import { AreaSelect, LanguageSelect } from '../components/selects';
 import { useDirectoryTranslation } from '../use-directory-translation';
 import { userFieldRules } from './user-rules';
@@ -25,7 +25,8 @@ export interface UserGeneralCardProps {
 
 /** General properties: the editable fields, then those the directory owns (read-only). */
 export function UserGeneralCard({ user, readOnly, feedback }: UserGeneralCardProps) {
-  const { t, i18n } = useDirectoryTranslation();
+  const { t } = useDirectoryTranslation();
+  const formatDate = useFormatDateTime();
   const [form] = Form.useForm<UserChanges>();
   const [update, { isLoading }] = useUpdateUserMutation();
   const [error, setError] = useState<unknown>();
@@ -51,10 +52,11 @@ export function UserGeneralCard({ user, readOnly, feedback }: UserGeneralCardPro
         disabled={readOnly}
         initialValues={{
           email: user.email,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          language: user.language ?? undefined,
-          areaId: user.areaId ?? undefined,
+          // A user created by an import may have no name yet: the form then asks for one.
+          firstName: user.firstName ?? undefined,
+          lastName: user.lastName ?? undefined,
+          language: user.language,
+          areaId: user.areaId,
           validateScopes: user.validateScopes,
         }}
         onFinish={(changes) => void save(changes)}
@@ -107,9 +109,9 @@ export function UserGeneralCard({ user, readOnly, feedback }: UserGeneralCardPro
           {
             key: 'lastLogin',
             label: t('userDetail.lastLogin'),
-            children: user.lastLoginAt ? formatDateTime(user.lastLoginAt, i18n.language) : t('userDetail.never'),
+            children: user.lastLoginAt ? formatDate(user.lastLoginAt) : t('userDetail.never'),
           },
-          { key: 'createdAt', label: t('userDetail.createdAt'), children: formatDateTime(user.createdAt, i18n.language) },
+          { key: 'createdAt', label: t('userDetail.createdAt'), children: formatDate(user.createdAt) },
         ]}
       />
     </Card>

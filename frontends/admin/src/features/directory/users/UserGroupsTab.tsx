@@ -81,12 +81,21 @@ export function UserGroupsTab({ user, readOnly, feedback }: UserGroupsTabProps) 
         pagination={false}
         locale={{ emptyText: t('userGroups.empty') }}
       />
-      {adding ? <AddToGroupDialog userId={user.id} onClose={() => setAdding(false)} /> : null}
+      {adding ? (
+        <AddToGroupDialog
+          userId={user.id}
+          onClose={() => setAdding(false)}
+          onAdded={() => {
+            setAdding(false);
+            feedback.success(t('userGroups.added'));
+          }}
+        />
+      ) : null}
     </>
   );
 }
 
-function AddToGroupDialog({ userId, onClose }: { userId: string; onClose: () => void }) {
+function AddToGroupDialog({ userId, onAdded, onClose }: { userId: string; onAdded: () => void; onClose: () => void }) {
   const { t } = useDirectoryTranslation();
   const [add, { isLoading }] = useAddUserToGroupMutation();
   return (
@@ -96,6 +105,7 @@ function AddToGroupDialog({ userId, onClose }: { userId: string; onClose: () => 
       side={{ field: 'groupId', label: t('userGroups.group'), requiredMessage: t('userGroups.groupRequired'), select: <GroupSelect /> }}
       loading={isLoading}
       add={(values) => add({ userId, ...values })}
+      onAdded={onAdded}
       onClose={onClose}
     />
   );

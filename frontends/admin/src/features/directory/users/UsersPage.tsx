@@ -7,6 +7,7 @@ import MailOutlined from '@ant-design/icons/MailOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import UnlockOutlined from '@ant-design/icons/UnlockOutlined';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
+import { useFormatDateTime } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import type { MenuProps } from 'antd/es/menu';
@@ -17,6 +18,7 @@ import { useState, type Key } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link } from 'react-router';
 import { adminApi, downloadFile } from '../../../api/admin-api';
+import { useCurrentUser } from '../../../auth/use-current-user';
 import { breadcrumbState } from '../../../shell/PageHeader';
 import { USER_LIST_TAG } from '../api/tags';
 import { useDeleteUserMutation, userUrls, useUsersQuery, type UserRow } from '../api/users-api';
@@ -25,7 +27,6 @@ import { BulkImportDialog } from '../components/BulkImportDialog';
 import { usersCrumb } from '../components/crumbs';
 import { errorMessage } from '../components/errors';
 import { useFeedback } from '../components/feedback';
-import { formatDateTime } from '../components/format';
 import { LIST_STORAGE_KEYS, listTableProps, toListQuery, useListState } from '../components/list-state';
 import { ListPage } from '../components/ListPage';
 import { AreaFilter } from '../components/selects';
@@ -37,10 +38,18 @@ import { UserStatus } from './UserStatus';
 
 type Import = 'users' | 'userNames';
 
+/**
+ * The users table scrolls sideways only below this width: at 1366 px, beside the open menu, every
+ * column (Modified on and the row actions included) is in view.
+ */
+export const USERS_TABLE_MIN_WIDTH = 1000;
+
 /** /admin/users: the users list with its filters, imports, export, creation and deletion. */
 export function UsersPage() {
-  const { t, i18n } = useDirectoryTranslation();
+  const { t } = useDirectoryTranslation();
+  const formatDate = useFormatDateTime();
   const access = useDirectoryAccess();
+  const me = useCurrentUser();
   const feedback = useFeedback();
   const dispatch = useDispatch();
   const list = useListState(LIST_STORAGE_KEYS.users, { sort: { field: 'modifiedOn', direction: 'desc' } });
@@ -65,12 +74,22 @@ export function UsersPage() {
   const download = (url: string, fileName: string) =>
     downloadFile(url, fileName).catch((failure: unknown) => feedback.error(errorMessage(failure, t)));
 
+  // The export is the whole list as filtered, searched and sorted: no page.
+  const exportQuery = { ...query, skip: undefined, top: undefined };
+
+  const exportUsers = () =>
+    downloadFile(userUrls.export(exportQuery), 'Users.xlsx').then(
+      () => feedback.success(t('users.exported', { fileName: 'Users.xlsx' })),
+      (failure: unknown) => feedback.error(errorMessage(failure, t)),
+    );
+
   const columns: ColumnsType<UserRow> = [
     { key: 'locked', title: t('users.status'), sorter: true, width: 80, align: 'center', render: (_, user) => <UserStatus user={user} /> },
     {
       key: 'userName',
       title: t('user.userName'),
       sorter: true,
+      ellipsis: true,
       render: (_, user) =>
         user.draft ? (
           <del className="directory-draft">{user.userName}</del>
@@ -80,13 +99,14 @@ export function UsersPage() {
           </Link>
         ),
     },
-    { key: 'firstName', dataIndex: 'firstName', title: t('user.firstName'), sorter: true },
-    { key: 'lastName', dataIndex: 'lastName', title: t('user.lastName'), sorter: true },
-    { key: 'email', dataIndex: 'email', title: t('user.email'), sorter: true },
-    { key: 'areaName', dataIndex: 'areaName', title: t('user.area'), sorter: true },
+    { key: 'firstName', dataIndex: 'firstName', title: t('user.firstName'), sorter: true, ellipsis: true },
+    { key: 'lastName', dataIndex: 'lastName', title: t('user.lastName'), sorter: true, ellipsis: true },
+    { key: 'email', dataIndex: 'email', title: t('user.email'), sorter: true, ellipsis: true },
+    { key: 'areaName', dataIndex: 'areaName', title: t('user.area'), sorter: true, ellipsis: true },
     {
       key: 'validateScopes',
       title: t('users.restricted'),
+      width: 110,
       align: 'center',
       render: (_, user) => (user.validateScopes ? <CheckOutlined aria-label={t('users.restricted')} /> : null),
     },
@@ -94,13 +114,16 @@ export function UsersPage() {
       key: 'modifiedOn',
       title: t('users.modifiedOn'),
       sorter: true,
-      render: (_, user) => formatDateTime(user.modifiedOn, i18n.language),
+      width: 185,
+      render: (_, user) => formatDate(user.modifiedOn),
     },
   ];
   if (access.canWrite) {
     columns.push({
       key: 'actions',
       title: t('common.actions'),
+      width: 104,
+      fixed: 'right',
       render: (_, user) => (
         <span className="directory-row-actions">
           {user.draft ? null : (
@@ -138,17 +161,16 @@ export function UsersPage() {
       : []),
   ];
 
-  // The export is the whole list as filtered, searched and sorted: no page.
-  const exportQuery = { ...query, skip: undefined, top: undefined };
-
   return (
     <>
       <ListPage<UserRow>
         title={t('users.title')}
         rowKey="id"
         columns={columns}
+        minWidth={USERS_TABLE_MIN_WIDTH}
         {...listTableProps(list, users)}
-        selection={access.canWrite ? { selectedKeys: selected, onChange: setSelected } : undefined}
+        // An administrator cannot delete their own account: it is never offered.
+        selection={access.canWrite ? { selectedKeys: selected, onChange: setSelected, selectable: (user) => user.id !== me.id } : undefined}
         filters={
           <>
             <Select<string>
@@ -167,7 +189,7 @@ export function UsersPage() {
         }
         toolbar={
           <>
-            <Button icon={<FileExcelOutlined />} onClick={() => void download(userUrls.export(exportQuery), 'Users.xlsx')}>
+            <Button icon={<FileExcelOutlined />} onClick={() => void exportUsers()}>
               {t('users.export')}
             </Button>
             {access.canWrite ? (

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jsonResponse, renderPage, type ApiRoutes } from '../../../test-utils';
 import type { ApplicationAccess, UserDetail } from '../api/users-api';
-import { AREAS, bodiesTo, choose, dialogWith, groupRow, list, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type, userRow } from '../test-helpers';
+import { AREAS, bodiesTo, choose, dialogWith, groupRow, list, localDateTime, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type, userRow } from '../test-helpers';
 import { UserDetailPage } from './UserDetailPage';
 
 const BASE = '/api/v1/admin/users/u1';
@@ -110,6 +110,8 @@ describe('UserDetailPage: general properties', { timeout: PAGE_TEST_TIMEOUT }, (
     expect(screen.getByDisplayValue('Marta Boss')).toBeDisabled();
     expect(screen.getByText('Finance')).toBeInTheDocument();
     expect(screen.getByText('Audit')).toBeInTheDocument();
+    expect(screen.getByText(localDateTime('2025-01-01T08:00:00Z'))).toBeInTheDocument();
+    expect(screen.getByText('Never')).toBeInTheDocument();
   });
 
   it('saves the changes and says so', async () => {
@@ -143,8 +145,8 @@ describe('UserDetailPage: general properties', { timeout: PAGE_TEST_TIMEOUT }, (
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
 
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('An error ocurred');
-    expect(alert).toHaveTextContent('You dont have permission to perform this action');
+    expect(alert).toHaveTextContent('An error occurred');
+    expect(alert).toHaveTextContent("You don't have permission to perform this action");
   });
 
   it('is read-only, without actions, for a TenantAdministrator', async () => {
@@ -184,6 +186,35 @@ describe('UserDetailPage: password, invitation and lock', { timeout: PAGE_TEST_T
     ]);
   });
 
+  it('shows every rule the server says the new password breaks, not only the last', async () => {
+    await renderDetail({
+      api: {
+        [`POST /api/v1/admin/users/change-password/u1`]: () =>
+          jsonResponse(
+            {
+              code: 'errors.validation',
+              message: 'The request is not valid',
+              errors: [
+                { field: 'password', message: 'The password must have at least 12 characters' },
+                { field: 'password', message: 'The password must have an uppercase letter' },
+                { field: 'password', message: 'The password must have a symbol' },
+              ],
+            },
+            400,
+          ),
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: /Change password/ }));
+    const dialog = await dialogWith('The password must have:');
+    type(within(dialog).getByLabelText('New password'), 'short1');
+    type(within(dialog).getByLabelText('Password confirmation'), 'short1');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await within(dialog).findByText('The password must have at least 12 characters')).toBeInTheDocument();
+    expect(within(dialog).getByText('The password must have an uppercase letter')).toBeInTheDocument();
+    expect(within(dialog).getByText('The password must have a symbol')).toBeInTheDocument();
+  });
+
   it('locks the user from the header after confirmation', async () => {
     const { fetchMock } = await renderDetail({
       api: { 'GET /api/v1/account/lock/u1': { success: true, user: { id: 'u1', userName: 'ana@example.com', firstName: 'Ana', lastName: 'Lima', locked: true } } },
@@ -215,6 +246,7 @@ describe('UserDetailPage: Member of and Tenants', { timeout: PAGE_TEST_TIMEOUT }
 
     await waitFor(() => expect(screen.queryByText('Add user to group')).not.toBeInTheDocument());
     expect(await bodiesTo(fetchMock, `POST ${BASE}/groups`)).toEqual([{ groupId: 'g2', permission: 'Reader' }]);
+    expect(await screen.findByText('The user has been added to the group')).toBeInTheDocument();
     expect(queriesTo(fetchMock, 'GET /api/v1/admin/groups')[0]).toMatchObject({ top: '50' });
     await waitFor(() => expect(sentTo(fetchMock, `GET ${BASE}/groups`)).toHaveLength(2));
   });
@@ -252,6 +284,7 @@ describe('UserDetailPage: role access', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
     await waitFor(() => expect(sentTo(fetchMock, `PUT ${BASE}/roles/app-billing`)).toHaveLength(1));
     expect(await bodiesTo(fetchMock, `PUT ${BASE}/roles/app-billing`)).toEqual([{ roleIds: ['r-viewer'] }]);
+    expect(await screen.findByText('The roles in Billing have been saved')).toBeInTheDocument();
     await waitFor(() => expect(sentTo(fetchMock, `GET ${BASE}/roles`)).toHaveLength(2));
   });
 
@@ -295,6 +328,7 @@ describe('UserDetailPage: role access', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
     await waitFor(() => expect(sentTo(fetchMock, `DELETE ${BASE}/roles/app-crm`)).toHaveLength(1));
     expect(queriesTo(fetchMock, `DELETE ${BASE}/roles/app-crm`)).toEqual([{}]);
+    expect(await screen.findByText('The access to CRM has been revoked')).toBeInTheDocument();
   });
 
   it('tells a non-Administrator that only an Administrator can revoke access by hierarchy, and sends nothing', async () => {
@@ -319,7 +353,7 @@ describe('UserDetailPage: role access', { timeout: PAGE_TEST_TIMEOUT }, () => {
     fireEvent.click(within(await dialogWith('Are you sure to revoke this access?')).getByRole('button', { name: 'OK' }));
 
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('An error ocurred');
+    expect(alert).toHaveTextContent('An error occurred');
     expect(alert).toHaveTextContent('Only Admin can revoke this access');
   });
 
@@ -333,6 +367,31 @@ describe('UserDetailPage: role access', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
     await waitFor(() => expect(queriesTo(fetchMock, `DELETE ${BASE}/roles/app-crm`)).toEqual([{ roleId: 'r-sales', tenantId: 't1' }]));
     expect(screen.getByText('Sales (Acme)')).toBeInTheDocument();
+    expect(await screen.findByText('The role Sales has been removed')).toBeInTheDocument();
+  });
+
+  it('says nothing succeeded when the server refuses to revoke', async () => {
+    await renderDetail({
+      api: {
+        [`GET ${BASE}/roles`]: { items: [{ ...crm, byHierarchy: false }] },
+        [`DELETE ${BASE}/roles/app-crm`]: () => jsonResponse({ code: 'roles.admin_only', message: 'Only Admin can revoke this access' }, 403),
+      },
+    });
+    fireEvent.click(await accessSwitch('CRM'));
+    fireEvent.click(within(await dialogWith('Are you sure to revoke this access?')).getByRole('button', { name: 'OK' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Only Admin can revoke this access');
+    expect(screen.queryByText('The access to CRM has been revoked')).not.toBeInTheDocument();
+  });
+
+  it('leaves out the applications marked hideInUserList (the product’s own clients)', async () => {
+    const portal = { ...billing, applicationId: 'portal', applicationName: 'portal', displayName: 'Portal', hideInUserList: true };
+    await renderDetail({ api: { [`GET ${BASE}/roles`]: { items: [billing, portal, { ...crm, hideInUserList: false }] } } });
+
+    expect(await accessSwitch('Billing')).toBeInTheDocument();
+    expect(await accessSwitch('CRM')).toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Access to Portal' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Portal')).not.toBeInTheDocument();
   });
 
   it('disables the switches for a caller who is neither Administrator nor Manager', async () => {

@@ -3,8 +3,8 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderPage, type ApiRoutes } from '../../../test-utils';
 import { LIST_STORAGE_KEYS } from '../components/list-state';
-import { AREAS, bodiesTo, bodyRows, choose, dialogWith, formDataTo, list, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type, userRow } from '../test-helpers';
-import { UsersPage } from './UsersPage';
+import { AREAS, bodiesTo, bodyRows, choose, dialogWith, formDataTo, list, localDateTime, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type, userRow } from '../test-helpers';
+import { USERS_TABLE_MIN_WIDTH, UsersPage } from './UsersPage';
 
 const USERS = 'GET /api/v1/admin/users';
 
@@ -42,7 +42,7 @@ describe('UsersPage: the list', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(within(anaRow).getByText('North')).toBeInTheDocument();
     expect(within(anaRow).getByLabelText('Unlocked')).toBeInTheDocument();
     expect(within(anaRow).getByLabelText('Restricted')).toBeInTheDocument();
-    expect(within(anaRow).getByText(new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'short' }).format(new Date(ana.modifiedOn)))).toBeInTheDocument();
+    expect(within(anaRow).getByText(localDateTime(ana.modifiedOn))).toBeInTheDocument();
     expect(within(rowOf('bob@example.com')).getByLabelText('Locked')).toBeInTheDocument();
     expect(within(rowOf('bob@example.com')).queryByLabelText('Restricted')).not.toBeInTheDocument();
     expect(queriesTo(fetchMock, USERS)[0]).toEqual({ skip: '0', top: '10', orderBy: 'modifiedOn desc' });
@@ -165,6 +165,49 @@ describe('UsersPage: the list', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await waitFor(() => expect(clicked).toHaveLength(1));
     expect(clicked[0]!.download).toBe('Users.xlsx');
     expect(queriesTo(fetchMock, 'GET /api/v1/admin/users/export')).toEqual([{ locked: 'false', orderBy: 'modifiedOn desc' }]);
+    expect(await screen.findByText('The users have been exported to Users.xlsx')).toBeInTheDocument();
+  });
+
+  it('says when the export failed, and not that it succeeded', async () => {
+    await renderUsers({
+      api: { 'GET /api/v1/admin/users/export': () => jsonResponse({ code: 'errors.internal', message: 'The export failed' }, 500) },
+    });
+    await screen.findByText('ana@example.com');
+
+    fireEvent.click(screen.getByRole('button', { name: /Export to Excel/ }));
+
+    expect(await screen.findByText('The export failed')).toBeInTheDocument();
+    expect(screen.queryByText('The users have been exported to Users.xlsx')).not.toBeInTheDocument();
+  });
+
+  it('does not offer the signed-in administrator’s own account for deletion', async () => {
+    const self = userRow({ id: 'admin-1', userName: 'ada@example.com', firstName: 'Ada', lastName: 'Admin' });
+    await renderUsers({ api: { [USERS]: list([ana, self], 2) } });
+    await screen.findByText('ada@example.com');
+
+    expect(within(rowOf('ada@example.com')).getByRole('checkbox')).toBeDisabled();
+    expect(within(rowOf('ana@example.com')).getByRole('checkbox')).toBeEnabled();
+
+    fireEvent.click(screen.getByRole('checkbox', { name: /select all/i }));
+    expect(await screen.findByRole('button', { name: /Delete selected \(1\)/ })).toBeEnabled();
+    expect(within(rowOf('ada@example.com')).getByRole('checkbox')).not.toBeChecked();
+  });
+
+  it('keeps Modified on and the row actions in view at 1366 px: long texts are cut, the actions pinned right', async () => {
+    await renderUsers();
+    await screen.findByText('ana@example.com');
+
+    const table = document.querySelector<HTMLElement>('.ant-table-content table, .ant-table-body table')!;
+    expect(table.style.width).toBe(`${USERS_TABLE_MIN_WIDTH}px`);
+    // 1366 px less the open menu (240) and the page's padding (48) leaves room for the table.
+    expect(USERS_TABLE_MIN_WIDTH).toBeLessThanOrEqual(1366 - 240 - 48 - 20);
+    const header = (name: RegExp) => screen.getByRole('columnheader', { name });
+    expect(header(/Actions/).className).toMatch(/ant-table-cell-fix-(right|end)/);
+    for (const name of [/User name/, /First name/, /Last name/, /Email/, /Area/]) {
+      expect(header(name)).toHaveClass('ant-table-cell-ellipsis');
+    }
+    const anaRow = rowOf('ana@example.com');
+    expect(within(anaRow).getByRole('button', { name: 'Lock' }).closest('td')!.className).toMatch(/ant-table-cell-fix-(right|end)/);
   });
 
   it('hides every write action from a read-only TenantAdministrator', async () => {
@@ -351,7 +394,7 @@ describe('UsersPage: New user', { timeout: PAGE_TEST_TIMEOUT }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
 
     expect(await within(dialog).findByText('This user name is taken')).toBeInTheDocument();
-    expect(within(dialog).queryByText('An error ocurred')).not.toBeInTheDocument();
+    expect(within(dialog).queryByText('An error occurred')).not.toBeInTheDocument();
   });
 
   it('shows other failures in the error banner', async () => {
@@ -361,8 +404,8 @@ describe('UsersPage: New user', { timeout: PAGE_TEST_TIMEOUT }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
 
     const alert = await within(dialog).findByRole('alert');
-    expect(alert).toHaveTextContent('An error ocurred');
-    expect(alert).toHaveTextContent('You dont have permission to perform this action');
+    expect(alert).toHaveTextContent('An error occurred');
+    expect(alert).toHaveTextContent("You don't have permission to perform this action");
   });
 });
 
@@ -467,7 +510,7 @@ describe('UsersPage: deleting the selected users', { timeout: PAGE_TEST_TIMEOUT 
 
     const progress = await dialogWith('1 deleted, 1 failed, of 2');
     expect(progress).toHaveTextContent('Cannot delete this user');
-    expect(await screen.findByText('1 elements deleted successful')).toBeInTheDocument();
+    expect(await screen.findByText('1 element deleted successfully')).toBeInTheDocument();
     expect(deleted).toEqual(['u1']);
     expect(sentTo(fetchMock, 'DELETE /api/v1/admin/users/u2')).toHaveLength(1);
     await waitFor(() => expect(sentTo(fetchMock, USERS).length).toBe(loadsBefore + 1));
