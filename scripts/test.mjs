@@ -71,14 +71,19 @@ for (const suite of suites) {
             skipped: data.numPendingTests,
             failedTitles: data.testResults.flatMap((file) => [
               ...(file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed') ? [`${path.relative(root, file.name)}: ${file.message}`] : []),
-              ...file.assertionResults.filter((t) => t.status === 'failed').map((t) => `${path.relative(root, file.name)} > ${t.fullName}`),
+              ...file.assertionResults
+                .filter((t) => t.status === 'failed')
+                .map((t) => `${path.relative(root, file.name)} > ${t.fullName} (${String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)})`),
             ]),
           };
   } else {
     // The runner died before reporting: count the suite as one failure so it cannot pass silently.
     counts = { passed: 0, failed: 1, skipped: 0 };
   }
-  if (result.status !== 0 && counts.failed === 0) counts.failed = 1;
+  if (result.status !== 0 && counts.failed === 0) {
+    counts.failed = 1;
+    counts.failedTitles = [...(counts.failedTitles ?? []), `the runner exited with status ${result.status ?? result.signal}`];
+  }
   passed += counts.passed;
   failed += counts.failed;
   lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
