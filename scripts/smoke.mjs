@@ -27,33 +27,45 @@ async function freePort() {
   return port;
 }
 
-async function startOnce(label) {
+/** Spawns `npm start` on a free port and waits until it serves (true), exits or times out (false). */
+async function launch() {
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   delete env.IDP_ADMIN_PASSWORD;
-  const started = Date.now();
   const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const ready = await Promise.race([
+  const run = { port, child, output: '' };
+  child.stdout.on('data', (d) => (run.output += d));
+  child.stderr.on('data', (d) => (run.output += d));
+  run.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  run.ready = await Promise.race([
     new Promise((resolve) => {
       const timer = setInterval(() => {
-        if (output.includes('is running at')) {
+        if (run.output.includes('is running at')) {
           clearInterval(timer);
           resolve(true);
         }
       }, 100);
-      exited.then(() => {
+      run.exited.then(() => {
         clearInterval(timer);
         resolve(false);
       });
     }),
     new Promise((resolve) => setTimeout(() => resolve(false), 120_000)),
   ]);
+  return run;
+}
+
+async function startOnce(label) {
+  const started = Date.now();
+  let run = await launch();
+  // The free port was taken by another process between the probe and the start: another port.
+  for (let attempt = 1; !run.ready && attempt < 3 && run.output.includes('EADDRINUSE'); attempt++) {
+    console.log(`  (port ${run.port} was taken meanwhile; starting on another one)`);
+    run = await launch();
+  }
+  const { port, child, exited, ready } = run;
   check(`${label}: npm start serves within a minute`, ready && Date.now() - started < 60_000, `${Date.now() - started} ms`);
   const base = `http://127.0.0.1:${port}`;
   if (ready) {
@@ -71,7 +83,7 @@ async function startOnce(label) {
   const { code } = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve({ code: 'timeout' }), 20_000))]);
   check(`${label}: SIGTERM stops it cleanly`, code === 0, `exit ${code}`);
   if (code === 'timeout') child.kill('SIGKILL');
-  return output;
+  return run.output;
 }
 
 const first = await startOnce('first start');

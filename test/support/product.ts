@@ -31,21 +31,15 @@ export async function startProduct(options: { bootstrap?: string } = {}): Promis
     writeFileSync(path.join(dir, 'bootstrap.yaml'), options.bootstrap);
     env.IDP_BOOTSTRAP = path.join(dir, 'bootstrap.yaml');
   }
-  const port = await freePort();
-  env.PORT = String(port);
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  server.stdout!.on('data', (d) => (output += d));
-  server.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 180_000;
-  while (!output.includes('is running at')) {
-    if (Date.now() > deadline || server.exitCode !== null) {
-      server.kill('SIGKILL');
-      throw new Error(`the product did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  let started = await spawnOnFreePort(env);
+  // The free port was taken by another process between the probe and the start: another port.
+  for (let attempt = 1; !started.ready && attempt < 3 && started.output.includes('EADDRINUSE'); attempt++) started = await spawnOnFreePort(env);
+  const { server, port, output } = started;
+  if (!started.ready) {
+    server.kill('SIGKILL');
+    throw new Error(`the product did not start:\n${output}`);
   }
   return {
     base: `http://localhost:${port}`,
@@ -60,4 +54,19 @@ export async function startProduct(options: { bootstrap?: string } = {}): Promis
 /** Debian's Chromium, headless; never a browser downloaded by a test tool. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+async function spawnOnFreePort(base: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; port: number; output: string; ready: boolean }> {
+  const port = await freePort();
+  const env = { ...base, PORT: String(port) };
+  const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  server.stdout!.on('data', (d) => (output += d));
+  server.stderr!.on('data', (d) => (output += d));
+  const deadline = Date.now() + 180_000;
+  while (!output.includes('is running at')) {
+    if (Date.now() > deadline || server.exitCode !== null) return { server, port, output, ready: false };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { server, port, output, ready: true };
 }
