@@ -225,6 +225,8 @@ export const applicationAccessSchema = z.object({
   hasAccess: z.boolean(),
   /** The access comes (at least partly) from the tenant hierarchy. */
   byHierarchy: z.boolean(),
+  /** The user's groups whose tenant memberships hold roles of the application: revoke-all leaves these to the group. */
+  throughGroups: z.array(z.string()),
   roles: z.array(accessRoleSchema),
   availableRoles: z.array(availableRoleSchema),
 });

@@ -40,7 +40,18 @@ export function RoleAccess({ userId, access, feedback }: RoleAccessProps) {
       feedback.warn(t('roleAccess.onlyAdmin'));
       return;
     }
-    const confirmed = await feedback.confirm({ title: t('roleAccess.revokeConfirm'), okText: t('common.ok'), danger: true });
+    // Group-held access belongs to the group: say which one to change instead of a revocation that cannot happen.
+    if (application.throughGroups.length) {
+      const groups = application.throughGroups.map((name) => `"${name}"`).join(', ');
+      feedback.warn(t('roleAccess.throughGroupTitle'), t('roleAccess.throughGroup', { application: application.displayName, groups }));
+      return;
+    }
+    const confirmed = await feedback.confirm({
+      title: t('roleAccess.revokeConfirm'),
+      content: t('roleAccess.revokeWhat', { application: application.displayName }),
+      okText: t('common.ok'),
+      danger: true,
+    });
     if (!confirmed) return;
     const result = await revoke({ userId, applicationId: application.applicationId });
     setActionError(result.error);

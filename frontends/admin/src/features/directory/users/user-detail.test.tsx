@@ -24,6 +24,7 @@ const billing: ApplicationAccess = {
   displayName: 'Billing',
   hasAccess: false,
   byHierarchy: false,
+  throughGroups: [],
   roles: [],
   availableRoles: [
     { id: 'r-viewer', name: 'Viewer', description: 'Reads invoices', byHierarchy: false },
@@ -37,6 +38,7 @@ const crm: ApplicationAccess = {
   displayName: 'CRM',
   hasAccess: true,
   byHierarchy: true,
+  throughGroups: [],
   roles: [
     { roleId: 'r-sales', roleName: 'Sales', description: null, tenantId: 't1', tenantName: 'Acme', isGlobal: false, hierarchyType: 'Own', removable: true },
     { roleId: 'r-lead', roleName: 'Lead', description: null, tenantId: 't0', tenantName: 'Acme Group', isGlobal: false, hierarchyType: 'ByHierarchy', removable: false },
@@ -324,11 +326,25 @@ describe('UserDetailPage: role access', { timeout: PAGE_TEST_TIMEOUT }, () => {
     const { fetchMock } = await renderDetail({ api: { [`DELETE ${BASE}/roles/app-crm`]: { ...crm, hasAccess: false, roles: [] } } });
     fireEvent.click(await accessSwitch('CRM'));
 
-    fireEvent.click(within(await dialogWith('Are you sure to revoke this access?')).getByRole('button', { name: 'OK' }));
+    const dialog = await dialogWith('Are you sure to revoke this access?');
+    expect(dialog).toHaveTextContent('Every role the user holds in CRM in their own name is removed.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
 
     await waitFor(() => expect(sentTo(fetchMock, `DELETE ${BASE}/roles/app-crm`)).toHaveLength(1));
     expect(queriesTo(fetchMock, `DELETE ${BASE}/roles/app-crm`)).toEqual([{}]);
     expect(await screen.findByText('The access to CRM has been revoked')).toBeInTheDocument();
+  });
+
+  it('names the application and the group when the access comes through a group, and sends nothing', async () => {
+    const viaGroups = { ...crm, byHierarchy: false, throughGroups: ['Sales team', 'Leads'] };
+    const { fetchMock } = await renderDetail({ api: { [`GET ${BASE}/roles`]: { items: [billing, viaGroups] } } });
+    fireEvent.click(await accessSwitch('CRM'));
+
+    const dialog = await dialogWith('This access comes through a group');
+    expect(dialog).toHaveTextContent('Access to CRM comes through the group "Sales team", "Leads": change the roles of that group, or remove the user from it.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    expect(sentTo(fetchMock, `DELETE ${BASE}/roles/app-crm`)).toHaveLength(0);
+    expect(await accessSwitch('CRM')).toHaveAttribute('aria-checked', 'true');
   });
 
   it('tells a non-Administrator that only an Administrator can revoke access by hierarchy, and sends nothing', async () => {

@@ -6,7 +6,7 @@ import type { UserGroupRow } from '../repository.js';
 import type { ApplicationRow, MembershipRow, RoleGrantRow } from './repository.js';
 
 /** One application of the Role access section: the user's badges in it and the roles that can be picked. */
-export function accessItem(application: ApplicationRow, roles: RoleRecord[], grants: RoleGrantRow[]): ApplicationAccess {
+export function accessItem(application: ApplicationRow, roles: RoleRecord[], grants: RoleGrantRow[], throughGroups: string[]): ApplicationAccess {
   const badges = grants.filter((g) => g.application_id === application.id);
   return {
     applicationId: application.id,
@@ -14,6 +14,7 @@ export function accessItem(application: ApplicationRow, roles: RoleRecord[], gra
     displayName: application.display_name,
     hasAccess: badges.length > 0,
     byHierarchy: badges.some((b) => b.by_hierarchy),
+    throughGroups,
     roles: badges.map((b) => ({
       roleId: b.role_id,
       roleName: b.role_name,

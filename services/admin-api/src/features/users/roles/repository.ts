@@ -98,18 +98,25 @@ export async function findRoleGrants(db: Queryable, userId: string, applicationI
  * since they reach the user only through a membership holding them).
  */
 export async function findGroupsGranting(db: Queryable, userId: string, applicationId: string): Promise<string[]> {
-  const rows = await db.query<Array<{ name: string }>>(
-    `SELECT DISTINCT g.name
+  return (await findGroupsGrantingByApplication(db, userId, applicationId)).get(applicationId) ?? [];
+}
+
+/** The same, for every application (or one): group names by application id. */
+export async function findGroupsGrantingByApplication(db: Queryable, userId: string, applicationId: string | null = null): Promise<Map<string, string[]>> {
+  const rows = await db.query<Array<{ application_id: string; name: string }>>(
+    `SELECT DISTINCT r.application_id, g.name
        FROM group_members gm
        JOIN groups g ON g.id = gm.group_id
        JOIN tenant_members tm ON tm.group_id = g.id
        JOIN tenant_member_roles tmr ON tmr.tenant_member_id = tm.id
        JOIN roles r ON r.id = tmr.role_id
-      WHERE gm.user_id = $1 AND r.application_id = $2
-      ORDER BY g.name`,
+      WHERE gm.user_id = $1 AND ($2::varchar IS NULL OR r.application_id = $2)
+      ORDER BY r.application_id, g.name`,
     [userId, applicationId],
   );
-  return rows.map((row) => row.name);
+  const groups = new Map<string, string[]>();
+  for (const row of rows) groups.set(row.application_id, [...(groups.get(row.application_id) ?? []), row.name]);
+  return groups;
 }
 
 export interface ApplicationRow {

@@ -12,6 +12,7 @@ import {
   ensureOwnMembership,
   findApplications,
   findGroupsGranting,
+  findGroupsGrantingByApplication,
   findMemberships,
   findRoleGrants,
   removeOwnApplicationRoles,
@@ -67,8 +68,13 @@ export class UserRolesService {
   /** One item per application (by display name): the user's badges in it and the roles that can be picked. */
   async roles(scope: CallerScope, id: string): Promise<{ items: ApplicationAccess[] }> {
     await visibleUser(this.db, scope, id);
-    const [applications, roles, grants] = await Promise.all([findApplications(this.db), findRoles(this.db), findRoleGrants(this.db, id)]);
-    return { items: applications.map((app) => accessItem(app, roles, grants)) };
+    const [applications, roles, grants, groups] = await Promise.all([
+      findApplications(this.db),
+      findRoles(this.db),
+      findRoleGrants(this.db, id),
+      findGroupsGrantingByApplication(this.db, id),
+    ]);
+    return { items: applications.map((app) => accessItem(app, roles, grants, groups.get(app.id) ?? [])) };
   }
 
   /** The User Permissions page: the user's groups, and per application the names of their effective roles. */
@@ -79,8 +85,12 @@ export class UserRolesService {
   }
 
   private async applicationAccess(id: string, application: ApplicationRow): Promise<ApplicationAccess> {
-    const [roles, grants] = await Promise.all([findRoles(this.db, { applicationId: application.id }), findRoleGrants(this.db, id, application.id)]);
-    return accessItem(application, roles, grants);
+    const [roles, grants, groups] = await Promise.all([
+      findRoles(this.db, { applicationId: application.id }),
+      findRoleGrants(this.db, id, application.id),
+      findGroupsGranting(this.db, id, application.id),
+    ]);
+    return accessItem(application, roles, grants, groups);
   }
 
   private async application(applicationId: string): Promise<ApplicationRow> {
