@@ -96,6 +96,12 @@ describe('POST /api/v1/account/login', function () {
     expect(last.body.code).to.equal('account.locked');
     expect(String((last.body.errors as string[])[0])).to.match(/^Your account is locked after 5 failed attempts\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
     expect(Date.parse(String(last.body.lockedUntil))).to.be.greaterThan(Date.now());
+    // The page shows that instant in the user's time zone; the message keeps it in UTC for API clients.
+    const lockedUntil = String(last.body.lockedUntil);
+    expect(lockedUntil).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(new Date(lockedUntil).toISOString()).to.equal(lockedUntil);
+    const named = /after (\d{4}-\d\d-\d\d \d\d:\d\d) UTC/.exec(String((last.body.errors as string[])[0]))?.[1];
+    expect(named, 'the message keeps the UTC time for clients that do not read the field').to.equal(lockedUntil.slice(0, 16).replace('T', ' '));
   });
 
   it('tells group users to use their professional account', async () => {
@@ -207,6 +213,13 @@ describe('refusals of /api/v1/account/*: the spec\'s login response', function (
     ]);
     expect(weak.body.redirectTo).to.equal(null);
     expect(weak.body.requestId).to.be.a('string');
+    expect(weak.body.fieldErrors, 'the field each message is about').to.deep.equal([
+      { field: 'newPassword', code: 'password.too_short', message: 'The password must have at least 12 characters' },
+      { field: 'newPassword', code: 'password.uppercase', message: 'The password must have an uppercase letter' },
+      { field: 'newPassword', code: 'password.digit', message: 'The password must have a digit' },
+      { field: 'newPassword', code: 'password.symbol', message: 'The password must have a symbol' },
+      { field: 'confirmPassword', code: 'password.mismatch', message: "Passwords don't match." },
+    ]);
   });
 
   it('answers an unusable reset link, on the change and on the check, in the same shape', async () => {

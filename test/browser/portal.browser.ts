@@ -99,6 +99,31 @@ describe('portal in a real browser', function () {
     await context.close();
   });
 
+  it('transfers at most 250 KB of JavaScript to show the sign-in page, compressed, and caches it for good', async () => {
+    const context = await browser.newContext({ locale: 'fr-FR' });
+    const page = await context.newPage();
+    const scripts: Array<{ url: string; encoding: string | undefined; cacheControl: string | undefined; bytes: Promise<number> }> = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      const headers = response.headers();
+      // What crossed the network: the encoded body, as Chromium counted it.
+      const bytes = response.finished().then(async () => (await response.request().sizes()).responseBodySize);
+      scripts.push({ url: response.url(), encoding: headers['content-encoding'], cacheControl: headers['cache-control'], bytes });
+    });
+    await openSignIn(page);
+    await page.waitForLoadState('networkidle');
+    const sizes = await Promise.all(scripts.map((s) => s.bytes));
+    const total = sizes.reduce((sum, n) => sum + n, 0);
+    console.log(`      sign-in page JavaScript: ${scripts.length} files, ${(total / 1024).toFixed(1)} KB transferred`);
+    expect(scripts.length).to.be.greaterThan(0);
+    expect(total, 'JavaScript transferred for the sign-in page').to.be.at.most(250 * 1024);
+    for (const script of scripts) {
+      expect(script.encoding, script.url).to.be.oneOf(['br', 'gzip']);
+      expect(script.cacheControl, script.url).to.contain('immutable');
+    }
+    await context.close();
+  });
+
   it('shows the lock message after five wrong passwords', async () => {
     const context = await browser.newContext({ locale: 'fr-FR' });
     const page = await context.newPage();

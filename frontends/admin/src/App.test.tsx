@@ -159,13 +159,13 @@ describe('routes', () => {
   });
 
   it.each(['/nowhere', '/applications/crm/roles/7/extra', '/users/42/more'])(
-    'shows the French not-found page at /admin%s, signed in or not',
+    'shows the not-found page in the user’s language at /admin%s, signed in or not',
     async (path) => {
       const auth = new FakeAuth(null);
       await renderApp({ path, auth });
 
-      expect(await screen.findByRole('heading', { level: 1, name: 'Page introuvable' })).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: "Retour à l'accueil" })).toHaveAttribute('href', '/');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
       expect(auth.signIn).not.toHaveBeenCalled();
     },
   );

@@ -8,7 +8,7 @@ export type { ErrorBody, FieldErrorBody } from './api/error-body';
 export type { FetchJsonOptions } from './api/fetch-json';
 export { LanguageMenu } from './components/LanguageMenu';
 export type { LanguageMenuProps } from './components/LanguageMenu';
-export { NOT_FOUND_TEXT, NotFoundPage } from './components/NotFoundPage';
+export { NotFoundPage } from './components/NotFoundPage';
 export { PlaceholderPage } from './components/PlaceholderPage';
 export type { PlaceholderPageProps } from './components/PlaceholderPage';
 export { SkipLink } from './components/SkipLink';
@@ -21,12 +21,14 @@ export {
   DEFAULT_LANGUAGE,
   FALLBACK_LANGUAGE,
   LANGUAGE_NAMES,
+  MENU_LANGUAGES,
   PREFERENCES_STORAGE_KEY,
   SUPPORTED_LANGUAGES,
   browserLanguages,
   detectLanguage,
   isSupportedLanguage,
   matchLanguage,
+  menuLanguages,
   readStoredLanguage,
   storeLanguagePreference,
 } from './i18n/languages';

@@ -1,6 +1,7 @@
 import { NotFoundPage } from '@gatehouse/frontend-shared';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { AccountConfigProvider } from './account-config';
 import { Loading } from './layout/Loading';
 import { LoginPage } from './login/LoginPage';
 
@@ -9,29 +10,21 @@ import { LoginPage } from './login/LoginPage';
 const ChangePasswordPage = lazy(() => import('./change-password/ChangePasswordPage'));
 const AccessDeniedPage = lazy(() => import('./access-denied/AccessDeniedPage'));
 
-/**
- * Where "Problems to access? Contact Us!" leads. Empty: the link is not shown until a deployment
- * names its support page (through `supportUrl`).
- */
-export const SUPPORT_URL = '';
-
-export interface AccountRoutesProps {
-  supportUrl?: string;
-}
-
 /** The routes below `/account` (mounted by the portal at `account/*`). */
-export function AccountRoutes({ supportUrl = SUPPORT_URL }: AccountRoutesProps) {
+export function AccountRoutes() {
   const { search } = useLocation();
   return (
-    <Suspense fallback={<Loading />}>
-      <Routes>
-        <Route index element={<Navigate to={{ pathname: 'login', search }} replace />} />
-        <Route path="login" element={<LoginPage supportUrl={supportUrl} />} />
-        <Route path="logout" element={<LoginPage supportUrl={supportUrl} />} />
-        <Route path="changePassword" element={<ChangePasswordPage supportUrl={supportUrl} />} />
-        <Route path="accessDenied" element={<AccessDeniedPage supportUrl={supportUrl} />} />
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
-    </Suspense>
+    <AccountConfigProvider>
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route index element={<Navigate to={{ pathname: 'login', search }} replace />} />
+          <Route path="login" element={<LoginPage />} />
+          <Route path="logout" element={<LoginPage />} />
+          <Route path="changePassword" element={<ChangePasswordPage />} />
+          <Route path="accessDenied" element={<AccessDeniedPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+    </AccountConfigProvider>
   );
 }

@@ -6,6 +6,7 @@ import type {
   LoginBody,
   LoginResponse,
   PasswordResetDone,
+  PublicConfig,
   ResendCodeResponse,
   VerifyCodeBody,
   signInRoutes,
@@ -39,17 +40,16 @@ const EXTERNAL_LOGIN_PATH: typeof ExternalLoginPath = `${ACCOUNT_API}/externalLo
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const XSRF_HEADER = 'X-XSRF-TOKEN';
 
-/** The part of `/api/v1/config` the account area reads. */
-export interface AccountConfig {
-  serviceUrl?: string;
-  /** Absent means enabled: only an explicit `false` hides the Microsoft choice. */
-  microsoftSignIn?: boolean;
-}
+/**
+ * The part of `/api/v1/config` the account area reads. `microsoftSignIn` absent means enabled: only
+ * an explicit `false` hides the Microsoft choice. `links.support` is the footer's contact link.
+ */
+export type AccountConfig = Partial<Pick<PublicConfig, 'serviceUrl' | 'microsoftSignIn' | 'groupDomains' | 'groupDomainFragment' | 'links'>>;
 
 export type { InteractionDetails, LoginResponse };
 
 /** A refusal of these calls: the login response's refusal fields, or the common error shape. */
-type Refusal = Partial<Pick<LoginResponse, 'code' | 'redirectTo' | 'attemptsLeft' | 'lockedUntil' | 'externalLoginRequired'>> & {
+type Refusal = Partial<Pick<LoginResponse, 'code' | 'redirectTo' | 'attemptsLeft' | 'lockedUntil' | 'externalLoginRequired' | 'fieldErrors'>> & {
   message?: string;
   /** Texts (the login response) or field errors (the common error shape). */
   errors?: Array<string | FieldErrorBody>;
@@ -200,6 +200,22 @@ export function messagesOf(body: Pick<AccountAnswer<unknown>, 'errors' | 'messag
   const fromErrors = errors.map((error) => error.message).filter((text) => text.trim().length > 0);
   if (fromErrors.length) return fromErrors;
   return message?.trim() ? [message] : [];
+}
+
+/** A message of the server about one field of the request, in the user's language. */
+export interface ServerFieldError {
+  field: string;
+  code?: string;
+  message: string;
+}
+
+/**
+ * The messages of an answer that name their field: the login response's `fieldErrors`, or the
+ * entries of the common error shape that carry a `field`.
+ */
+export function fieldErrorsOf(body: Pick<AccountAnswer<unknown>, 'errors' | 'fieldErrors'>): ServerFieldError[] {
+  if (body.fieldErrors?.length) return body.fieldErrors;
+  return errorBodyOf(body).errors.flatMap(({ field, code, message }) => (field && message ? [{ field, code, message }] : []));
 }
 
 /**

@@ -7,7 +7,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import { accountResources } from '../i18n/account';
-import { AccountRoutes, type AccountRoutesProps } from './AccountRoutes';
+import { AccountRoutes } from './AccountRoutes';
 
 /** An i18next instance as the portal builds it: the shared phrases plus the 'account' namespace. */
 export function createTestI18n(language: Language = 'en'): I18n {
@@ -32,8 +32,8 @@ export function createTestI18n(language: Language = 'en'): I18n {
 }
 
 /** Renders the account routes at `/account/<path>`, as the portal mounts them. */
-export function renderAccount(path: string, options: { language?: Language } & AccountRoutesProps = {}) {
-  const { language = 'en', ...props } = options;
+export function renderAccount(path: string, options: { language?: Language } = {}) {
+  const { language = 'en' } = options;
   const i18n = createTestI18n(language);
   const view = render(
     <I18nextProvider i18n={i18n}>
@@ -41,7 +41,7 @@ export function renderAccount(path: string, options: { language?: Language } & A
       <ConfigProvider theme={{ token: { motion: false } }}>
         <MemoryRouter initialEntries={[`/account/${path}`]}>
           <Routes>
-            <Route path="account/*" element={<AccountRoutes {...props} />} />
+            <Route path="account/*" element={<AccountRoutes />} />
           </Routes>
         </MemoryRouter>
       </ConfigProvider>

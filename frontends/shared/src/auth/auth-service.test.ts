@@ -1,13 +1,24 @@
 import { User } from 'oidc-client-ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../testing/user';
-import { AuthService, SIGNED_IN_AT_KEY, type OidcUserManager } from './auth-service';
+import { AuthService, SIGNED_IN_AT_KEY, SIGNED_OUT_AT_KEY, type AuthServiceOptions, type OidcUserManager } from './auth-service';
 import { createTokenLock, TOKEN_REFRESH_LOCK } from './token-lock';
 
-/** The provider's refresh endpoint: rotating refresh tokens, each usable once (like oidc-provider). */
+/**
+ * The provider's refresh endpoint: rotating refresh tokens, each usable once (like oidc-provider);
+ * and its prompt=none sign-in, which succeeds only while the browser's provider session is alive.
+ */
 class FakeProvider {
   private generation = 1;
   refreshes = 0;
+  sessionAlive = true;
+  silentSignIns = 0;
+
+  signInSilently(): User {
+    this.silentSignIns += 1;
+    if (!this.sessionAlive) throw Object.assign(new Error('End-User authentication is required'), { error: 'login_required' });
+    return makeUser({}, { accessToken: `access-silent-${this.silentSignIns}`, refreshToken: `refresh-silent-${this.silentSignIns}` });
+  }
 
   refresh(user: User): User {
     if (user.refresh_token !== `refresh-${this.generation}`) {
@@ -48,12 +59,13 @@ function fakeUserManager(store: SharedUserStore, provider: FakeProvider) {
     getUser: vi.fn(async () => store.get()),
     removeUser: vi.fn(async () => store.set(null)),
     signinRedirect: vi.fn(async (_args?: { state?: unknown }) => undefined),
-    signinRedirectCallback: vi.fn(async (_url?: string) => makeUser()),
+    signinCallback: vi.fn(async (_url?: string): Promise<User | undefined> => makeUser()),
     signinSilent: vi.fn(async () => {
       const current = store.get();
       // A network round trip: the other tab gets its turn meanwhile, unless a lock stops it.
       await new Promise((resolve) => setTimeout(resolve, 10));
-      const renewed = provider.refresh(current!);
+      // With a refresh token a refresh; without one, the hidden frame's prompt=none sign-in.
+      const renewed = current?.refresh_token ? provider.refresh(current) : provider.signInSilently();
       store.set(renewed);
       return renewed;
     }),
@@ -214,15 +226,31 @@ describe('AuthService sign-in and sign-out', () => {
     const manager = fakeUserManager(store, new FakeProvider());
     const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage });
     const user = makeUser({}, { state: { returnTo: '/profile' } });
-    manager.signinRedirectCallback.mockResolvedValueOnce(user);
+    manager.signinCallback.mockResolvedValueOnce(user);
 
     expect(await auth.completeSignIn('http://localhost:3000/auth/callback?code=c&state=s')).toBe('/profile');
     expect(auth.getUser()).toBe(user);
     expect(JSON.parse(localStorage.getItem(SIGNED_IN_AT_KEY)!)).toMatchObject({ sub: 'user-1' });
 
     const tampered = makeUser({}, { state: { returnTo: '//evil.example.com/' } });
-    manager.signinRedirectCallback.mockResolvedValueOnce(tampered);
+    manager.signinCallback.mockResolvedValueOnce(tampered);
     expect(await auth.completeSignIn()).toBe('/');
+  });
+
+  it('leaves the answer of a silent sign-in, in its hidden frame, to the window that opened the frame', async () => {
+    const manager = fakeUserManager(store, new FakeProvider());
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage });
+    manager.signinCallback.mockResolvedValueOnce(undefined);
+    const settled = vi.fn();
+
+    void auth.completeSignIn('http://localhost:3000/auth/callback?code=c&state=silent').then(settled, settled);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(manager.signinCallback).toHaveBeenCalledWith('http://localhost:3000/auth/callback?code=c&state=silent');
+    // No page to go to: the frame stays where it is until the opener removes it.
+    expect(settled).not.toHaveBeenCalled();
+    expect(auth.getUser()).toBeNull();
+    expect(localStorage.getItem(SIGNED_IN_AT_KEY)).toBeNull();
   });
 
   it('keeps its own callback route and storage keys when given them (an SPA under a base path)', async () => {
@@ -234,7 +262,7 @@ describe('AuthService sign-in and sign-out', () => {
       callbackPath: '/signin/done',
       storageKeyPrefix: 'gatehouse.admin',
     });
-    manager.signinRedirectCallback.mockResolvedValueOnce(makeUser({}, { state: { returnTo: '/signin/done?code=x' } }));
+    manager.signinCallback.mockResolvedValueOnce(makeUser({}, { state: { returnTo: '/signin/done?code=x' } }));
 
     expect(await auth.completeSignIn()).toBe('/');
     expect(localStorage.getItem('gatehouse.admin.signedInAt')).toContain('user-1');
@@ -243,6 +271,18 @@ describe('AuthService sign-in and sign-out', () => {
     await auth.signOut();
     expect(localStorage.getItem('gatehouse.admin.signedOutAt')).not.toBeNull();
     expect(localStorage.getItem('gatehouse.admin.signedInAt')).toBeNull();
+  });
+
+  it('keeps its default storage keys when the SPA hands in no prefix or callback route (undefined)', async () => {
+    const manager = fakeUserManager(store, new FakeProvider());
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage, storageKeyPrefix: undefined, callbackPath: undefined });
+    manager.signinCallback.mockResolvedValueOnce(makeUser({}, { state: { returnTo: '/auth/callback?code=x' } }));
+
+    expect(await auth.completeSignIn()).toBe('/');
+    expect(localStorage.getItem(SIGNED_IN_AT_KEY)).toContain('user-1');
+    await auth.signOut();
+    expect(localStorage.getItem(SIGNED_OUT_AT_KEY)).not.toBeNull();
+    expect(Object.keys(localStorage).filter((key) => key.startsWith('undefined'))).toEqual([]);
   });
 
   it('signs out through the provider, saying so before the user is removed', async () => {
@@ -288,19 +328,113 @@ describe('AuthService sign-in and sign-out', () => {
 });
 
 describe('AuthService across tabs', () => {
-  it('tells the other tabs that the user closed the session, so they do not sign in again', async () => {
+  afterEach(() => {
+    localStorage.clear();
+  });
+
+  type Tab = { store: SharedUserStore; manager: ReturnType<typeof fakeUserManager> };
+
+  /**
+   * Two tabs on one store; the first closes the session, as the user's "Close session" does, and
+   * the second hears of it through the storage event (`prepare` runs just before). The second tab
+   * signs in again at once, unless `settle` says otherwise (`{}`: the default wait).
+   */
+  async function closeSessionInOtherTab(
+    provider: FakeProvider,
+    prepare: (tab: Tab) => void = () => undefined,
+    settle: Pick<AuthServiceOptions, 'signOutSettleMs'> = { signOutSettleMs: 0 },
+  ) {
     const store = new SharedUserStore();
     store.set(makeUser());
-    const closing = new AuthService({ userManager: fakeUserManager(store, new FakeProvider()), lock: createTokenLock(undefined), storage: localStorage });
-    const other = new AuthService({ userManager: fakeUserManager(store, new FakeProvider()), lock: createTokenLock(undefined), storage: localStorage, window });
+    const closing = new AuthService({ userManager: fakeUserManager(store, provider), lock: createTokenLock(undefined), storage: localStorage });
+    const manager = fakeUserManager(store, provider);
+    const other = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage, window, ...settle });
     await other.initialize();
+    const listener = vi.fn();
+    other.subscribe(listener);
 
     await closing.signOut();
     store.set(null);
+    prepare({ store, manager });
     window.dispatchEvent(new StorageEvent('storage', { key: 'oidc.user:http://localhost:3000/oidc:portal' }));
+    return { store, other, manager, listener };
+  }
+
+  it('tells the other tabs that the user closed the session once their silent sign-in fails, so they do not sign in again', async () => {
+    const provider = new FakeProvider();
+    provider.sessionAlive = false;
+    const { other, manager } = await closeSessionInOtherTab(provider);
 
     await vi.waitFor(() => expect(other.getUser()).toBeNull());
+    expect(manager.signinSilent).toHaveBeenCalledTimes(1);
     expect(other.sessionEnd()).toBe('closed-elsewhere');
+    expect(manager.signinRedirect).not.toHaveBeenCalled();
+    other.dispose();
+  });
+
+  it('signs the other tabs in again silently while the provider session is alive', async () => {
+    const { other, manager, store, listener } = await closeSessionInOtherTab(new FakeProvider());
+
+    await vi.waitFor(() => expect(other.getUser()?.access_token).toBe('access-silent-1'));
+    expect(manager.signinSilent).toHaveBeenCalledTimes(1);
+    expect(other.sessionEnd()).toBeUndefined();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.get()?.access_token).toBe('access-silent-1');
+    expect(await other.accessToken()).toBe('access-silent-1');
+    other.dispose();
+  });
+
+  it('gives the other tab’s sign-out two seconds to reach the provider before signing in again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const provider = new FakeProvider();
+      const { other, manager } = await closeSessionInOtherTab(provider, undefined, {});
+      await vi.advanceTimersByTimeAsync(1_900);
+      expect(manager.signinSilent).not.toHaveBeenCalled();
+      expect(other.getUser()?.access_token).toBe('access-1');
+
+      // Meanwhile the sign-out ended the provider session.
+      provider.sessionAlive = false;
+      await vi.advanceTimersByTimeAsync(200);
+      expect(manager.signinSilent).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(other.getUser()).toBeNull();
+      expect(other.sessionEnd()).toBe('closed-elsewhere');
+      other.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the user while the silent sign-in runs, and a renewal meanwhile waits for it', async () => {
+    let answer: (user: User) => void = () => undefined;
+    const { other, manager } = await closeSessionInOtherTab(new FakeProvider(), (tab) => {
+      tab.manager.signinSilent.mockImplementationOnce(() => new Promise<User>((resolve) => (answer = resolve)));
+    });
+    await vi.waitFor(() => expect(manager.signinSilent).toHaveBeenCalled());
+
+    expect(other.getUser()?.access_token).toBe('access-1');
+    const renewal = other.renew({ rejectedToken: 'access-1' });
+    answer(makeUser({}, { accessToken: 'access-silent' }));
+
+    expect((await renewal)?.access_token).toBe('access-silent');
+    expect(other.getUser()?.access_token).toBe('access-silent');
+    expect(manager.removeUser).not.toHaveBeenCalled();
+    expect(manager.signinSilent).toHaveBeenCalledTimes(1);
+    other.dispose();
+  });
+
+  it('takes the tokens of a tab that signed in again first instead of signing in once more', async () => {
+    const provider = new FakeProvider();
+    const { other, manager } = await closeSessionInOtherTab(provider, (tab) => {
+      // The storage event finds no user; by the time the lock is held, another tab has one.
+      tab.store.set(makeUser({}, { accessToken: 'access-from-the-other-tab' }));
+      tab.manager.getUser.mockImplementationOnce(async () => null);
+    });
+
+    await vi.waitFor(() => expect(other.getUser()?.access_token).toBe('access-from-the-other-tab'));
+    expect(manager.signinSilent).not.toHaveBeenCalled();
+    expect(provider.silentSignIns).toBe(0);
     other.dispose();
   });
 

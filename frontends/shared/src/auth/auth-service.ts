@@ -8,7 +8,12 @@ export interface OidcUserManager {
   getUser(): Promise<User | null>;
   removeUser(): Promise<void>;
   signinRedirect(args?: { state?: unknown }): Promise<void>;
-  signinRedirectCallback(url?: string): Promise<User>;
+  /**
+   * Finishes a sign-in on the callback page: the user of a redirect sign-in; undefined in the
+   * hidden frame of a silent one, whose answer goes to the window that opened the frame.
+   */
+  signinCallback(url?: string): Promise<User | undefined>;
+  /** With a refresh token, a refresh; without one, a prompt=none sign-in in a hidden frame. */
   signinSilent(): Promise<User | null>;
   signoutRedirect(): Promise<void>;
   events: {
@@ -35,8 +40,8 @@ export interface OidcAuth {
   signOut(): Promise<void>;
   /**
    * Why there is no user although one was signed in: this tab is signing out, or the user closed
-   * the session in another tab. Either way the tab must not sign in again by itself: the provider
-   * session may not have ended yet, and a new sign-in would quietly undo the sign-out.
+   * the session in another tab and the silent sign-in that followed failed (the provider session
+   * is over). Either way the tab must not send the user to the sign-in page by itself.
    */
   sessionEnd(): SessionEnd | undefined;
   /** End of the session in epoch ms (the idle warning and the expiry modal count to it). */
@@ -58,6 +63,12 @@ export interface AuthServiceOptions {
   /** Listens to other tabs' changes of the stored user; none in tests. */
   window?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
   now?: () => number;
+  /**
+   * How long a tab waits, once another tab closed the session, before it tries to sign in again
+   * silently (default 2 s): the other tab's sign-out reaches the provider meanwhile, so the silent
+   * sign-in finds the provider session over rather than racing the sign-out.
+   */
+  signOutSettleMs?: number;
 }
 
 /** A token this close to its end is renewed rather than used (oidc-client-ts warns 60 s ahead). */
@@ -72,6 +83,8 @@ export const SIGNED_OUT_AT_KEY = `${DEFAULT_KEY_PREFIX}.signedOutAt`;
 
 /** How recent a sign-out must be for another tab to take a vanished user for it. */
 const SIGN_OUT_NOTICE_MS = 60_000;
+
+const SIGN_OUT_SETTLE_MS = 2_000;
 
 function isFresh(user: User): boolean {
   return user.expires_in === undefined || user.expires_in > FRESHNESS_MARGIN_SECONDS;
@@ -91,6 +104,8 @@ function sessionIsOver(error: unknown): boolean {
 export class AuthService implements OidcAuth {
   private user: User | null = null;
   private ended: SessionEnd | undefined;
+  /** The silent sign-in after another tab's sign-out, while it runs. */
+  private signingInAgain: Promise<User | null> | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly cleanups: Array<() => void> = [];
   private readonly options: Required<Omit<AuthServiceOptions, 'storage' | 'window'>> &
@@ -99,7 +114,15 @@ export class AuthService implements OidcAuth {
   private readonly signedOutAtKey: string;
 
   constructor(options: AuthServiceOptions) {
-    this.options = { now: () => Date.now(), callbackPath: DEFAULT_CALLBACK_PATH, storageKeyPrefix: DEFAULT_KEY_PREFIX, ...options };
+    // `??`, not defaults spread first: callers hand in options that may be undefined (the portal's
+    // session loader passes no storage key prefix), and those must get the default too.
+    this.options = {
+      ...options,
+      now: options.now ?? (() => Date.now()),
+      callbackPath: options.callbackPath ?? DEFAULT_CALLBACK_PATH,
+      storageKeyPrefix: options.storageKeyPrefix ?? DEFAULT_KEY_PREFIX,
+      signOutSettleMs: options.signOutSettleMs ?? SIGN_OUT_SETTLE_MS,
+    };
     this.signedInAtKey = `${this.options.storageKeyPrefix}.signedInAt`;
     this.signedOutAtKey = `${this.options.storageKeyPrefix}.signedOutAt`;
   }
@@ -160,6 +183,8 @@ export class AuthService implements OidcAuth {
    */
   async renew(options: { rejectedToken?: string } = {}): Promise<User | null> {
     const { userManager: manager, lock } = this.options;
+    // The stored user is gone and the silent sign-in decides whether there is a session.
+    if (this.signingInAgain) return this.signingInAgain;
     return lock.run(async () => {
       const stored = await manager.getUser();
       if (stored && isFresh(stored) && stored.access_token !== options.rejectedToken) {
@@ -188,9 +213,14 @@ export class AuthService implements OidcAuth {
     await this.options.userManager.signinRedirect({ state: { returnTo: safeReturnTo(returnTo, this.options.callbackPath) } });
   }
 
-  /** Finishes the sign-in on the callback route; resolves with the path to return to. */
+  /**
+   * Finishes the sign-in on the callback route; resolves with the path to return to. In the hidden
+   * frame of a silent sign-in it hands the answer to the window that opened the frame, which ends
+   * the sign-in and removes the frame: it then never resolves, so the frame goes nowhere meanwhile.
+   */
   async completeSignIn(url?: string): Promise<string> {
-    const user = await this.options.userManager.signinRedirectCallback(url);
+    const user = await this.options.userManager.signinCallback(url);
+    if (!user) return new Promise<string>(() => undefined);
     this.options.storage?.removeItem(this.signedOutAtKey);
     this.writeSignedInAt(user.profile.sub);
     this.setUser(user);
@@ -224,8 +254,39 @@ export class AuthService implements OidcAuth {
 
   private async reload(): Promise<void> {
     const user = await this.options.userManager.getUser();
-    if (!user && this.user && this.signedOutRecently()) this.ended ??= 'closed-elsewhere';
+    if (!user && this.user && this.signedOutRecently()) {
+      await this.signInAgain();
+      return;
+    }
     this.setUser(user);
+  }
+
+  /**
+   * After the user closed the session in another tab (spec: "the user is removed and silently
+   * signed in again"): a prompt=none sign-in in a hidden frame, which succeeds only while the
+   * provider session is alive. Meanwhile the page keeps its user, so nothing flickers when it
+   * succeeds; when it fails the user is removed and the tab says the session was closed elsewhere.
+   * It waits first for the other tab's sign-out to reach the provider; should it still come first,
+   * that sign-out revokes the tokens it got (the whole grant), and the next call finds the session over.
+   */
+  private signInAgain(): Promise<User | null> {
+    const { userManager: manager, lock, signOutSettleMs } = this.options;
+    this.signingInAgain ??= new Promise((resolve) => setTimeout(resolve, signOutSettleMs))
+      .then(() =>
+        lock.run(async () => {
+          // Another tab may have signed in again meanwhile: its tokens are taken.
+          const stored = await manager.getUser();
+          return stored && isFresh(stored) ? stored : manager.signinSilent();
+        }),
+      )
+      .catch(() => null)
+      .then((user) => {
+        this.signingInAgain = undefined;
+        if (!user) this.ended ??= 'closed-elsewhere';
+        this.setUser(user);
+        return user;
+      });
+    return this.signingInAgain;
   }
 
   private signedOutRecently(): boolean {

@@ -13,7 +13,7 @@ describe('createUserManager', () => {
     });
   });
 
-  it('uses code + PKCE with the given client and no automatic renewal', () => {
+  it('uses code + PKCE with the given client, no automatic renewal, and the callback page for silent sign-ins', () => {
     const manager = createUserManager(
       { authority: 'https://id.example.com/oidc', clientId: 'admin-console', scopes: 'openid roles' },
       { basePath: '/admin', origin: 'https://id.example.com' },
@@ -24,6 +24,7 @@ describe('createUserManager', () => {
       response_type: 'code',
       scope: 'openid roles',
       redirect_uri: 'https://id.example.com/admin/auth/callback',
+      silent_redirect_uri: 'https://id.example.com/admin/auth/callback',
       automaticSilentRenew: false,
     });
   });

@@ -26,7 +26,10 @@ export function redirectUris({ basePath = '', callbackPath = DEFAULT_CALLBACK_PA
 /**
  * An SPA's OIDC client: authorization code with PKCE (S256, automatic), tokens kept in
  * localStorage so every tab shares them. oidc-client-ts's own silent renew is off: it would
- * refresh from every tab at once, and the rotating refresh token allows only one.
+ * refresh from every tab at once, and the rotating refresh token allows only one. A silent
+ * sign-in without a refresh token (after another tab's sign-out) runs in a hidden frame that comes
+ * back to the SPA's callback page, the redirect URI the provider already knows; that page hands the
+ * answer to the window that opened the frame.
  */
 export function createUserManager(settings: OidcClientSettings, placement: UserManagerPlacement = {}): UserManager {
   const { redirectUri, postLogoutRedirectUri } = redirectUris(placement);
@@ -34,6 +37,7 @@ export function createUserManager(settings: OidcClientSettings, placement: UserM
     authority: settings.authority,
     client_id: settings.clientId,
     redirect_uri: redirectUri,
+    silent_redirect_uri: redirectUri,
     post_logout_redirect_uri: postLogoutRedirectUri,
     response_type: 'code',
     scope: settings.scopes,

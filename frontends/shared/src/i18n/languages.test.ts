@@ -3,6 +3,7 @@ import {
   PREFERENCES_STORAGE_KEY,
   detectLanguage,
   matchLanguage,
+  menuLanguages,
   readStoredLanguage,
   storeLanguagePreference,
 } from './languages';
@@ -92,5 +93,19 @@ describe('storeLanguagePreference', () => {
       theme: 'dark',
     });
     expect(readStoredLanguage()).toBe('it');
+  });
+});
+
+describe('menuLanguages', () => {
+  it('offers English and French, adding the current language when it is another one', () => {
+    expect(menuLanguages('fr')).toEqual(['en', 'fr']);
+    expect(menuLanguages('en')).toEqual(['en', 'fr']);
+    expect(menuLanguages('de')).toEqual(['en', 'fr', 'de']);
+    expect(menuLanguages('pt-BR')).toEqual(['en', 'fr', 'pt-BR']);
+  });
+
+  it('adds the current language to the list it is given', () => {
+    expect(menuLanguages('it', ['en'])).toEqual(['en', 'it']);
+    expect(menuLanguages('en', ['en'])).toEqual(['en']);
   });
 });

@@ -16,6 +16,18 @@ export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
   de: 'Deutsch',
 };
 
+/** The languages a language menu offers (spec: English and French only). */
+export const MENU_LANGUAGES: readonly Language[] = ['en', 'fr'];
+
+/**
+ * The choices of a language menu: `offered`, plus the current language when it is another one.
+ * The phrases exist in every supported language, so a user whose stored preference or browser
+ * asks for German keeps German and sees it selected, rather than a menu where nothing is.
+ */
+export function menuLanguages(current: Language, offered: readonly Language[] = MENU_LANGUAGES): readonly Language[] {
+  return offered.includes(current) ? offered : [...offered, current];
+}
+
 export const PREFERENCES_STORAGE_KEY = 'gatehouse.preferences';
 
 // Browsers often report a regional variant we do not ship (fr-CA, de-AT, en-GB): those

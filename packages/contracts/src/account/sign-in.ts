@@ -26,6 +26,11 @@ export const loginResponseSchema = z.object({
   twoFactorMethod: z.enum(['email', 'totp']).optional(),
   /** When the e-mailed code stops working (ISO date-time); null for an authenticator app. */
   codeExpiresAt: z.string().nullable().optional(),
+  /**
+   * On a refusal of the request's fields (a password the policy refuses, say): which field each
+   * message of `errors` is about, with its code.
+   */
+  fieldErrors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
   /** On a refusal or a failure: the request's id, for the support. */
   requestId: z.string().optional(),
 });

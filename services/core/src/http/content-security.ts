@@ -41,8 +41,9 @@ export const DEFAULT_CONTENT_SECURITY_POLICY = pageContentSecurityPolicy();
 /**
  * The SPAs' policy: their own scripts only; styles from their files or carrying this answer's
  * nonce (the component library inserts its styles at run time, each `<style>` with the nonce).
+ * No site may frame the page, unless `framedBySelf`: then this site's own pages may.
  */
-export function spaContentSecurityPolicy(styleNonce: string, options: { secure?: boolean } = {}): string {
+export function spaContentSecurityPolicy(styleNonce: string, options: { secure?: boolean; framedBySelf?: boolean } = {}): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -51,7 +52,7 @@ export function spaContentSecurityPolicy(styleNonce: string, options: { secure?:
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
-    "frame-ancestors 'none'",
+    options.framedBySelf ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
     "object-src 'none'",

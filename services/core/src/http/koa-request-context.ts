@@ -47,8 +47,9 @@ export function koaRequestContext(options: RequestContextOptions) {
     if (!res.headersSent) {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       if (!res.hasHeader('Referrer-Policy')) res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-      res.setHeader('X-Frame-Options', 'DENY');
-      // No answer may be framed: a policy set by a route gets frame-ancestors if it has none.
+      // No answer may be framed unless its route says otherwise (koaSpa's `framedBySelf`): a
+      // policy set by a route gets frame-ancestors if it has none.
+      if (!res.hasHeader('X-Frame-Options')) res.setHeader('X-Frame-Options', 'DENY');
       const policy = res.getHeader('Content-Security-Policy');
       if (typeof policy !== 'string') res.setHeader('Content-Security-Policy', DEFAULT_CONTENT_SECURITY_POLICY);
       else if (!/(^|;)\s*frame-ancestors\s/i.test(policy)) res.setHeader('Content-Security-Policy', `${policy}; frame-ancestors 'none'`);

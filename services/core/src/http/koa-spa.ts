@@ -13,6 +13,11 @@ export interface SpaOptions {
   isKnownRoute?: (pathWithinBase: string) => boolean;
   /** Extra headers for the HTML shell of some routes. */
   headersFor?: (pathWithinBase: string) => Record<string, string>;
+  /**
+   * Routes this site's own pages may show in a frame (the OIDC callback, where a silent sign-in
+   * comes back in a hidden frame); no other site may, and every other answer refuses framing.
+   */
+  framedBySelf?: (pathWithinBase: string) => boolean;
 }
 
 /** A build file whose name carries its content hash (`assets/index-B1x_9aZq.js`): it never changes. */
@@ -56,7 +61,9 @@ export function koaSpa(options: SpaOptions) {
     const nonce = cspNonce();
     ctx.status = options.isKnownRoute && !options.isKnownRoute(within) ? 404 : 200;
     ctx.set('Cache-Control', 'no-cache');
-    ctx.set('Content-Security-Policy', spaContentSecurityPolicy(nonce, { secure: ctx.secure }));
+    const framedBySelf = options.framedBySelf?.(within) ?? false;
+    ctx.set('Content-Security-Policy', spaContentSecurityPolicy(nonce, { secure: ctx.secure, framedBySelf }));
+    if (framedBySelf) ctx.set('X-Frame-Options', 'SAMEORIGIN');
     for (const [name, value] of Object.entries(options.headersFor?.(within) ?? {})) ctx.set(name, value);
     ctx.type = 'html';
     const shell = await readFile(path.join(root, 'index.html'), 'utf8').catch((error: NodeJS.ErrnoException) => {

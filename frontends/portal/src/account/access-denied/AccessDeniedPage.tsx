@@ -5,16 +5,12 @@ import { AccountLayout } from '../layout/AccountLayout';
 import { useDocumentTitle } from '../layout/use-document-title';
 import { useAccountTranslation } from '../use-account-translation';
 
-export interface AccessDeniedPageProps {
-  supportUrl?: string;
-}
-
 /** `/account/accessDenied`: signed in, but not allowed where the user tried to go. */
-export default function AccessDeniedPage({ supportUrl }: AccessDeniedPageProps) {
+export default function AccessDeniedPage() {
   const { t } = useAccountTranslation();
   useDocumentTitle(t('page.accessDeniedTitle'));
   return (
-    <AccountLayout supportUrl={supportUrl}>
+    <AccountLayout>
       <section aria-labelledby="account-denied-title" className="account-denied">
         <StopOutlined className="account-denied__icon" aria-hidden />
         <h2 id="account-denied-title" className="account-step__title">

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import {
   AccountRequestError,
   changePasswordWithLink,
+  fieldErrorsOf,
   messagesOf,
   navigateTo,
   sameOriginPath,
@@ -18,25 +19,26 @@ import { AccountStep } from '../layout/AccountStep';
 import { useDocumentTitle } from '../layout/use-document-title';
 import { MessageList } from '../MessageList';
 import { EMPTY_NEW_PASSWORD, NEW_PASSWORD_RULES, NewPasswordFields } from '../password/NewPasswordFields';
+import { useNewPasswordRefusal } from '../password/password-refusal';
 import { useAccountTranslation } from '../use-account-translation';
-import { useTimedMessages } from '../use-timed-messages';
 
 /** Where the user goes when the link cannot be used. */
 export const BASE_PAGE = '/';
 /** How long the success stays on screen before the redirect (the spec's notification delay). */
 export const SUCCESS_REDIRECT_MS = 4000;
 
-type PageState = { kind: 'checking' } | { kind: 'blocked' } | { kind: 'ready' } | { kind: 'done'; redirectTo: string };
-
-export interface ChangePasswordPageProps {
-  supportUrl?: string;
-}
+type PageState =
+  | { kind: 'checking' }
+  | { kind: 'blocked' }
+  | { kind: 'ready' }
+  /** `message`: the server's words for the change, if it sent any. */
+  | { kind: 'done'; redirectTo: string; message: string | undefined };
 
 /**
  * `/account/changePassword?identityName=…&token=…&returnUrl=…`, opened from the reset mail: the link
  * is checked first, then the new password is set.
  */
-export default function ChangePasswordPage({ supportUrl }: ChangePasswordPageProps) {
+export default function ChangePasswordPage() {
   const { t } = useAccountTranslation();
   useDocumentTitle(t('page.changePasswordTitle'));
   const [searchParams] = useSearchParams();
@@ -51,7 +53,7 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
   const hasLink = Boolean(identityName && token);
   // A link without its name or token is refused at once, without asking the server.
   const [state, setState] = useState<PageState>(() => (hasLink ? { kind: 'checking' } : { kind: 'blocked' }));
-  const [errors, showErrors] = useTimedMessages();
+  const [errors, showErrors] = useNewPasswordRefusal(form.values);
   const [busy, setBusy] = useState(false);
 
   const explainRefusal = (messages: string[]) =>
@@ -116,12 +118,13 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
     try {
       const { ok, body } = await changePasswordWithLink({ identityName, token, newPassword, confirmPassword, returnUrl });
       if (ok && body.success) {
-        setState({ kind: 'done', redirectTo: sameOriginPath(body.redirectTo) ?? returnUrl ?? BASE_PAGE });
+        setState({ kind: 'done', redirectTo: sameOriginPath(body.redirectTo) ?? returnUrl ?? BASE_PAGE, message: body.message?.trim() || undefined });
       } else if (body.code === 'account.invalid_token') {
         refuseLink(messagesOf(body));
       } else {
         const messages = messagesOf(body);
-        showErrors(messages.length ? messages : [t('login.unknownError')]);
+        const judged = { newPassword, confirmPassword };
+        showErrors(messages.length ? messages : [t('login.unknownError')], { fieldErrors: fieldErrorsOf(body), judged });
       }
     } catch (error) {
       if (!(error instanceof AccountRequestError)) throw error;
@@ -131,14 +134,14 @@ export default function ChangePasswordPage({ supportUrl }: ChangePasswordPagePro
   };
 
   return (
-    <AccountLayout supportUrl={supportUrl}>
+    <AccountLayout>
       {dialogs.holder}
       {state.kind === 'done' ? (
         <AccountStep
           id="done"
           className="account-done"
           icon={<CheckCircleFilled className="account-done__icon" aria-hidden />}
-          title={t('changePassword.success')}
+          title={state.message ?? t('changePassword.success')}
           titleRole="status"
           text={t('changePassword.redirecting')}
         >

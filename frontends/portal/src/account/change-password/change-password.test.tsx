@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigateTo } from '../account-api';
-import { json, mockApi, renderAccount, type ApiMock } from '../test-utils';
+import { json, loginAnswer, mockApi, renderAccount, type ApiMock } from '../test-utils';
 import { SUCCESS_REDIRECT_MS } from './ChangePasswordPage';
 
 vi.mock('../account-api', async (importOriginal) => ({
@@ -82,11 +82,24 @@ describe('/account/changePassword: the link is checked on load', () => {
     expect(navigateTo).toHaveBeenCalledWith('/');
   });
 
-  it('refuses a link without its token, without asking the server', async () => {
+  it('offers "Problems to access? Contact Us!" when a support address is configured', async () => {
+    api.on('GET /api/v1/config', json(200, { links: { support: 'https://support.example.com/help' } }));
+    api.on(`GET ${VALIDATE_PATH}`, json(200, { success: true, errors: [] }));
+    renderAccount(LINK);
+
+    const contact = await screen.findByRole('link', { name: /Problems to access\? Contact Us!/ });
+    expect(contact).toHaveAttribute('href', 'https://support.example.com/help');
+    expect(contact).toHaveAttribute('target', '_blank');
+    expect(contact.getAttribute('rel')).toContain('noopener');
+  });
+
+  it('refuses a link without its token, without asking the server about it', async () => {
     renderAccount('changePassword?identityName=ana%40client.example');
 
     expect(await dialogWith('Invalid or expired login link.')).toBeInTheDocument();
-    expect(api.fetch).not.toHaveBeenCalled();
+    // The configuration (the footer's contact link) is all the page reads.
+    const paths = api.fetch.mock.calls.map(([input]) => new URL(String(input), window.location.origin).pathname);
+    expect(paths).toEqual(['/api/v1/config']);
   });
 });
 
@@ -124,7 +137,8 @@ describe('/account/changePassword: the new password', () => {
     );
     await submit('Str0ng&Secure!');
 
-    expect(await screen.findByText('Password has been successfully changed')).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent('Password has been successfully reseted');
+    expect(screen.queryByText('Password has been successfully changed')).not.toBeInTheDocument();
     expect(api.posted('/api/v1/account/changePassword')).toEqual([
       { identityName: 'ana@client.example', token: 'abc+def', newPassword: 'Str0ng&Secure!', confirmPassword: 'Str0ng&Secure!', returnUrl: '/home' },
     ]);
@@ -134,6 +148,16 @@ describe('/account/changePassword: the new password', () => {
       vi.advanceTimersByTime(SUCCESS_REDIRECT_MS);
     });
     expect(navigateTo).toHaveBeenCalledWith('/home');
+  });
+
+  it.each([
+    ['no message', {}],
+    ['an empty message', { message: ' ' }],
+  ])('says the password has been changed in its own words when the server sent %s', async (_, fields) => {
+    api.on('POST /api/v1/account/changePassword', json(200, { success: true, errors: [], redirectTo: '/', ...fields }));
+    await submit('Str0ng&Secure!');
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Password has been successfully changed');
   });
 
   it('lets the user continue at once', async () => {
@@ -157,6 +181,62 @@ describe('/account/changePassword: the new password', () => {
 
     expect(await screen.findByRole('alert')).toHaveTextContent('The password must have at least 12 characters');
     expect(screen.getByLabelText('New password')).toBeInTheDocument();
+  });
+
+  describe('errors follow what is typed once shown', () => {
+    // The answer as the account API words it: the texts, and the field each one is about.
+    const refusal = (...errors: Array<[field: string, code: string, message: string]>) =>
+      json(400, {
+        ...loginAnswer({ code: errors[0]![1], errors: errors.map(([, , message]) => message) }),
+        fieldErrors: errors.map(([field, code, message]) => ({ field, code, message })),
+      });
+    const shown = (text: string) => screen.queryByText(text) !== null;
+
+    it('drops a refused rule as soon as the new password meets it, and keeps the others', async () => {
+      api.on(
+        'POST /api/v1/account/changePassword',
+        refusal(
+          ['newPassword', 'password.too_short', 'The password must have at least 12 characters'],
+          ['newPassword', 'password.symbol', 'The password must have a symbol'],
+        ),
+      );
+      await submit('Sh0rtpass');
+      expect(await screen.findByText('The password must have a symbol')).toBeInTheDocument();
+
+      type(screen.getByLabelText('New password'), 'Sh0rtpass&');
+      expect(shown('The password must have a symbol')).toBe(false);
+      expect(shown('The password must have at least 12 characters')).toBe(true);
+
+      type(screen.getByLabelText('New password'), 'Sh0rtpass&longer');
+      expect(shown('The password must have at least 12 characters')).toBe(false);
+      expect(document.querySelector('.account-step__messages'), 'no server message left').toBeNull();
+    });
+
+    it('keeps a refusal only the server can judge while the password is the one it refused', async () => {
+      api.on('POST /api/v1/account/changePassword', refusal(['newPassword', 'password.reused', 'The password cannot be one of your last 7 passwords']));
+      await submit('Str0ng&Secure!');
+      expect(await screen.findByText('The password cannot be one of your last 7 passwords')).toBeInTheDocument();
+
+      type(screen.getByLabelText('New password'), 'Str0ng&Secure!2');
+      expect(shown('The password cannot be one of your last 7 passwords')).toBe(false);
+      type(screen.getByLabelText('New password'), 'Str0ng&Secure!');
+      expect(shown('The password cannot be one of your last 7 passwords')).toBe(true);
+    });
+
+    it('clears "do not match" when either field makes them match', async () => {
+      renderAccount(LINK);
+      type(await screen.findByLabelText('New password'), 'Str0ng&Secure!');
+      type(screen.getByLabelText('Confirm password'), 'Str0ng&Secure?');
+      fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+      expect(await screen.findByText("Passwords don't match")).toBeInTheDocument();
+
+      type(screen.getByLabelText('New password'), 'Str0ng&Secure?');
+      expect(shown("Passwords don't match")).toBe(false);
+      type(screen.getByLabelText('Confirm password'), 'Str0ng&Secure');
+      expect(shown("Passwords don't match")).toBe(true);
+      type(screen.getByLabelText('Confirm password'), 'Str0ng&Secure?');
+      expect(shown("Passwords don't match")).toBe(false);
+    });
   });
 
   it('explains a link used up meanwhile, then returns to the base page', async () => {

@@ -1,5 +1,6 @@
 import Button from 'antd/es/button';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useSupportUrl } from '../account-config';
 import { useAccountTranslation } from '../use-account-translation';
 import './account.css';
 import { LanguageSelector } from './LanguageSelector';
@@ -7,16 +8,18 @@ import { LanguageSelector } from './LanguageSelector';
 export interface AccountLayoutProps {
   /** The card's content: the sign-in steps, the new-password form, the access-denied notice. */
   children: ReactNode;
-  /** "Problems to access? Contact Us!" points here; without it the link is not shown. */
-  supportUrl?: string;
 }
 
 // The terms (and antd's Modal) load when first asked for, not with the sign-in page.
 const TermsModal = lazy(() => import('./TermsModal'));
 
-/** Left: what the portal is and the language; right: the card; below: help and terms. */
-export function AccountLayout({ children, supportUrl }: AccountLayoutProps) {
+/**
+ * Left: what the portal is and the language; right: the card; below: help and terms. The help
+ * link, "Problems to access? Contact Us!", shows once the configuration names its address.
+ */
+export function AccountLayout({ children }: AccountLayoutProps) {
   const { t } = useAccountTranslation();
+  const supportUrl = useSupportUrl();
   const [termsOpen, setTermsOpen] = useState(false);
   // Stays mounted once opened, so that closing can animate.
   const [termsLoaded, setTermsLoaded] = useState(false);

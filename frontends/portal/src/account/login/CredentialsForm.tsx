@@ -4,14 +4,15 @@ import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { requiresGroupSignIn, type GroupSignInRule } from '@gatehouse/contracts';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { AccountRequestError, login } from '../account-api';
 import { useDialogs } from '../dialogs/use-dialogs';
 import { Field } from '../form/Field';
 import { filled, required, useForm, type Rules } from '../form/use-form';
 import { MessageList } from '../MessageList';
 import { useAccountTranslation } from '../use-account-translation';
-import { interpretLogin, type LoginOutcome } from './login-outcome';
+import { interpretLogin, refusalTexts, type LoginOutcome } from './login-outcome';
 import { useForgotPassword } from './use-forgot-password';
 
 export type CredentialsValues = {
@@ -20,13 +21,15 @@ export type CredentialsValues = {
   rememberLogin: boolean;
 };
 
-const CREDENTIALS_RULES: Rules<CredentialsValues> = {
-  userName: [required('login.userNameRequired')],
-  password: [filled('login.passwordRequired')],
-};
+const passwordRequired = filled<CredentialsValues>('login.passwordRequired');
 
-// A group user has no password here: only the user name is checked.
-const EXTERNAL_ONLY_RULES: Rules<CredentialsValues> = { userName: CREDENTIALS_RULES.userName };
+/** User name and password, except for a group user, who has no password here. */
+function credentialsRules(isGroupUser: (userName: string) => boolean): Rules<CredentialsValues> {
+  return {
+    userName: [required('login.userNameRequired')],
+    password: [(value, values) => (isGroupUser(values.userName) ? undefined : passwordRequired(value, values))],
+  };
+}
 
 export interface CredentialsFormProps {
   initialValues: Omit<CredentialsValues, 'password'>;
@@ -35,6 +38,8 @@ export interface CredentialsFormProps {
   fallbackUrl: string;
   /** Where the Microsoft sign-in starts; undefined when it is switched off. */
   microsoftUrl: string | undefined;
+  /** Who must use the Microsoft sign-in, from the configuration: recognised as the name is typed. */
+  groupSignIn: GroupSignInRule | undefined;
   /** Shows 'Select another authentication method' when there is another one. */
   onAnotherMethod: (() => void) | undefined;
   /** Signed in, or a next step; `values` lets a Cancel come back to what was typed. */
@@ -48,33 +53,48 @@ export function CredentialsForm({
   returnUrl,
   fallbackUrl,
   microsoftUrl,
+  groupSignIn,
   onAnotherMethod,
   onOutcome,
 }: CredentialsFormProps) {
   const { t } = useAccountTranslation();
-  // Group users are recognised by the server only (their domains are configuration, not code).
-  const [externalOnly, setExternalOnly] = useState(false);
-  const form = useForm<CredentialsValues>({ ...initialValues, password: '' }, externalOnly ? EXTERNAL_ONLY_RULES : CREDENTIALS_RULES);
+  // The server decides (a name the configuration's rule missed, say): it said so for this name.
+  const [refusedAsGroup, setRefusedAsGroup] = useState(false);
+  const isGroupUser = useCallback(
+    (userName: string) => refusedAsGroup || (groupSignIn !== undefined && requiresGroupSignIn(userName, groupSignIn)),
+    [groupSignIn, refusedAsGroup],
+  );
+  const rules = useMemo(() => credentialsRules(isGroupUser), [isGroupUser]);
+  const form = useForm<CredentialsValues>({ ...initialValues, password: '' }, rules);
+  // Live: the password disappears as soon as the typed name is a group one, and comes back after.
+  const externalOnly = isGroupUser(form.values.userName);
   const dialogs = useDialogs();
   const [messages, setMessages] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const microsoftButton = useRef<HTMLAnchorElement>(null);
   const forgotPassword = useForgotPassword(dialogs.open, () => form.values.userName);
 
-  // The log-in button the user just pressed is gone: the way forward gets the focus.
+  // After a submit only, never while the name is typed: the way forward gets the focus (the log-in
+  // button the user just pressed is gone).
+  const [microsoftFocus, setMicrosoftFocus] = useState(0);
   useEffect(() => {
-    if (externalOnly) microsoftButton.current?.focus();
-  }, [externalOnly]);
+    if (microsoftFocus) microsoftButton.current?.focus();
+  }, [microsoftFocus]);
 
   const setUserName = (userName: string) => {
     form.setValue('userName', userName);
-    // Another user name may be a local one: the password comes back.
-    setExternalOnly(false);
+    // Another user name may be a local one: the server's verdict was about the previous one.
+    setRefusedAsGroup(false);
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || !form.validate()) return;
+    if (externalOnly) {
+      // No password to check: Enter in the user field leads to the Microsoft button.
+      setMicrosoftFocus((count) => count + 1);
+      return;
+    }
     setBusy(true);
     setMessages([]);
     const userName = form.values.userName.trim();
@@ -92,10 +112,11 @@ export function CredentialsForm({
         onOutcome(outcome, { userName, rememberLogin });
         if (outcome.kind === 'redirect') return; // stays busy while the browser leaves
       } else if (outcome.externalLoginRequired) {
-        setExternalOnly(true);
+        setRefusedAsGroup(true);
         form.reset({ password: '' });
+        setMicrosoftFocus((count) => count + 1);
       } else {
-        setMessages(outcome.messages.length ? outcome.messages : [t('login.unknownError')]);
+        setMessages(refusalTexts(outcome, t));
         // A refused password is typed again, without an "Enter your password" while doing so.
         form.reset({ password: '' });
         form.focus('password');

@@ -7,8 +7,8 @@ import { AccountStep, AccountStepActions } from '../layout/AccountStep';
 import { MessageList } from '../MessageList';
 import { EMPTY_NEW_PASSWORD, NEW_PASSWORD_RULES, NewPasswordFields } from '../password/NewPasswordFields';
 import { useAccountTranslation } from '../use-account-translation';
-import { useTimedMessages } from '../use-timed-messages';
-import { interpretLogin, type LoginOutcome } from './login-outcome';
+import { useNewPasswordRefusal } from '../password/password-refusal';
+import { interpretLogin, refusalTexts, type LoginOutcome } from './login-outcome';
 
 export interface ExpiredPasswordStepProps {
   token: string;
@@ -25,7 +25,7 @@ export interface ExpiredPasswordStepProps {
 export function ExpiredPasswordStep({ token, userName, message, fallbackUrl, onOutcome, onCancel }: ExpiredPasswordStepProps) {
   const { t } = useAccountTranslation();
   const form = useForm(EMPTY_NEW_PASSWORD, NEW_PASSWORD_RULES);
-  const [errors, showErrors] = useTimedMessages();
+  const [errors, showErrors] = useNewPasswordRefusal(form.values);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -40,7 +40,7 @@ export function ExpiredPasswordStep({ token, userName, message, fallbackUrl, onO
         onOutcome(outcome);
         if (outcome.kind === 'redirect') return;
       } else {
-        showErrors(outcome.messages.length ? outcome.messages : [t('login.unknownError')]);
+        showErrors(refusalTexts(outcome, t), { fieldErrors: outcome.fieldErrors, judged: { newPassword, confirmPassword } });
       }
     } catch (error) {
       if (!(error instanceof AccountRequestError)) throw error;

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import type { GroupSignInRule } from '@gatehouse/contracts';
+import { useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { externalLoginUrl, navigateTo, sameOriginPath, type InteractionDetails } from '../account-api';
+import { externalLoginUrl, navigateTo, sameOriginPath, type AccountConfig, type InteractionDetails } from '../account-api';
 import { AccountLayout } from '../layout/AccountLayout';
 import { Loading } from '../layout/Loading';
 import { useDocumentTitle } from '../layout/use-document-title';
@@ -20,12 +21,8 @@ type Step =
   | { kind: 'expired-password'; token: string; message: string | undefined }
   | { kind: 'consent'; interaction: InteractionDetails };
 
-export interface LoginPageProps {
-  supportUrl?: string;
-}
-
 /** `/account/login` and `/account/logout`: every step of a sign-in inside one card. */
-export function LoginPage({ supportUrl }: LoginPageProps) {
+export function LoginPage() {
   const { t } = useAccountTranslation();
   useDocumentTitle(t('page.signInTitle'));
   const setup = useSignInSetup();
@@ -36,9 +33,11 @@ export function LoginPage({ supportUrl }: LoginPageProps) {
   const returnUrl = searchParams.get('ReturnUrl') ?? searchParams.get('returnUrl');
   const safeReturnUrl = sameOriginPath(returnUrl);
   const fallbackUrl = safeReturnUrl ?? '/';
+  const config = setup.status === 'ready' ? setup.config : undefined;
+  const groupSignIn = useMemo(() => groupSignInOf(config), [config]);
 
   return (
-    <AccountLayout supportUrl={supportUrl}>
+    <AccountLayout>
       {setup.status === 'loading' ? (
         <Loading />
       ) : (
@@ -49,6 +48,7 @@ export function LoginPage({ supportUrl }: LoginPageProps) {
               : // Back here after Microsoft, so the same sign-in (interaction) goes on.
                 externalLoginUrl(safeReturnUrl ?? location.pathname + location.search)
           }
+          groupSignIn={groupSignIn}
           interaction={setup.interaction}
           interactionParam={interactionParam}
           returnUrl={safeReturnUrl ?? null}
@@ -59,15 +59,22 @@ export function LoginPage({ supportUrl }: LoginPageProps) {
   );
 }
 
+/** Who must use the Microsoft sign-in, when the configuration says. */
+function groupSignInOf(config: AccountConfig | undefined): GroupSignInRule | undefined {
+  if (!config?.groupDomains?.length && !config?.groupDomainFragment) return undefined;
+  return { groupDomains: config.groupDomains ?? [], groupDomainFragment: config.groupDomainFragment };
+}
+
 interface SignInStepsProps {
   microsoftUrl: string | undefined;
+  groupSignIn: GroupSignInRule | undefined;
   interaction: InteractionDetails | undefined;
   interactionParam: string | undefined;
   returnUrl: string | null;
   fallbackUrl: string;
 }
 
-function SignInSteps({ microsoftUrl, interaction, interactionParam, returnUrl, fallbackUrl }: SignInStepsProps) {
+function SignInSteps({ microsoftUrl, groupSignIn, interaction, interactionParam, returnUrl, fallbackUrl }: SignInStepsProps) {
   const loginHint = interaction?.loginHint ?? '';
   const [step, setStep] = useState<Step>(() => {
     if (interaction?.prompt === 'consent') return { kind: 'consent', interaction };
@@ -116,6 +123,7 @@ function SignInSteps({ microsoftUrl, interaction, interactionParam, returnUrl, f
           returnUrl={returnUrl}
           fallbackUrl={fallbackUrl}
           microsoftUrl={microsoftUrl}
+          groupSignIn={groupSignIn}
           onAnotherMethod={microsoftUrl ? () => setStep({ kind: 'choice', returning: true }) : undefined}
           onOutcome={(outcome, values) => {
             setCredentials(values);

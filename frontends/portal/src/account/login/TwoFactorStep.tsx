@@ -8,7 +8,7 @@ import { matches, required, useForm, type Rules } from '../form/use-form';
 import { AccountStep, AccountStepActions } from '../layout/AccountStep';
 import { MessageList } from '../MessageList';
 import { useAccountTranslation } from '../use-account-translation';
-import { interpretLogin, type LoginOutcome, type TwoFactorMethod } from './login-outcome';
+import { interpretLogin, refusalTexts, type LoginOutcome, type TwoFactorMethod } from './login-outcome';
 import { codeDeadline, formatRemaining, useCountdown } from './use-countdown';
 
 export interface TwoFactorStepProps {
@@ -62,7 +62,7 @@ export function TwoFactorStep({ token, method: initialMethod, codeExpiresAt, use
       } else if (outcome.code === 'account.code_expired') {
         setExpiredByServer(true);
       } else {
-        setMessages(outcome.messages.length ? outcome.messages : [t('login.unknownError')]);
+        setMessages(refusalTexts(outcome, t));
         form.reset({ code: '' });
         form.focus('code');
       }

@@ -1,4 +1,6 @@
-import { messagesOf, sameOriginPath, type AccountResponse, type LoginResponse } from '../account-api';
+import { formatDateTime } from '@gatehouse/frontend-shared';
+import { fieldErrorsOf, messagesOf, sameOriginPath, type AccountResponse, type LoginResponse, type ServerFieldError } from '../account-api';
+import type { AccountT } from '../use-account-translation';
 
 export type TwoFactorMethod = 'email' | 'totp';
 
@@ -13,7 +15,13 @@ export type LoginOutcome =
       messages: string[];
       code: string | undefined;
       externalLoginRequired: boolean;
+      /** The end of a temporary lock (ISO 8601), shown in the user's time zone. */
+      lockedUntil: string | undefined;
+      /** The messages that are about one field of the form (a refused new password). */
+      fieldErrors: ServerFieldError[];
     };
+
+export type Refusal = Extract<LoginOutcome, { kind: 'refused' }>;
 
 /**
  * Reads a login response. A next step comes with a 200 and `success: false`; a finished (or
@@ -43,5 +51,19 @@ export function interpretLogin(response: AccountResponse<LoginResponse>, fallbac
     messages: response.status >= 500 ? [] : messagesOf(body),
     code: body.code,
     externalLoginRequired: body.externalLoginRequired === true,
+    lockedUntil: body.lockedUntil,
+    fieldErrors: response.status >= 500 ? [] : fieldErrorsOf(body),
   };
+}
+
+/**
+ * What the page shows for a refusal: a temporary lock with its end in the user's local time
+ * (`DD-MM-YYYY hh:mm:ss`, where the server's text gives UTC), else the server's texts, else the
+ * spec's unknown-error message.
+ */
+export function refusalTexts(refusal: Refusal, t: AccountT): string[] {
+  if (refusal.code === 'account.locked' && refusal.lockedUntil && !Number.isNaN(Date.parse(refusal.lockedUntil))) {
+    return [t('login.locked', { until: formatDateTime(refusal.lockedUntil, { notSet: '' }) })];
+  }
+  return refusal.messages.length ? refusal.messages : [t('login.unknownError')];
 }

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigateTo } from '../account-api';
 import { json, loginAnswer, mockApi, renderAccount, type ApiMock } from '../test-utils';
 
@@ -14,6 +14,10 @@ beforeEach(() => {
   vi.mocked(navigateTo).mockReset();
   document.cookie = 'XSRF-TOKEN=xsrf-from-cookie; path=/';
   api = mockApi();
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
 
 /** The dialog (antd renders them in body) whose text includes `text`, once it is open. */
@@ -150,7 +154,9 @@ describe('/account/login: the local form', () => {
     expect(navigateTo).not.toHaveBeenCalled();
   });
 
-  it('shows the lock message with its date', async () => {
+  it('shows the end of a temporary lock in the user’s time zone, as DD-MM-YYYY hh:mm:ss', async () => {
+    // UTC+5:30 all year: 10:05 UTC is 15:35 there.
+    vi.stubEnv('TZ', 'Asia/Kolkata');
     api.on(
       'POST /api/v1/account/login',
       json(
@@ -166,8 +172,30 @@ describe('/account/login: the local form', () => {
     await signIn('ana@client.example', 'wrong');
 
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Your account is locked after 5 failed attempts. Try again after 2026-11-22 10:05 UTC.',
+      /^Your account is locked after 5 failed attempts\. Try again after 22-11-2026 15:35:00\.$/,
     );
+  });
+
+  it('shows the lock in the page’s language, and the server’s words when it gives no usable end', async () => {
+    vi.stubEnv('TZ', 'America/New_York');
+    api.on(
+      'POST /api/v1/account/login',
+      json(423, loginAnswer({ code: 'account.locked', errors: ['Votre compte est bloqué (UTC).'], lockedUntil: '2026-01-05T16:00:30.000Z' })),
+    );
+    renderAccount('login', { language: 'fr' });
+    fireEvent.click(await screen.findByRole('button', { name: /Utilisateur local/ }));
+    type(await screen.findByLabelText('Utilisateur'), 'ana@client.example');
+    type(screen.getByLabelText('Mot de passe'), 'wrong');
+    fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Votre compte est bloqué après 5 tentatives échouées. Réessayez après 05-01-2026 11:00:30.');
+
+    api.on(
+      'POST /api/v1/account/login',
+      json(423, loginAnswer({ code: 'account.locked', errors: ['Votre compte est bloqué (UTC).'], lockedUntil: 'not a date' })),
+    );
+    type(screen.getByLabelText('Mot de passe'), 'wrong');
+    fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Votre compte est bloqué (UTC).'));
   });
 
   it('shows the permanent lock and the pending approval as the server words them', async () => {
@@ -262,6 +290,75 @@ describe('/account/login: group users', () => {
 
     expect(screen.getByLabelText('Password')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Sign in with Microsoft' })).not.toBeInTheDocument();
+  });
+});
+
+describe('/account/login: group users recognised as the name is typed', () => {
+  beforeEach(() => {
+    api.on('GET /api/v1/config', json(200, { microsoftSignIn: true, groupDomains: ['group.example'], groupDomainFragment: 'grupo-es' }));
+  });
+
+  const passwordShown = () => screen.queryByLabelText('Password') !== null;
+
+  it('hides the password and offers Microsoft for a group domain, a subdomain of one or the fragment, without asking the server', async () => {
+    renderAccount('login');
+    await openLocalForm();
+    const user = screen.getByLabelText('User');
+
+    type(user, 'jo@group.exampl');
+    expect(passwordShown()).toBe(true);
+    for (const name of ['jo@group.example', 'jo@mail.GROUP.example', 'juan@Grupo-ES.partner.example']) {
+      type(user, name);
+      expect(passwordShown(), name).toBe(false);
+      expect(screen.getByText('Group users must connect through their professional account (Office 365).')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Sign in with Microsoft' })).toHaveAttribute('href', expect.stringContaining('/api/v1/account/externalLogin'));
+      expect(screen.queryByRole('button', { name: 'Log in' })).not.toBeInTheDocument();
+    }
+    expect(user, 'the focus stays where the user types').toHaveFocus();
+    expect(api.posted('/api/v1/account/login')).toEqual([]);
+  });
+
+  it('brings the password back as soon as the name is no longer a group one', async () => {
+    renderAccount('login');
+    await openLocalForm();
+    type(screen.getByLabelText('User'), 'jo@group.example');
+    expect(passwordShown()).toBe(false);
+
+    for (const name of ['jo@evilgroup.example', 'jo@group.example.net', 'jo@client.example']) {
+      type(screen.getByLabelText('User'), name);
+      expect(passwordShown(), name).toBe(true);
+      expect(screen.queryByRole('link', { name: 'Sign in with Microsoft' })).not.toBeInTheDocument();
+    }
+  });
+
+  it('moves to the Microsoft button on a submit, not before, and posts no password', async () => {
+    renderAccount('login');
+    await openLocalForm();
+    const user = screen.getByLabelText('User');
+    type(user, 'jo@group.example');
+    expect(screen.getByRole('link', { name: 'Sign in with Microsoft' })).not.toHaveFocus();
+
+    fireEvent.submit(user.closest('form')!);
+
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Sign in with Microsoft' })).toHaveFocus());
+    expect(api.posted('/api/v1/account/login')).toEqual([]);
+  });
+
+  it('still follows the server when the configuration names no group domain', async () => {
+    api.on('GET /api/v1/config', json(200, { microsoftSignIn: true, groupDomains: [] }));
+    api.on(
+      'POST /api/v1/account/login',
+      json(403, loginAnswer({ code: 'account.use_professional_account', errors: ['Group users must connect through their professional account (Office 365).'], externalLoginRequired: true })),
+    );
+    renderAccount('login');
+    await openLocalForm();
+    type(screen.getByLabelText('User'), 'jo@group.example');
+    expect(passwordShown()).toBe(true);
+    type(screen.getByLabelText('Password'), 'irrelevant');
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+
+    expect(await screen.findByRole('link', { name: 'Sign in with Microsoft' })).toHaveFocus();
+    expect(passwordShown()).toBe(false);
   });
 });
 
@@ -361,11 +458,21 @@ describe('/account/login: page furniture', () => {
     expect(screen.queryByRole('link', { name: /Problems to access\? Contact Us!/ })).not.toBeInTheDocument();
     unmount();
 
-    renderAccount('login', { supportUrl: '/support' });
+    api.on('GET /api/v1/config', json(200, { microsoftSignIn: true, links: { support: 'https://support.example.com/help' } }));
+    const reads = api.calls('/api/v1/config').length;
+    renderAccount('login');
     const contact = await screen.findByRole('link', { name: /Problems to access\? Contact Us!/ });
-    expect(contact).toHaveAttribute('href', '/support');
+    expect(contact).toHaveAttribute('href', 'https://support.example.com/help');
     expect(contact).toHaveAttribute('target', '_blank');
     expect(contact).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(api.calls('/api/v1/config'), 'one read of the configuration for the page').toHaveLength(reads + 1);
+  });
+
+  it('does not link a support address that is not a web page', async () => {
+    api.on('GET /api/v1/config', json(200, { microsoftSignIn: true, links: { support: 'javascript:alert(1)' } }));
+    renderAccount('login');
+    await screen.findByRole('heading', { name: 'How do you want to sign in?' });
+    expect(screen.queryByRole('link', { name: /Problems to access\? Contact Us!/ })).not.toBeInTheDocument();
   });
 
   it('switches the page to French from the language selector and keeps the choice', async () => {

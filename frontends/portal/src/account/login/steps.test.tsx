@@ -253,6 +253,32 @@ describe('credentials → expired password', () => {
     expect(screen.queryByText('The password must have a symbol')).not.toBeInTheDocument();
   });
 
+  it('drops a refused rule as soon as the new password meets it, before the 10 seconds are up', async () => {
+    api.on(
+      'POST /api/v1/account/changePassword',
+      json(400, {
+        ...loginAnswer({ code: 'password.symbol', errors: ['The password must have a symbol', 'The password cannot be one of your last 7 passwords'] }),
+        fieldErrors: [
+          { field: 'newPassword', code: 'password.symbol', message: 'The password must have a symbol' },
+          { field: 'newPassword', code: 'password.reused', message: 'The password cannot be one of your last 7 passwords' },
+        ],
+      }),
+    );
+    await submitCredentials();
+    type(await screen.findByLabelText('New password'), 'Str0ngSecure12');
+    type(screen.getByLabelText('Confirm password'), 'Str0ngSecure12');
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('The password must have a symbol')).toBeInTheDocument();
+
+    type(screen.getByLabelText('New password'), 'Str0ngSecure12!');
+    expect(screen.queryByText('The password must have a symbol')).not.toBeInTheDocument();
+    expect(screen.queryByText('The password cannot be one of your last 7 passwords'), 'said of another password').not.toBeInTheDocument();
+    // The confirmation no longer matches: the page's own rule says so, under the field.
+    expect(screen.getByText("Passwords don't match")).toBeInTheDocument();
+    type(screen.getByLabelText('Confirm password'), 'Str0ngSecure12!');
+    expect(screen.queryByText("Passwords don't match")).not.toBeInTheDocument();
+  });
+
   it('continues to the two-step verification after the change', async () => {
     api.on(
       'POST /api/v1/account/changePassword',

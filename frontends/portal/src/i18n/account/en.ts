@@ -35,6 +35,7 @@ export const en = {
     unknownError: 'Unknow Error , please refresh the page',
     groupNotice: 'Group users must connect through their professional account (Office 365).',
     microsoftButton: 'Sign in with Microsoft',
+    locked: 'Your account is locked after 5 failed attempts. Try again after {{until}}.',
   },
   forgot: {
     missingTitle: 'Email missing',

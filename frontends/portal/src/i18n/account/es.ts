@@ -34,6 +34,7 @@ export const es: AccountPhrases = {
     unknownError: 'Error desconocido, por favor actualice la página',
     groupNotice: 'Los usuarios del grupo deben conectarse con su cuenta profesional (Office 365).',
     microsoftButton: 'Iniciar sesión con Microsoft',
+    locked: 'Su cuenta está bloqueada tras 5 intentos fallidos. Inténtelo de nuevo después de {{until}}.',
   },
   forgot: {
     missingTitle: 'Falta el correo electrónico',

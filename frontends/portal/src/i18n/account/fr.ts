@@ -34,6 +34,7 @@ export const fr: AccountPhrases = {
     unknownError: 'Erreur inconnue, veuillez actualiser la page',
     groupNotice: 'Les utilisateurs du groupe doivent se connecter avec leur compte professionnel (Office 365).',
     microsoftButton: 'Se connecter avec Microsoft',
+    locked: 'Votre compte est bloqué après 5 tentatives échouées. Réessayez après {{until}}.',
   },
   forgot: {
     missingTitle: 'E-mail manquant',

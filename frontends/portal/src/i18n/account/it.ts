@@ -34,6 +34,7 @@ export const it: AccountPhrases = {
     unknownError: 'Errore sconosciuto, ricarica la pagina',
     groupNotice: "Gli utenti del gruppo devono collegarsi con l'account professionale (Office 365).",
     microsoftButton: 'Accedi con Microsoft',
+    locked: 'Il tuo account è bloccato dopo 5 tentativi falliti. Riprova dopo {{until}}.',
   },
   forgot: {
     missingTitle: 'E-mail mancante',

@@ -34,6 +34,7 @@ export const ptBR: AccountPhrases = {
     unknownError: 'Erro desconhecido, atualize a página',
     groupNotice: 'Usuários do grupo devem se conectar com a conta profissional (Office 365).',
     microsoftButton: 'Entrar com a Microsoft',
+    locked: 'Sua conta foi bloqueada após 5 tentativas malsucedidas. Tente novamente depois de {{until}}.',
   },
   forgot: {
     missingTitle: 'E-mail ausente',

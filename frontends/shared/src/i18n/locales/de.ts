@@ -10,6 +10,11 @@ export const de: Phrases = {
       accessDenied: 'Zugriff verweigert',
       unknown: 'Unbekannter Fehler',
     },
+    notFoundPage: {
+      title: 'Seite nicht gefunden',
+      body: 'Die gesuchte Seite existiert nicht oder wurde gelöscht.',
+      action: 'Zurück zur Startseite',
+    },
   },
   admin: {
     dashboard: {

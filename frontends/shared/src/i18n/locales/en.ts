@@ -12,6 +12,11 @@ export const en = {
       accessDenied: 'Access is denied',
       unknown: 'Unknown error',
     },
+    notFoundPage: {
+      title: 'Page not found',
+      body: 'The page you are looking for does not exist or has been deleted.',
+      action: 'Back to home',
+    },
   },
   admin: {
     dashboard: {

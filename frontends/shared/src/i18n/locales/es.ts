@@ -10,6 +10,11 @@ export const es: Phrases = {
       accessDenied: 'Acceso denegado',
       unknown: 'Error desconocido',
     },
+    notFoundPage: {
+      title: 'Página no encontrada',
+      body: 'La página que busca no existe o ha sido eliminada.',
+      action: 'Volver al inicio',
+    },
   },
   admin: {
     dashboard: {

@@ -10,6 +10,11 @@ export const fr: Phrases = {
       accessDenied: 'Accès refusé',
       unknown: 'Erreur inconnue',
     },
+    notFoundPage: {
+      title: 'Page introuvable',
+      body: "La page que vous recherchez n'existe pas ou a été supprimée.",
+      action: "Retour à l'accueil",
+    },
   },
   admin: {
     dashboard: {

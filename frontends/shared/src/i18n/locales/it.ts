@@ -10,6 +10,11 @@ export const it: Phrases = {
       accessDenied: 'Accesso negato',
       unknown: 'Errore sconosciuto',
     },
+    notFoundPage: {
+      title: 'Pagina non trovata',
+      body: 'La pagina che cerchi non esiste o è stata eliminata.',
+      action: 'Torna alla home',
+    },
   },
   admin: {
     dashboard: {

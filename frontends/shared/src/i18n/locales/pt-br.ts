@@ -10,6 +10,11 @@ export const ptBR: Phrases = {
       accessDenied: 'Acesso negado',
       unknown: 'Erro desconhecido',
     },
+    notFoundPage: {
+      title: 'Página não encontrada',
+      body: 'A página que você procura não existe ou foi excluída.',
+      action: 'Voltar para o início',
+    },
   },
   admin: {
     dashboard: {

@@ -10,6 +10,11 @@ export const ptPT: Phrases = {
       accessDenied: 'Acesso negado',
       unknown: 'Erro desconhecido',
     },
+    notFoundPage: {
+      title: 'Página não encontrada',
+      body: 'A página que procura não existe ou foi eliminada.',
+      action: 'Voltar ao início',
+    },
   },
   admin: {
     dashboard: {

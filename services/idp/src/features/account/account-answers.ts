@@ -15,10 +15,19 @@ export function translator(context: AppContext, ctx: Context): Translate {
 /** Refusals and failures of `/api/v1/account/*` are answered by this middleware, not by the common error handler. */
 const answersHere = (path: string) => path.startsWith(ACCOUNT_PATHS) && !path.startsWith(EXTERNAL_LOGIN_PATH);
 
-/** The common error body said as the login response: every message in `errors`, the first one's key in `code`. */
+/**
+ * The common error body said as the login response: every message in `errors`, the first one's key
+ * in `code`, and in `fieldErrors` the field each message is about (the page checks them again as
+ * the user types).
+ */
 export function asLoginResponse(body: ErrorBody): LoginResponse {
   const messages = body.errors.length ? body.errors.map((error) => error.message) : [body.message];
-  return { ...loginResponse({ code: body.errors[0]?.code ?? body.code, errors: messages }), requestId: body.requestId };
+  const fieldErrors = body.errors.filter((error) => error.field).map(({ field, code, message }) => ({ field, code, message }));
+  return {
+    ...loginResponse({ code: body.errors[0]?.code ?? body.code, errors: messages }),
+    ...(fieldErrors.length ? { fieldErrors } : {}),
+    requestId: body.requestId,
+  };
 }
 
 function answerFailure(context: AppContext, ctx: Context, error: unknown): void {

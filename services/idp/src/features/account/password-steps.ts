@@ -1,4 +1,5 @@
 import { recordUnknownFailure, recordUserFailure, refundUnknownAttempt, refundUserAttempt, reserveUnknownAttempt, reserveUserAttempt, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry, type FailureOutcome } from '@gatehouse/core';
+import { requiresGroupSignIn } from '@gatehouse/contracts';
 import { lockRefusal, logResultOf, refusal } from './refusal.js';
 import { findSignInAccount, storeRehashedPassword } from './repository.js';
 import type { SignInDeps, SignInState, SignInStep } from './sign-in-state.js';
@@ -7,15 +8,12 @@ import type { SignInDeps, SignInState, SignInStep } from './sign-in-state.js';
 // for five minutes; the third lock is permanent. An unknown user name takes the same path (a dummy
 // verification and its own counter), so answer, status and timing do not reveal accounts.
 
-/** Group users sign in with Microsoft only: their user name is in a group domain or holds the fragment. */
+/**
+ * Group users sign in with Microsoft only: their user name is in a group domain or holds the
+ * fragment. The rule is the contracts' one, which the login page applies as the name is typed.
+ */
 export function requiresProfessionalAccount(context: AppContext, userName: string): boolean {
-  const name = userName.trim().toLowerCase();
-  const domain = name.split('@')[1] ?? '';
-  const { groupDomains, groupDomainFragment } = context.config.signIn;
-  return (
-    groupDomains.some((d) => domain === d || domain.endsWith(`.${d}`)) ||
-    Boolean(groupDomainFragment && name.includes(groupDomainFragment.toLowerCase()))
-  );
+  return requiresGroupSignIn(userName, context.config.signIn);
 }
 
 const normalizedOf = (state: SignInState) => state.userName.toLowerCase();

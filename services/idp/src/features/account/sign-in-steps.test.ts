@@ -1,4 +1,5 @@
 import { DEFAULT_LOCKOUT_POLICY, DEFAULT_PASSWORD_POLICY, SignInThrottle, hashPassword, type AppContext } from '@gatehouse/core';
+import { requiresGroupSignIn } from '@gatehouse/contracts';
 import { type Mailer } from '@gatehouse/core/mail';
 import { buildUser, sharedTestContext } from '@gatehouse/core/testing';
 import { expect } from 'chai';
@@ -42,6 +43,24 @@ describe('sign-in steps', () => {
       const group = { ...deps, context: { ...context, config: { ...context.config, signIn: { ...context.config.signIn, groupDomains: ['group.example'] } } } };
       expect(await checkGroupDomain(attempt('ana@group.example'), group)).to.include({ status: 403, code: 'account.use_professional_account', externalLoginRequired: true });
       expect(await checkGroupDomain(attempt('ana@partner.example'), group)).to.equal(undefined);
+    });
+  });
+
+  describe('requiresGroupSignIn (the rule the login page applies as the name is typed)', () => {
+    const rule = { groupDomains: ['group.example', 'corp.example'], groupDomainFragment: 'Grupo-ES' };
+
+    it('matches a group domain or a subdomain of one, and the fragment anywhere, whatever the case', () => {
+      for (const userName of ['ana@group.example', '  Ana@GROUP.example ', 'someone@sub.corp.example', 'juan@grupo-es.example', 'GRUPO-ES.juan@partner.example']) {
+        expect(requiresGroupSignIn(userName, rule), userName).to.equal(true);
+      }
+    });
+
+    it('leaves look-alike domains, partial names and an empty rule alone', () => {
+      for (const userName of ['ana@evilgroup.example', 'ana@group.example.net', 'ana@group', 'group.example', 'ana@partner.example', '']) {
+        expect(requiresGroupSignIn(userName, rule), userName).to.equal(false);
+      }
+      expect(requiresGroupSignIn('ana@group.example', { groupDomains: [] })).to.equal(false);
+      expect(requiresGroupSignIn('ana', { groupDomains: [''], groupDomainFragment: '' })).to.equal(false);
     });
   });
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sharedTestContext } from '@gatehouse/core/testing';
+import { createTestContext, sharedTestContext } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createApp } from '../../app.js';
@@ -43,6 +43,28 @@ describe('identity provider: start-up calls and portal', () => {
     expect(res.body.adminScopes.split(' '), 'the console needs the admin API scope').to.include.members(['openid', 'admin']);
     expect(res.body.apps).to.deep.equal({ portal: 'http://localhost:0/', admin: 'http://localhost:0/admin' });
     expect(JSON.stringify(res.body)).not.to.match(/secret|password|key/i);
+  });
+
+  it('GET /api/v1/config sends no support link and no group rule when none is configured', async () => {
+    const res = await request(server).get('/api/v1/config');
+    expect(res.body.links).not.to.have.property('support');
+    expect(res.body.groupDomains).to.deep.equal([]);
+    expect(res.body).not.to.have.property('groupDomainFragment');
+  });
+
+  it('GET /api/v1/config sends the support link (SUPPORT_URL) and who must use the Microsoft sign-in', async () => {
+    const context = await createTestContext({
+      overrides: {
+        'portal.supportUrl': 'https://support.example.com/gatehouse',
+        'signIn.groupDomains': 'Group.example, corp.example',
+        'signIn.groupDomainFragment': 'grupo-es',
+      },
+    });
+    const configured = (await createApp(context, { portalDist: fakePortalBuild() })).callback();
+    const res = await request(configured).get('/api/v1/config');
+    expect(res.status).to.equal(200);
+    expect(res.body.links).to.deep.include({ support: 'https://support.example.com/gatehouse' });
+    expect(res.body).to.deep.include({ groupDomains: ['group.example', 'corp.example'], groupDomainFragment: 'grupo-es' });
   });
 
   it('serves the portal for its client routes, and the not-found page with 404 elsewhere', async () => {

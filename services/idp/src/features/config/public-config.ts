@@ -15,8 +15,12 @@ export function publicConfigOf(config: Config): PublicConfig {
     environment: config.app.environment,
     // The login page shows the Microsoft button only when the sign-in is configured.
     microsoftSignIn: config.microsoft.enabled,
+    // The login page hides the password of a group user as the name is typed (the server decides).
+    groupDomains: config.signIn.groupDomains,
+    groupDomainFragment: config.signIn.groupDomainFragment,
     links: {
       helpdesk: config.portal.helpdeskUrl,
+      support: config.portal.supportUrl,
       termsOfUse: config.portal.termsOfUseUrl,
       cookiePolicy: config.portal.cookiePolicyUrl,
     },
