@@ -3,6 +3,8 @@ import { SignInLockout1763856000000 } from './1763856000000-sign-in-lockout.js';
 import { SecondFactor1763942400000 } from './1763942400000-second-factor.js';
 import { UserSearch1764028800000 } from './1764028800000-user-search.js';
 import { BootstrapState1764115200000 } from './1764115200000-bootstrap-state.js';
+import { CurrentCompany1764201600000 } from './1764201600000-current-company.js';
+import { UserAvatars1764288000000 } from './1764288000000-user-avatars.js';
 
 /** Every migration, oldest first. A landed migration is never edited: add a new one. */
-export const migrations = [InitialSchema1763769600000, SignInLockout1763856000000, SecondFactor1763942400000, UserSearch1764028800000, BootstrapState1764115200000];
+export const migrations = [InitialSchema1763769600000, SignInLockout1763856000000, SecondFactor1763942400000, UserSearch1764028800000, BootstrapState1764115200000, CurrentCompany1764201600000, UserAvatars1764288000000];

@@ -3,14 +3,19 @@ import { areasRoutes } from './admin/areas.js';
 import { dashboardRoutes } from './admin/dashboard.js';
 import { groupsRoutes } from './admin/groups.js';
 import { meRoutes } from './admin/me.js';
+import { rightsRequestsRoutes } from './admin/rights-requests.js';
 import { tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
 import { externalLoginRoutes } from './account/external-login.js';
 import { signInRoutes } from './account/sign-in.js';
 import { docsRoutes } from './docs.js';
 import { portalApplicationsRoutes } from './portal/applications.js';
+import { avatarRoutes } from './portal/avatar.js';
 import { configRoutes } from './portal/config.js';
+import { disclaimersRoutes } from './portal/disclaimers.js';
+import { myDataRoutes } from './portal/my-data.js';
 import { profileRoutes } from './portal/profile.js';
+import { rightsRoutes } from './portal/rights.js';
 import type { RouteContract } from './route.js';
 
 /** Every route the product serves: what the API document lists and what the servers must bind. */
@@ -22,10 +27,15 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   applicationsRoutes,
   meRoutes,
   dashboardRoutes,
+  rightsRequestsRoutes,
   signInRoutes,
   externalLoginRoutes,
   profileRoutes,
+  rightsRoutes,
   portalApplicationsRoutes,
   configRoutes,
+  disclaimersRoutes,
+  avatarRoutes,
+  myDataRoutes,
   docsRoutes,
 ].flatMap((routes) => Object.values(routes as Record<string, RouteContract>));

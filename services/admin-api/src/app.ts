@@ -15,6 +15,7 @@ import { dashboardRoutes } from './features/dashboard/router.js';
 import { groupExcelRoutes } from './features/groups/excel/router.js';
 import { groupRoutes, userGroupRoutes } from './features/groups/router.js';
 import { meRoutes } from './features/me/router.js';
+import { rightsRequestRoutes } from './features/rights-requests/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
 import { userExcelRoutes } from './features/users/excel/router.js';
 import { userRoutes } from './features/users/router.js';
@@ -54,7 +55,14 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
   app.use((ctx, next) => (isAdminApiPath(ctx.path) ? auth(ctx, next) : next()));
   app.use(koaJsonBody(context));
   for (const router of [adminRouter(context), accountRouter(context)]) app.use(router.routes()).use(router.allowedMethods());
-  app.use(koaSpa({ root: options.adminDist ?? path.join(context.config.rootDir, 'frontends/admin/dist'), basePath: '/admin' }));
+  app.use(
+    koaSpa({
+      root: options.adminDist ?? path.join(context.config.rootDir, 'frontends/admin/dist'),
+      basePath: '/admin',
+      // A silent sign-in (prompt=none) comes back to the callback in a hidden frame of the console.
+      framedBySelf: (p) => p === '/auth/callback',
+    }),
+  );
   return app;
 }
 
@@ -73,6 +81,7 @@ export function adminRouter(context: AppContext): Router {
     userGroupRoutes(context),
     groupRoutes(context),
     tenantRoutes(context),
+    rightsRequestRoutes(context),
   ];
   for (const router of features) admin.use(router.routes(), router.allowedMethods());
   return admin;

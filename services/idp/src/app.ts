@@ -6,15 +6,19 @@ import type Koa from 'koa';
 import { accountAnswers } from './features/account/account-answers.js';
 import { accountRoutes } from './features/account/router.js';
 import { applicationRoutes } from './features/applications/router.js';
+import { avatarRoutes } from './features/avatar/router.js';
 import { configRoutes } from './features/config/router.js';
+import { disclaimerRoutes } from './features/disclaimers/router.js';
 import { apiDocsRoutes } from './features/docs/router.js';
 import { externalLoginRoutes } from './features/external-login/router.js';
+import { myDataRoutes } from './features/my-data/router.js';
 import { profileRoutes } from './features/profile/router.js';
+import { exerciseRightsRoutes } from './features/rights/router.js';
 import { ProviderHost } from './oidc/provider-host.js';
 import { cookieKeys, type ProviderOptions } from './oidc/provider.js';
 
 /** Top-level routes of the portal SPA; any other path is answered 404 with the not-found page. */
-const PORTAL_ROUTES = /^\/(|account(\/.*)?|profile(\/.*)?|auth\/callback|home)$/;
+const PORTAL_ROUTES = /^\/(|account(\/.*)?|profile(\/.*)?|auth\/callback|rights|rigths|disclaimers|clients|service-manager)$/;
 
 export interface IdpOptions {
   /** Sends the mails of sign-in codes, reset links and notices (one is made from the context by default). */
@@ -43,7 +47,7 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
   // Every API call sets the XSRF cookie if missing; state-changing ones must echo it.
   const xsrf = koaXsrf();
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? xsrf(ctx, next) : next()));
-  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), externalLoginRoutes(context, host), profileRoutes(context, host, mailer), applicationRoutes(context, host), apiDocsRoutes()]) {
+  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), externalLoginRoutes(context, host), profileRoutes(context, host, mailer), exerciseRightsRoutes(context, host, mailer), applicationRoutes(context, host), disclaimerRoutes(context, host), avatarRoutes(context, host), myDataRoutes(context, host), apiDocsRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(
@@ -51,6 +55,8 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
       root: options.portalDist ?? path.join(context.config.rootDir, 'frontends/portal/dist'),
       basePath: '',
       isKnownRoute: (p) => PORTAL_ROUTES.test(p.replace(/\/$/, '') || '/'),
+      // A silent sign-in (prompt=none) comes back to the callback in a hidden frame of the portal.
+      framedBySelf: (p) => p === '/auth/callback',
       // The reset page's URL carries the token: it must never leak through a Referer header.
       headersFor: (p): Record<string, string> => (p.startsWith('/account/changePassword') ? { 'Referrer-Policy': 'no-referrer' } : {}),
     }),

@@ -86,6 +86,43 @@ export const en = {
     yes: 'Yes',
     no: 'No',
   },
+  disclaimerGate: {
+    title: 'Disclaimer',
+    intro: 'Read this disclaimer and accept it to use the administration console.',
+    accept: 'Accept',
+  },
+  rightsRequests: {
+    title: 'Rights requests',
+    receivedAt: 'Received on',
+    requestDate: 'Request date',
+    fullName: 'Interested person',
+    email: 'E-mail',
+    account: 'Sent by the account',
+    deletedAccount: 'Deleted account',
+    requestType: 'Type',
+    type: {
+      Direct: 'Direct',
+      Representative: 'Representative',
+    },
+    representativeData: 'Representative',
+    rights: 'Rights',
+    right: {
+      Access: 'Access',
+      Information: 'Information',
+      Correction: 'Rectification',
+      TreatmentOpisition: 'Objection to processing',
+      Supression: 'Erasure',
+      DataPortability: 'Data portability',
+    },
+    requestDetails: 'Details',
+    documents: 'Documents',
+    size: '{{size}} KB',
+    download: 'Download {{name}}',
+    view: 'View',
+    viewOf: 'View the request of {{name}}',
+    detailTitle: 'Request of {{name}}',
+    none: '—',
+  },
 };
 
 export type AdminPhrases = typeof en;

@@ -8,6 +8,7 @@ import { setApiDependencies } from '../auth/api-dependencies';
 import { AuthProvider } from '../auth/auth-context';
 import { RequireAdmin, type RequireAdminProps } from '../auth/RequireAdmin';
 import { loadAdminSession } from '../auth/session';
+import { DisclaimerGate } from '../disclaimer-gate/DisclaimerGate';
 import { createAdminStore } from '../store';
 import { AdminLayout } from './AdminLayout';
 import { Splash } from './Splash';
@@ -34,7 +35,9 @@ function SignedInShell({ auth, ...gate }: { auth: OidcAuth } & Pick<RequireAdmin
     <AuthProvider auth={auth}>
       <ReduxProvider store={store}>
         <RequireAdmin {...gate}>
-          <AdminLayout />
+          <DisclaimerGate>
+            <AdminLayout />
+          </DisclaimerGate>
         </RequireAdmin>
       </ReduxProvider>
     </AuthProvider>

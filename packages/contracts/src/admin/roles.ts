@@ -67,6 +67,10 @@ export const ENDPOINT_ROLES = {
 
   'tenants.list': [...READ_USERS, 'Manager'],
   'tenants.twoModeAuth': ADMIN,
+
+  'rightsRequests.list': ADMIN,
+  'rightsRequests.get': ADMIN,
+  'rightsRequests.file': ADMIN,
 } as const satisfies Record<string, readonly IdentityRole[] | typeof SIGNED_IN>;
 
 /** The name of an admin endpoint in ENDPOINT_ROLES. */

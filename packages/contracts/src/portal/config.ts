@@ -6,6 +6,8 @@ export const portalLinksSchema = z.object({
   helpdesk: z.string().optional(),
   termsOfUse: z.string().optional(),
   cookiePolicy: z.string().optional(),
+  /** "Problems to access? Contact Us!" on the sign-in pages. */
+  support: z.string().optional(),
 });
 export type PortalLinks = z.output<typeof portalLinksSchema>;
 
@@ -26,6 +28,12 @@ export const publicConfigSchema = z.object({
   environment: z.string(),
   /** The login page shows the Microsoft button only when that sign-in is configured. */
   microsoftSignIn: z.boolean(),
+  /**
+   * Who must use the Microsoft sign-in (see `requiresGroupSignIn`): the login page hides the
+   * password as the name is typed; the server refuses it anyway.
+   */
+  groupDomains: z.array(z.string()),
+  groupDomainFragment: z.string().optional(),
   links: portalLinksSchema,
   apps: z.object({ portal: z.string(), admin: z.string() }),
 });

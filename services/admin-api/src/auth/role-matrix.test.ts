@@ -37,6 +37,18 @@ async function ownedGroup(w: World, caller: User) {
   return group;
 }
 
+/** A rights request sent from the portal, with one document. */
+async function rightsRequest(w: World): Promise<{ id: string; fileId: string }> {
+  const [request] = await w.context.dataSource.query(
+    `INSERT INTO rights_requests (request_date, full_name, email, request_type, rights) VALUES ('2025-11-24', 'Ann Example', 'ann@example.com', 'Direct', '{Access}') RETURNING id`,
+  );
+  const [file] = await w.context.dataSource.query(
+    `INSERT INTO rights_request_files (rights_request_id, file_name, content_type, size, content) VALUES ($1, 'id.pdf', 'application/pdf', 4, $2) RETURNING id`,
+    [request.id, Buffer.from('%PDF')],
+  );
+  return { id: request.id, fileId: file.id };
+}
+
 /**
  * A call every role allowed by ENDPOINT_ROLES must be able to make successfully, built afresh for
  * each role (a deleted user cannot be deleted twice).
@@ -161,6 +173,13 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     url: `/tenants/twoModeAuth/${(await buildTenant(w.context.dataSource, { areaId: w.area.id })).id}`,
     body: { enable: true },
   }),
+
+  'rightsRequests.list': async () => ({ route: 'GET /rightsRequests', url: '/rightsRequests' }),
+  'rightsRequests.get': async (w) => ({ route: 'GET /rightsRequests/:id', url: `/rightsRequests/${(await rightsRequest(w)).id}` }),
+  'rightsRequests.file': async (w) => {
+    const { id, fileId } = await rightsRequest(w);
+    return { route: 'GET /rightsRequests/:id/files/:fileId', url: `/rightsRequests/${id}/files/${fileId}` };
+  },
 };
 
 describe('admin API role matrix: every endpoint with every role', function () {

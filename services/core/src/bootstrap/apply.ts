@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { DataSource, EntityManager, ObjectLiteral, EntityTarget } from 'typeorm';
 import { parse as parseYaml } from 'yaml';
 import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID } from '../domain/constants.js';
-import { Application, Role, RoleScope } from '../entities/applications.js';
+import { Application, Disclaimer, Role, RoleScope } from '../entities/applications.js';
 import { Area, Tenant, User } from '../entities/identity.js';
 import { TenantMember, TenantMemberRole } from '../entities/membership.js';
 import type { SecretBox } from '../security/secret-box.js';
@@ -243,6 +243,19 @@ class Bootstrapper {
       },
     );
     await this.applyRoles(app);
+    if (app.disclaimer) await this.applyDisclaimer(app.id, app.disclaimer);
+  }
+
+  /**
+   * The application's disclaimer: version 1 when it has none, a new version when the declared text
+   * differs from the latest one (users then accept it again), nothing when it is the same.
+   */
+  private async applyDisclaimer(applicationId: string, declared: Partial<Record<string, string>>) {
+    const texts = Object.fromEntries(Object.entries(declared).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const [latest] = await this.em.find(Disclaimer, { where: { applicationId }, order: { version: 'DESC' }, take: 1 });
+    if (latest && sameTexts(latest.content, texts)) return;
+    await this.em.save(this.em.create(Disclaimer, { applicationId, version: (latest?.version ?? 0) + 1, content: texts }));
+    this.result.created++;
   }
 
   private async applyRoles(app: BootstrapDocument['applications'][number]) {
@@ -388,6 +401,12 @@ class Bootstrapper {
     Object.assign(existing, Object.fromEntries(changed));
     return this.em.save(entity, existing);
   }
+}
+
+/** The same text in the same languages, whatever the order they are written in. */
+function sameTexts(a: Record<string, string>, b: Record<string, string>): boolean {
+  const languages = Object.keys(a);
+  return languages.length === Object.keys(b).length && languages.every((language) => a[language] === b[language]);
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
 import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, IDENTITY_ROLES } from '../domain/constants.js';
-import { Application, Role } from '../entities/applications.js';
+import { Application, Disclaimer, Role } from '../entities/applications.js';
 import { Area, Tenant, User } from '../entities/identity.js';
 import { verifyPassword } from '../security/passwords.js';
 import { createTestContext } from '../testing/index.js';
@@ -282,5 +282,62 @@ users:
       'administrator: role "God" does not exist in application "1"',
     ]);
     expect(await dataSource.getRepository(Area).count(), 'the transaction rolled back').to.equal(0);
+  });
+
+  describe('disclaimers', () => {
+    const WITH_DISCLAIMER = DEPLOYMENT.replace(
+      '    roles:\n      - name: Sales\n',
+      "    disclaimer:\n      en: 'Use the CRM for company business only.'\n      fr: 'Utilisez le CRM pour les affaires de la société uniquement.'\n    roles:\n      - name: Sales\n",
+    );
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    const versions = (dataSource: DataSource) =>
+      dataSource.getRepository(Disclaimer).find({ where: { applicationId: 'crm' }, order: { version: 'ASC' } });
+
+    it('gives an application its disclaimer as version 1, with the text of each language', async () => {
+      const { dataSource, secrets } = await createTestContext();
+      await applyBootstrap(dataSource, await readBootstrapFile(writeFile(WITH_DISCLAIMER), { publicUrl: PUBLIC_URL }), { secrets, admin });
+
+      const rows = await versions(dataSource);
+      expect(rows.map((row) => [row.version, row.content])).to.deep.equal([
+        [1, { en: 'Use the CRM for company business only.', fr: 'Utilisez le CRM pour les affaires de la société uniquement.' }],
+      ]);
+    });
+
+    it('adds a version when the text changes, and none when the file changes elsewhere or lists the languages in another order', async () => {
+      const { dataSource, secrets } = await createTestContext();
+      await applyBootstrap(dataSource, await readBootstrapFile(writeFile(WITH_DISCLAIMER), { publicUrl: PUBLIC_URL }), { secrets, admin });
+      const [first] = await versions(dataSource);
+
+      const elsewhere = WITH_DISCLAIMER.replace('displayName: CRM', 'displayName: Customer Relations').replace(
+        "      en: 'Use the CRM for company business only.'\n      fr: 'Utilisez le CRM pour les affaires de la société uniquement.'\n",
+        "      fr: 'Utilisez le CRM pour les affaires de la société uniquement.'\n      en: 'Use the CRM for company business only.'\n",
+      );
+      const unchanged = await applyBootstrap(dataSource, await readBootstrapFile(writeFile(elsewhere), { publicUrl: PUBLIC_URL }), { secrets, admin });
+      expect(unchanged).to.include({ created: 0, updated: 1 });
+      expect((await versions(dataSource)).map((row) => row.id), 'the same version, still accepted by those who did').to.deep.equal([first!.id]);
+
+      const reworded = elsewhere.replace('for company business only.', 'for company business only, never for private matters.');
+      const result = await applyBootstrap(dataSource, await readBootstrapFile(writeFile(reworded), { publicUrl: PUBLIC_URL }), { secrets, admin });
+      expect(result.created).to.equal(1);
+      const rows = await versions(dataSource);
+      expect(rows.map((row) => row.version)).to.deep.equal([1, 2]);
+      expect(rows[1]!.content.en).to.equal('Use the CRM for company business only, never for private matters.');
+      expect(rows[0]!.content.en, 'the version users accepted stays as it was').to.equal('Use the CRM for company business only.');
+    });
+
+    it('refuses a disclaimer in an unknown language or without any text', async () => {
+      const file = writeFile(`
+applications:
+  - { id: a, name: a, displayName: A, type: public, disclaimer: { en: 'Terms', klingon: 'Terms' } }
+  - { id: b, name: b, displayName: B, type: public, disclaimer: {} }
+  - { id: c, name: c, displayName: C, type: public, disclaimer: { fr: '   ' } }
+`);
+      const error = await readBootstrapFile(file, { publicUrl: PUBLIC_URL }).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(BootstrapError);
+      const problems = (error as BootstrapError).problems.join('\n');
+      expect(problems).to.match(/applications\.0\.disclaimer: Unrecognized key: "klingon"/);
+      expect(problems).to.match(/applications\.1\.disclaimer: a disclaimer needs its text in one language at least/);
+      expect(problems).to.match(/applications\.2\.disclaimer\.fr/);
+    });
   });
 });

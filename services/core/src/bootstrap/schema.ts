@@ -34,6 +34,14 @@ const roleSchema = z.strictObject({
   scopes: z.array(z.string().regex(/^[a-z0-9./:_-]+$/)).default([]),
 });
 
+/** The longest disclaimer text, in any one language. */
+export const DISCLAIMER_MAX_LENGTH = 20_000;
+
+/** An application's disclaimer: its text per language (`{ en: '…', fr: '…' }`), one at least. */
+const disclaimerSchema = z
+  .partialRecord(z.enum(LANGUAGES), z.string().trim().min(1).max(DISCLAIMER_MAX_LENGTH))
+  .refine((texts) => Object.keys(texts).length > 0, 'a disclaimer needs its text in one language at least');
+
 const applicationSchema = z.strictObject({
   id: z.string().trim().min(1).max(64),
   /** The OAuth client_id. */
@@ -56,6 +64,11 @@ const applicationSchema = z.strictObject({
   prerelease: z.boolean().optional(),
   hideInUserList: z.boolean().optional(),
   roles: z.array(roleSchema).default([]),
+  /**
+   * Terms users accept before using the application: version 1 when first declared, a new version
+   * (to accept again) whenever the declared text differs from the latest one.
+   */
+  disclaimer: disclaimerSchema.optional(),
 });
 
 const membershipSchema = z.strictObject({

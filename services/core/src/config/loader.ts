@@ -17,7 +17,7 @@ export interface Config {
   };
   database: { url?: string; poolSize: number; dataDir: string; embeddedPort: number };
   redis: { url?: string };
-  mail: { smtpUrl?: string; from: string };
+  mail: { smtpUrl?: string; from: string; dataProtectionEmail?: string };
   metrics: { token?: string };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   security: {
@@ -47,7 +47,9 @@ export interface Config {
   };
   oidc: { issuer: string; adminApiAudience: string; sweepIntervalMs: number; allowPrivateNetworkRequests: boolean; portalClientId: string; adminClientId: string };
   app: { environment: string };
-  portal: { clientPortalAppId?: string; helpdeskUrl?: string; termsOfUseUrl?: string; cookiePolicyUrl?: string };
+  portal: { clientPortalAppId?: string; helpdeskUrl?: string; supportUrl?: string; termsOfUseUrl?: string; cookiePolicyUrl?: string };
+  /** Users' pictures: `store` is `database` or a folder. */
+  avatar: { store: string; maxBytes: number };
   bootstrap: { file: string; adminUserName: string; adminPassword?: string };
 }
 

@@ -72,6 +72,7 @@ export class Tenant {
 @Index('users__normalized_email', ['normalizedEmail'])
 @Index('users__area_id', ['areaId'])
 @Index('users__modified_on', ['modifiedOn'])
+@Index('users__current_company_id', ['currentCompanyId'])
 @Check('users__user_type__check', '"user_type" IN (1, 2)')
 export class User {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'users__pkey' })
@@ -149,6 +150,12 @@ export class User {
   totpLastStep: string | null;
   @Timestamp('last_login_at', { nullable: true })
   lastLoginAt: Date | null;
+  /** The company (tenant) the user chose to work for now; forgotten when the tenant is deleted. */
+  @Uuid('current_company_id', { nullable: true })
+  currentCompanyId: string | null;
+  @ManyToOne(() => Tenant, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'current_company_id', foreignKeyConstraintName: 'users__current_company_id__fkey' })
+  currentCompany?: Relation<Tenant>;
   @Uuid('modified_by_id', { nullable: true })
   modifiedById: string | null;
   @CreatedAt()

@@ -337,6 +337,19 @@ describe('renderMail', () => {
     invitation: { name: 'Zoë Quinn', link: 'https://id.example.com/account/invitation?token=inv1te', productName: 'Acme Portal' },
     'password-changed': { name: 'Zoë Quinn', date: new Date('2025-03-12T14:05:00Z') },
     'email-changed': { name: 'Zoë Quinn', date: new Date('2025-03-12T14:05:00Z') },
+    'rights-request': {
+      reference: '5f0c2a4e-rq',
+      fullName: 'Zoë Quinn',
+      email: 'zoe@example.com',
+      account: 'zoe.q@example.com',
+      requestType: 'Representative',
+      representativeData: 'Counsel Ada Lovelace',
+      requestDate: '24/11/2025',
+      rights: 'Access, Supression',
+      requestDetails: 'Please send me a copy.',
+      documents: 'passport.pdf (120 KB)',
+      receivedAt: new Date('2025-11-24T09:30:00Z'),
+    },
   };
   /** What each parameter must look like in the mail, whatever the language. */
   const EXPECTED: { [T in MailTemplate]: string[] } = {
@@ -345,6 +358,7 @@ describe('renderMail', () => {
     invitation: ['Zoë Quinn', PARAMS.invitation.link, 'Acme Portal'],
     'password-changed': ['Zoë Quinn', '2025', '12', '14:05'],
     'email-changed': ['Zoë Quinn', '2025', '12', '14:05'],
+    'rights-request': ['5f0c2a4e-rq', 'Zoë Quinn', 'zoe@example.com', 'zoe.q@example.com', 'Counsel Ada Lovelace', '24/11/2025', 'Please send me a copy.', 'passport.pdf (120 KB)', '09:30'],
   };
 
   for (const template of MAIL_TEMPLATES) {

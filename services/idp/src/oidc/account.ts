@@ -1,5 +1,6 @@
 import { resolveEffectiveRoles, type AppContext } from '@gatehouse/core';
 import type { Account, KoaContextWithOIDC } from 'oidc-provider';
+import { companySummary, currentCompanyOf } from '../features/profile/repository.js';
 import type { ClientRegistry } from './clients.js';
 
 export interface AccountRow {
@@ -29,7 +30,15 @@ export const CLAIMS = {
   profile: ['name', 'given_name', 'family_name', 'locale', 'area', 'internal_category'],
   email: ['email', 'email_verified'],
   roles: ['roles', 'groups'],
+  /** The company (tenant) the user works for now, `{ id, title }`, chosen in the portal. */
+  company: ['current_company'],
 };
+
+/** The `current_company` claim: computed only when the application asked for the `company` scope. */
+async function companyClaim(context: AppContext, userId: string, scope: string | undefined): Promise<{ id: string; title: string } | undefined> {
+  if (!String(scope ?? '').split(' ').includes('company')) return undefined;
+  return currentCompanyOf(await companySummary(context.dataSource, userId)) ?? undefined;
+}
 
 /** How long account rows and role names are reused; every change drops them at once anyway. */
 const CACHE_TTL_MS = 30_000;
@@ -73,6 +82,11 @@ export class AccountDirectory {
     return names;
   }
 
+  /** The user's current company, when `scope` asks for it (never cached: a choice applies at once). */
+  currentCompany(userId: string, scope: string | undefined): Promise<{ id: string; title: string } | undefined> {
+    return companyClaim(this.context, userId, scope);
+  }
+
   close(): void {
     for (const off of this.unsubscribe) off();
   }
@@ -89,7 +103,7 @@ export function accountFinder(directory: AccountDirectory, registry: ClientRegis
     if (!row) return undefined;
     return {
       accountId: row.id,
-      async claims() {
+      async claims(_use, scope) {
         const clientId = ctx.oidc?.client?.clientId;
         const app = clientId ? await registry.find(clientId) : undefined;
         const roles = app ? await directory.roleNames(row.id, app.id) : [];
@@ -106,6 +120,7 @@ export function accountFinder(directory: AccountDirectory, registry: ClientRegis
           internal_category: row.internal_category ?? undefined,
           roles,
           groups: row.groups,
+          current_company: await directory.currentCompany(row.id, scope),
         };
       },
     };

@@ -82,7 +82,7 @@ function protocol(config: Config, options: ProviderOptions): Configuration {
     findAccount: accountFinder(options.directory, options.registry),
     jwks: { keys: options.keys },
     claims: CLAIMS,
-    scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'roles', 'company'],
     responseTypes: ['code'],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' },
     enabledJWA: { idTokenSigningAlgValues: ['RS256', 'ES256', 'EdDSA'] },

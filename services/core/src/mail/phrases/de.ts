@@ -1,4 +1,8 @@
+import { labelled } from './labels.js';
 import type { MailPhrases } from './types.js';
+
+const REQUEST_TYPES = { Direct: 'Direkt (die betroffene Person selbst)', Representative: 'Über einen Vertreter' };
+const RIGHTS = { Access: 'Auskunft', Information: 'Information', Correction: 'Berichtigung', TreatmentOpisition: 'Widerspruch gegen die Verarbeitung', Supression: 'Löschung', DataPortability: 'Datenübertragbarkeit' };
 
 export const de: MailPhrases = {
   common: {
@@ -48,6 +52,23 @@ export const de: MailPhrases = {
         'Wenn Sie diese Änderung veranlasst haben, müssen Sie nichts weiter tun.',
         'Andernfalls wenden Sie sich sofort an Ihren Administrator.',
       ],
+    },
+    'rights-request': {
+      subject: (p) => `Antrag auf Ausübung von Datenschutzrechten ${p.reference}`,
+      intro: (p) => [
+        `Über das Portal wurde am ${p.receivedAt} ein Antrag auf Ausübung von Datenschutzrechten gesendet.`,
+        `Referenz: ${p.reference}`,
+        `Name der betroffenen Person: ${p.fullName}`,
+        `E-Mail: ${p.email}`,
+        `Gesendet vom Konto: ${p.account}`,
+        `Art des Antrags: ${labelled(p.requestType, REQUEST_TYPES)}`,
+        `Vertreter: ${p.representativeData || '—'}`,
+        `Datum des Antrags: ${p.requestDate}`,
+        `Auszuübende Rechte: ${labelled(p.rights, RIGHTS)}`,
+        `Details: ${p.requestDetails || '—'}`,
+        `Ausweisdokumente: ${p.documents}`,
+      ],
+      outro: () => ['Die Ausweisdokumente sind dieser Nachricht nicht beigefügt: Administratoren laden sie mit dem Antrag in der Identitätsverwaltung herunter.'],
     },
   },
 };

@@ -1,4 +1,8 @@
+import { labelled } from './labels.js';
 import type { MailPhrases } from './types.js';
+
+const REQUEST_TYPES = { Direct: 'Direct (the interested person)', Representative: 'Through a representative' };
+const RIGHTS = { Access: 'Access', Information: 'Information', Correction: 'Rectification', TreatmentOpisition: 'Objection to processing', Supression: 'Erasure', DataPortability: 'Data portability' };
 
 export const en: MailPhrases = {
   common: {
@@ -48,6 +52,23 @@ export const en: MailPhrases = {
         'If you asked for this change, there is nothing more to do.',
         'If you did not, contact your administrator at once.',
       ],
+    },
+    'rights-request': {
+      subject: (p) => `Data protection rights request ${p.reference}`,
+      intro: (p) => [
+        `A data protection rights request was sent from the portal on ${p.receivedAt}.`,
+        `Reference: ${p.reference}`,
+        `Name of the interested person: ${p.fullName}`,
+        `E-mail: ${p.email}`,
+        `Sent by the account: ${p.account}`,
+        `Request type: ${labelled(p.requestType, REQUEST_TYPES)}`,
+        `Representative: ${p.representativeData || '—'}`,
+        `Request date: ${p.requestDate}`,
+        `Rights to exercise: ${labelled(p.rights, RIGHTS)}`,
+        `Details: ${p.requestDetails || '—'}`,
+        `Identification documents: ${p.documents}`,
+      ],
+      outro: () => ['The identification documents are not attached to this message: administrators download them with the request from the identity administration.'],
     },
   },
 };

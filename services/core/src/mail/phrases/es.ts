@@ -1,4 +1,8 @@
+import { labelled } from './labels.js';
 import type { MailPhrases } from './types.js';
+
+const REQUEST_TYPES = { Direct: 'Directa (el propio interesado)', Representative: 'A través de un representante' };
+const RIGHTS = { Access: 'Acceso', Information: 'Información', Correction: 'Rectificación', TreatmentOpisition: 'Oposición al tratamiento', Supression: 'Supresión', DataPortability: 'Portabilidad de los datos' };
 
 export const es: MailPhrases = {
   common: {
@@ -48,6 +52,23 @@ export const es: MailPhrases = {
         'Si ha solicitado este cambio, no tiene que hacer nada más.',
         'Si no, póngase en contacto con su administrador de inmediato.',
       ],
+    },
+    'rights-request': {
+      subject: (p) => `Solicitud de ejercicio de derechos de protección de datos ${p.reference}`,
+      intro: (p) => [
+        `Se ha enviado una solicitud de ejercicio de derechos de protección de datos desde el portal el ${p.receivedAt}.`,
+        `Referencia: ${p.reference}`,
+        `Nombre del interesado: ${p.fullName}`,
+        `Correo electrónico: ${p.email}`,
+        `Enviada por la cuenta: ${p.account}`,
+        `Tipo de solicitud: ${labelled(p.requestType, REQUEST_TYPES)}`,
+        `Representante: ${p.representativeData || '—'}`,
+        `Fecha de la solicitud: ${p.requestDate}`,
+        `Derechos que ejercer: ${labelled(p.rights, RIGHTS)}`,
+        `Detalles: ${p.requestDetails || '—'}`,
+        `Documentos de identificación: ${p.documents}`,
+      ],
+      outro: () => ['Los documentos de identificación no se adjuntan a este mensaje: los administradores los descargan con la solicitud desde la administración de identidades.'],
     },
   },
 };

@@ -1,4 +1,8 @@
+import { labelled } from './labels.js';
 import type { MailPhrases } from './types.js';
+
+const REQUEST_TYPES = { Direct: 'Directe (la personne concernée)', Representative: 'Par un représentant' };
+const RIGHTS = { Access: 'Accès', Information: 'Information', Correction: 'Rectification', TreatmentOpisition: 'Opposition au traitement', Supression: 'Effacement', DataPortability: 'Portabilité des données' };
 
 export const fr: MailPhrases = {
   common: {
@@ -50,6 +54,23 @@ export const fr: MailPhrases = {
         "Si vous avez demandé ce changement, vous n'avez rien d'autre à faire.",
         'Sinon, contactez immédiatement votre administrateur.',
       ],
+    },
+    'rights-request': {
+      subject: (p) => `Demande d’exercice des droits sur les données ${p.reference}`,
+      intro: (p) => [
+        `Une demande d’exercice des droits sur les données personnelles a été envoyée depuis le portail le ${p.receivedAt}.`,
+        `Référence : ${p.reference}`,
+        `Nom de la personne concernée : ${p.fullName}`,
+        `E-mail : ${p.email}`,
+        `Envoyée par le compte : ${p.account}`,
+        `Type de demande : ${labelled(p.requestType, REQUEST_TYPES)}`,
+        `Représentant : ${p.representativeData || '—'}`,
+        `Date de la demande : ${p.requestDate}`,
+        `Droits à exercer : ${labelled(p.rights, RIGHTS)}`,
+        `Précisions : ${p.requestDetails || '—'}`,
+        `Pièces d’identité : ${p.documents}`,
+      ],
+      outro: () => ['Les pièces d’identité ne sont pas jointes à ce message : les administrateurs les téléchargent avec la demande depuis l’administration des identités.'],
     },
   },
 };

@@ -1,4 +1,8 @@
+import { labelled } from './labels.js';
 import type { MailPhrases } from './types.js';
+
+const REQUEST_TYPES = { Direct: "Diretta (l'interessato stesso)", Representative: 'Tramite un rappresentante' };
+const RIGHTS = { Access: 'Accesso', Information: 'Informazione', Correction: 'Rettifica', TreatmentOpisition: 'Opposizione al trattamento', Supression: 'Cancellazione', DataPortability: 'Portabilità dei dati' };
 
 export const it: MailPhrases = {
   common: {
@@ -48,6 +52,23 @@ export const it: MailPhrases = {
         'Se la modifica è stata richiesta da lei, non deve fare altro.',
         "In caso contrario, contatti subito l'amministratore.",
       ],
+    },
+    'rights-request': {
+      subject: (p) => `Richiesta di esercizio dei diritti sulla protezione dei dati ${p.reference}`,
+      intro: (p) => [
+        `Una richiesta di esercizio dei diritti sulla protezione dei dati è stata inviata dal portale il ${p.receivedAt}.`,
+        `Riferimento: ${p.reference}`,
+        `Nome dell'interessato: ${p.fullName}`,
+        `E-mail: ${p.email}`,
+        `Inviata dall'account: ${p.account}`,
+        `Tipo di richiesta: ${labelled(p.requestType, REQUEST_TYPES)}`,
+        `Rappresentante: ${p.representativeData || '—'}`,
+        `Data della richiesta: ${p.requestDate}`,
+        `Diritti da esercitare: ${labelled(p.rights, RIGHTS)}`,
+        `Dettagli: ${p.requestDetails || '—'}`,
+        `Documenti di identità: ${p.documents}`,
+      ],
+      outro: () => ["I documenti di identità non sono allegati a questo messaggio: gli amministratori li scaricano con la richiesta dall'amministrazione delle identità."],
     },
   },
 };

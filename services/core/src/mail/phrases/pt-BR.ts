@@ -1,4 +1,8 @@
+import { labelled } from './labels.js';
 import type { MailPhrases } from './types.js';
+
+const REQUEST_TYPES = { Direct: 'Direta (o próprio interessado)', Representative: 'Por meio de um representante' };
+const RIGHTS = { Access: 'Acesso', Information: 'Informação', Correction: 'Correção', TreatmentOpisition: 'Oposição ao tratamento', Supression: 'Eliminação', DataPortability: 'Portabilidade dos dados' };
 
 export const ptBR: MailPhrases = {
   common: {
@@ -48,6 +52,23 @@ export const ptBR: MailPhrases = {
         'Se foi você quem pediu essa alteração, não é preciso fazer mais nada.',
         'Caso contrário, entre em contato com o administrador imediatamente.',
       ],
+    },
+    'rights-request': {
+      subject: (p) => `Solicitação de exercício de direitos de proteção de dados ${p.reference}`,
+      intro: (p) => [
+        `Uma solicitação de exercício de direitos de proteção de dados foi enviada pelo portal em ${p.receivedAt}.`,
+        `Referência: ${p.reference}`,
+        `Nome do interessado: ${p.fullName}`,
+        `E-mail: ${p.email}`,
+        `Enviada pela conta: ${p.account}`,
+        `Tipo de solicitação: ${labelled(p.requestType, REQUEST_TYPES)}`,
+        `Representante: ${p.representativeData || '—'}`,
+        `Data da solicitação: ${p.requestDate}`,
+        `Direitos a exercer: ${labelled(p.rights, RIGHTS)}`,
+        `Detalhes: ${p.requestDetails || '—'}`,
+        `Documentos de identificação: ${p.documents}`,
+      ],
+      outro: () => ['Os documentos de identificação não estão anexados a esta mensagem: os administradores os baixam com a solicitação na administração de identidades.'],
     },
   },
 };

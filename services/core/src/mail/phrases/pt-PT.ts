@@ -1,4 +1,8 @@
+import { labelled } from './labels.js';
 import type { MailPhrases } from './types.js';
+
+const REQUEST_TYPES = { Direct: 'Direto (o próprio interessado)', Representative: 'Através de um representante' };
+const RIGHTS = { Access: 'Acesso', Information: 'Informação', Correction: 'Retificação', TreatmentOpisition: 'Oposição ao tratamento', Supression: 'Apagamento', DataPortability: 'Portabilidade dos dados' };
 
 export const ptPT: MailPhrases = {
   common: {
@@ -48,6 +52,23 @@ export const ptPT: MailPhrases = {
         'Se foi o próprio a pedir esta alteração, não tem de fazer mais nada.',
         'Caso contrário, contacte imediatamente o seu administrador.',
       ],
+    },
+    'rights-request': {
+      subject: (p) => `Pedido de exercício de direitos de proteção de dados ${p.reference}`,
+      intro: (p) => [
+        `Foi enviado um pedido de exercício de direitos de proteção de dados a partir do portal em ${p.receivedAt}.`,
+        `Referência: ${p.reference}`,
+        `Nome do interessado: ${p.fullName}`,
+        `E-mail: ${p.email}`,
+        `Enviado pela conta: ${p.account}`,
+        `Tipo de pedido: ${labelled(p.requestType, REQUEST_TYPES)}`,
+        `Representante: ${p.representativeData || '—'}`,
+        `Data do pedido: ${p.requestDate}`,
+        `Direitos a exercer: ${labelled(p.rights, RIGHTS)}`,
+        `Detalhes: ${p.requestDetails || '—'}`,
+        `Documentos de identificação: ${p.documents}`,
+      ],
+      outro: () => ['Os documentos de identificação não estão anexados a esta mensagem: os administradores descarregam-nos com o pedido a partir da administração de identidades.'],
     },
   },
 };

@@ -7,11 +7,32 @@ export interface MailParams {
   'password-changed': { name: string; date: Date | string };
   /** Sent to the previous address when an account's e-mail address is changed. */
   'email-changed': { name: string; date: Date | string };
+  /**
+   * A data-protection rights request, to the configured data-protection address: a summary, the
+   * identification documents staying in the product. `rights` and `requestType` are codes the
+   * phrases write in the mail's language; empty optional texts are shown as a dash.
+   */
+  'rights-request': {
+    reference: string;
+    fullName: string;
+    email: string;
+    account: string;
+    requestType: string;
+    representativeData: string;
+    /** DD/MM/YYYY, as the requester gave it. */
+    requestDate: string;
+    /** Codes separated by `, `. */
+    rights: string;
+    requestDetails: string;
+    /** The documents' names and sizes. */
+    documents: string;
+    receivedAt: Date | string;
+  };
 }
 
 export type MailTemplate = keyof MailParams;
 
-export const MAIL_TEMPLATES = ['sign-in-code', 'password-reset', 'invitation', 'password-changed', 'email-changed'] as const satisfies readonly MailTemplate[];
+export const MAIL_TEMPLATES = ['sign-in-code', 'password-reset', 'invitation', 'password-changed', 'email-changed', 'rights-request'] as const satisfies readonly MailTemplate[];
 
 /**
  * Parameters as the phrases see them: every value already written for the reader's language

@@ -6,6 +6,7 @@ import type { Context } from 'koa';
 import { bind } from '../../http/route.js';
 import type { ProviderHost } from '../../oidc/provider-host.js';
 import { koaAccountAuth } from './koa-account-auth.js';
+import { MyProfileService } from './my-profile.js';
 import type { ProfileRequest } from './secret-proof.js';
 import { ProfileService } from './service.js';
 
@@ -14,10 +15,28 @@ function requestOf(ctx: Context): ProfileRequest {
   return { accountId: ctx.state.accountId as string, sessionUid: ctx.state.sessionUid as string | undefined, ip: ctx.ip, userAgent: ctx.get('user-agent') };
 }
 
-/** `/api/v1/profile/*`: what a signed-in user does for themself, with a token issued to the portal. */
-export function profileRoutes(context: AppContext, host: ProviderHost, mailer: Mailer, service = new ProfileService(context, host, mailer)): Router {
+/**
+ * `/api/v1/profile/*`: what a signed-in user does for themself, with a token issued to the portal.
+ * The token check runs only for the routes bound here (a router's middleware runs when one of its
+ * routes matches): the other features under the same prefix authenticate their own.
+ */
+export function profileRoutes(
+  context: AppContext,
+  host: ProviderHost,
+  mailer: Mailer,
+  service = new ProfileService(context, host, mailer),
+  me = new MyProfileService(context, host.directory),
+): Router {
   const router = new Router();
   router.use(koaAccountAuth(context, host));
+
+  bind(router, routes.get, async ({ ctx }) => me.get(ctx.state.accountId as string));
+
+  bind(router, routes.update, async ({ ctx, body }) => me.update(ctx.state.accountId as string, body));
+
+  bind(router, routes.tenants, async ({ ctx, query }) => me.companies(ctx.state.accountId as string, query));
+
+  bind(router, routes.setCurrentCompany, async ({ ctx, body }) => me.chooseCompany(ctx.state.accountId as string, body.tenantId));
 
   bind(router, routes.resetPassword, async ({ ctx, params }) => service.requestPasswordReset(ctx.state.accountId as string, params.name, ctx.state.language as string));
 

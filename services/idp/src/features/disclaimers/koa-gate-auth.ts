@@ -1,0 +1,69 @@
+import { AppError, type AppContext } from '@gatehouse/core';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import type { Context, Next } from 'koa';
+import { SIGNING_ALGORITHMS } from '../../oidc/keys.js';
+import type { ProviderHost } from '../../oidc/provider-host.js';
+import { findPublishedKeys, isActiveAccount } from './repository.js';
+
+/** Who calls the gate: the signed-in user, and the client their access token was issued to. */
+export interface GateCaller {
+  accountId: string;
+  clientId: string;
+}
+
+const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Absorbs small clock differences between the provider's nodes. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+/**
+ * The admin console's access token: the only JWT the provider issues (for the admin API), and the
+ * only token the console holds. It is not stored, so it is verified against the provider's published
+ * keys, and only when issued to the console itself; the account must still be active, since a lock
+ * cannot revoke a JWT.
+ */
+async function consoleCaller(context: AppContext, token: string): Promise<GateCaller | undefined> {
+  const { issuer, adminApiAudience, adminClientId } = context.config.oidc;
+  const keys = createLocalJWKSet({ keys: await findPublishedKeys(context.dataSource) });
+  const verified = await jwtVerify(token, keys, {
+    issuer,
+    audience: adminApiAudience,
+    algorithms: [...SIGNING_ALGORITHMS],
+    typ: 'at+jwt',
+    requiredClaims: ['sub', 'exp'],
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+  }).catch(() => undefined);
+  const payload = verified?.payload;
+  const client = payload?.client_id ?? payload?.azp;
+  if (!payload || client !== adminClientId || typeof payload.sub !== 'string' || !UUID.test(payload.sub)) return undefined;
+  if (!(await isActiveAccount(context.dataSource, payload.sub))) return undefined;
+  return { accountId: payload.sub, clientId: adminClientId };
+}
+
+/** An opaque access token of any client, looked up through the provider: revocation and expiry apply. */
+async function opaqueCaller(host: ProviderHost, token: string): Promise<GateCaller | undefined> {
+  const found = await host.current.AccessToken.find(token);
+  if (!found || found.isExpired || !found.accountId || !found.clientId) return undefined;
+  return { accountId: found.accountId, clientId: String(found.clientId) };
+}
+
+/**
+ * Bearer authentication of the disclaimer gate, which relying applications call as well as the
+ * product's own SPAs: a user's access token issued by this provider to any client (the admin
+ * console's JWT included). It only says who calls and through which client; which client may ask
+ * about which application is the service's rule.
+ */
+export function koaGateAuth(context: AppContext, host: ProviderHost) {
+  return async function gateAuth(ctx: Context, next: Next) {
+    const token = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
+    let caller: GateCaller | undefined;
+    if (token) caller = JWS_COMPACT.test(token) ? await consoleCaller(context, token) : await opaqueCaller(host, token);
+    if (!caller) {
+      ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
+      throw new AppError('errors.unauthorized', 401);
+    }
+    ctx.state.accountId = caller.accountId;
+    ctx.state.clientId = caller.clientId;
+    await next();
+  };
+}
