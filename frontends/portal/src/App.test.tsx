@@ -36,13 +36,21 @@ afterEach(() => {
 });
 
 describe('portal routes', () => {
-  it('shows the French not-found page for an unknown path, loading nothing', async () => {
-    renderAt('/does-not-exist/really');
+  it.each(['/does-not-exist/really', '/home'])('shows the not-found page in the user’s language at %s, loading nothing', async (path) => {
+    renderAt(path);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByText('The page you are looking for does not exist or has been deleted.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
+    expect(loadSession).not.toHaveBeenCalled();
+  });
+
+  it('shows the not-found page in French to a French user', async () => {
+    window.history.pushState(null, '', '/nowhere');
+    render(<App i18n={createPortalI18n({ language: 'fr' })} />);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Page introuvable' })).toBeInTheDocument();
-    expect(screen.getByText("La page que vous recherchez n'existe pas ou a été supprimée.")).toBeInTheDocument();
     expect(screen.getByRole('link', { name: "Retour à l'accueil" })).toHaveAttribute('href', '/');
-    expect(loadSession).not.toHaveBeenCalled();
   });
 
   it('mounts the account area under /account without the sign-in machinery', async () => {
@@ -84,6 +92,40 @@ describe('portal routes', () => {
     expect(homeInfoCalls).toHaveLength(1);
   });
 
+  it.each([
+    ['/rights', 'Exercise your rights'],
+    ['/rigths', 'Exercise your rights'],
+    ['/disclaimers', 'Disclaimers'],
+    ['/clients', 'My Clients'],
+    ['/service-manager', 'Service Manager'],
+  ])('shows the page of %s in the shell', async (path, heading) => {
+    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
+    renderAt(path);
+
+    // The first visit compiles the lazy chunks: slower than the default wait.
+    expect(await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Gatehouse home' })).toBeInTheDocument();
+    expect(screen.queryByText('Page not found')).not.toBeInTheDocument();
+  });
+
+  it('sends /profile/rights (the profile area address) to /rights, keeping the query string', async () => {
+    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
+    renderAt('/profile/rights?x=1');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Exercise your rights' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/rights?x=1');
+  });
+
+  it('says that My Clients and Service Manager are not available yet, with the way home', async () => {
+    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
+    renderAt('/service-manager');
+
+    expect(await screen.findByText('Not available yet', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText('The Service Manager screen is not part of this version of the portal yet.')).toBeInTheDocument();
+    act(() => screen.getByRole('button', { name: 'Back to home' }).click());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' }, { timeout: 5000 })).toBeInTheDocument();
+  });
+
   it('sends an anonymous visitor of a signed-in page to the sign-in, to come back to it', async () => {
     const auth = new FakeAuth(null);
     vi.mocked(loadSession).mockResolvedValue({ auth: auth as never, config: testConfig });
@@ -98,7 +140,8 @@ describe('portal routes', () => {
     vi.mocked(loadSession).mockResolvedValue({ auth: auth as never, config: testConfig });
     renderAt('/auth/callback?code=abc&state=xyz');
 
-    expect(await screen.findByRole('heading', { name: 'Your Profile' })).toBeInTheDocument();
+    // The first visit compiles the lazy profile chunk: slower than the default wait.
+    expect(await screen.findByRole('heading', { name: 'Your Profile' }, { timeout: 5000 })).toBeInTheDocument();
     expect(auth.completeSignIn).toHaveBeenCalledTimes(1);
     expect(auth.completeSignIn).toHaveBeenCalledWith('http://localhost:3000/auth/callback?code=abc&state=xyz');
     expect(window.location.pathname).toBe('/profile');

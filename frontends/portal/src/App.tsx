@@ -2,7 +2,7 @@ import { LocalizedConfigProvider, NotFoundPage } from '@gatehouse/frontend-share
 import type { i18n as I18n } from 'i18next';
 import { lazy, Suspense } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { PageLoader } from './shell/PageLoader';
 
 // Every area is its own chunk: the sign-in page (the first screen of most visits) loads neither
@@ -11,7 +11,19 @@ const AccountRoutes = lazy(() => import('./account').then((module) => ({ default
 const AuthCallbackPage = lazy(() => import('./auth/AuthCallbackPage'));
 const SignedInApp = lazy(() => import('./shell/SignedInApp'));
 const HomePage = lazy(() => import('./home/HomePage'));
-const ProfilePage = lazy(() => import('./pages/ProfilePage'));
+const ProfilePage = lazy(() => import('./profile/ProfilePage'));
+const RightsPage = lazy(() => import('./rights/RightsPage'));
+const DisclaimersPage = lazy(() => import('./disclaimers/DisclaimersPage'));
+const NotAvailablePage = lazy(() => import('./shell/NotAvailablePage'));
+
+/** The profile area's pages as the spec lists them under /profile: the same pages, at their own paths. */
+const PROFILE_AREA_PAGES = ['rights', 'rigths', 'disclaimers', 'clients', 'service-manager'] as const;
+
+/** Sends `/profile/<page>` to `/<page>`, keeping the query string. */
+function ToPage({ page }: { page: (typeof PROFILE_AREA_PAGES)[number] }) {
+  const { search } = useLocation();
+  return <Navigate to={{ pathname: `/${page}`, search }} replace />;
+}
 
 export interface AppProps {
   i18n: I18n;
@@ -27,7 +39,16 @@ function AppRoutes() {
         <Route path="auth/callback" element={<AuthCallbackPage />} />
         <Route element={<SignedInApp />}>
           <Route index element={<HomePage />} />
+          {PROFILE_AREA_PAGES.map((page) => (
+            <Route key={page} path={`profile/${page}`} element={<ToPage page={page} />} />
+          ))}
           <Route path="profile/*" element={<ProfilePage />} />
+          {/* The spec's route and its misspelt twin lead to the same page. */}
+          <Route path="rights" element={<RightsPage />} />
+          <Route path="rigths" element={<RightsPage />} />
+          <Route path="disclaimers" element={<DisclaimersPage />} />
+          <Route path="clients" element={<NotAvailablePage screen="clients" />} />
+          <Route path="service-manager" element={<NotAvailablePage screen="serviceManager" />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

@@ -8,7 +8,7 @@ import type { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Provider as ReduxProvider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
-import type { Application, HomeInfo } from './api/portal-api';
+import type { Application, HomeInfo, MyProfile } from './api/portal-api';
 import type { PortalConfig } from './api/portal-config';
 import { AuthProvider } from './auth/auth-context';
 import type { PortalProfile } from './auth/profile';
@@ -34,6 +34,7 @@ export const testConfig: PortalConfig = {
   adminScopes: 'openid profile email roles admin-api',
   environment: 'test',
   microsoftSignIn: false,
+  groupDomains: [],
   links: {},
   apps: { portal: 'http://localhost:3000/', admin: 'http://localhost:3000/admin' },
 };
@@ -95,4 +96,22 @@ export function app(overrides: Partial<Application> & Pick<Application, 'id' | '
 
 export function homeInfo(items: Application[], clientPortalAppId: string | null = null): HomeInfo {
   return { applications: { items, count: items.length }, clientPortalAppId };
+}
+
+/** The answer of `GET /api/v1/profile` for Jane Doe, without roles or company unless told. */
+export function myProfile(overrides: Partial<MyProfile> = {}): MyProfile {
+  return {
+    id: 'u-1',
+    userName: 'jane@example.com',
+    email: 'jane@example.com',
+    firstName: 'Jane',
+    lastName: 'Doe',
+    language: 'en',
+    areaName: 'Default',
+    avatarUrl: '/api/v1/avatar/abc?size=180',
+    roles: [],
+    currentCompany: null,
+    companyCount: 0,
+    ...overrides,
+  };
 }

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeAuth, createTestI18n, homeInfo, jsonResponse, makeUser, renderSignedIn, stubApi, testConfig } from '../test-utils';
+import { FakeAuth, createTestI18n, homeInfo, jsonResponse, makeUser, myProfile, renderSignedIn, stubApi, testConfig } from '../test-utils';
 import { ShellLayout } from './ShellLayout';
 
 let i18n: I18n;
@@ -31,6 +31,17 @@ function renderShell(options: { auth?: FakeAuth; status?: string; links?: typeof
     { i18n, auth: options.auth, route: options.route, config: { ...testConfig, links: options.links ?? testConfig.links } },
   );
   return { ...result, fetchMock };
+}
+
+/** Opens the profile pop-up and picks 'Change password'; resolves with the confirmation dialog. */
+async function openChangePassword(): Promise<HTMLElement> {
+  fireEvent.click(screen.getByRole('button', { name: 'Account of Jane Doe' }));
+  fireEvent.click(within(await screen.findByRole('dialog', { name: 'Jane Doe' })).getByRole('button', { name: 'Change password' }));
+  return screen.findByRole('dialog', { name: 'Change your password?' });
+}
+
+function resetRequests(fetchMock: ReturnType<typeof stubApi>): Request[] {
+  return fetchMock.mock.calls.map(([input]) => input as Request).filter((request) => request.url.includes('resetPassword'));
 }
 
 describe('ShellLayout top bar', () => {
@@ -119,24 +130,47 @@ describe('ShellLayout top bar', () => {
     expect(auth.signOut).toHaveBeenCalled();
   });
 
-  it('changes password by mailing a reset link, then says to check the inbox', async () => {
+  it('asks before changing the password, saying a link will be e-mailed to the user’s address', async () => {
     const { fetchMock } = renderShell();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Account of Jane Doe' }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Jane Doe' })).getByRole('button', { name: 'Change password' }));
+    const dialog = await openChangePassword();
+
+    expect(dialog).toHaveTextContent('A link to set a new password will be e-mailed to jane@example.com.');
+    expect(within(dialog).getByRole('button', { name: 'Ok' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    expect(resetRequests(fetchMock)).toHaveLength(0);
+  });
+
+  it('sends nothing on Cancel', async () => {
+    const { fetchMock } = renderShell();
+
+    fireEvent.click(within(await openChangePassword()).getByRole('button', { name: 'Cancel' }));
+
+    await vi.waitFor(() => expect(screen.queryByRole('dialog', { name: 'Change your password?' })).not.toBeInTheDocument());
+    await act(async () => undefined);
+    expect(resetRequests(fetchMock)).toHaveLength(0);
+    expect(screen.queryByRole('dialog', { name: 'Change password request Success' })).not.toBeInTheDocument();
+  });
+
+  it('mails a reset link on OK, then says to check the inbox', async () => {
+    const { fetchMock } = renderShell();
+
+    fireEvent.click(within(await openChangePassword()).getByRole('button', { name: 'Ok' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Change password request Success' });
     expect(dialog).toHaveTextContent('Please check your email inbox. We have sent instructions on how reset your password.');
-    const request = fetchMock.mock.calls.map(([input]) => input as Request).find((r) => r.url.includes('resetPassword'));
-    expect(request?.headers.get('Authorization')).toBe('Bearer access-1');
+    const requests = resetRequests(fetchMock);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.headers.get('Authorization')).toBe('Bearer access-1');
   });
 
   it('asks to contact an administrator when the reset link cannot be sent', async () => {
     const auth = new FakeAuth(makeUser({ email: 'locked@example.com' }));
     renderShell({ auth });
 
-    fireEvent.click(screen.getByRole('button', { name: 'Account of Jane Doe' }));
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Jane Doe' })).getByRole('button', { name: 'Change password' }));
+    const confirmation = await openChangePassword();
+    expect(confirmation).toHaveTextContent('A link to set a new password will be e-mailed to locked@example.com.');
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Ok' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Change password request fail' });
     expect(dialog).toHaveTextContent('Please contact to an Administrator');
@@ -168,7 +202,7 @@ describe('ShellLayout footer and notices', () => {
 
     const footer = screen.getByRole('navigation', { name: 'Site information' });
     expect(within(footer).getByRole('link', { name: /Terms of use/ })).toHaveAttribute('target', '_blank');
-    expect(within(footer).getByRole('link', { name: 'Your data protection rights' })).toHaveAttribute('href', '/profile/rights');
+    expect(within(footer).getByRole('link', { name: 'Your data protection rights' })).toHaveAttribute('href', '/rights');
     expect(within(footer).getByRole('link', { name: 'Cookie policy' })).toHaveAttribute('href', '/cookies');
   });
 
@@ -189,5 +223,28 @@ describe('ShellLayout footer and notices', () => {
     await vi.waitFor(() => expect(fetchMock.mock.calls.some(([input]) => (input as Request).url.endsWith('/status/portal'))).toBe(true));
     await act(async () => undefined);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('ShellLayout and the stored profile', () => {
+  it('shows the names and the picture the user saved since the token was issued', async () => {
+    stubApi({
+      'GET /api/v1/applications/status/portal': new Response('Running'),
+      'GET /api/v1/admin/applications/homeInfo': homeInfo([]),
+      'GET /api/v1/profile': myProfile({ firstName: 'Johanna', lastName: 'Dorn', avatarUrl: '/api/v1/avatar/abc?size=180&v=2' }),
+    });
+    renderSignedIn(
+      <Routes>
+        <Route element={<ShellLayout />}>
+          <Route index element={<p>Home content</p>} />
+        </Route>
+      </Routes>,
+      { i18n },
+    );
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Account of Johanna Dorn' }));
+    const popup = await screen.findByRole('dialog', { name: 'Johanna Dorn' });
+    expect(within(popup).getByText('Hello, Johanna!')).toBeInTheDocument();
+    expect(popup.querySelector('img')).toHaveAttribute('src', '/api/v1/avatar/abc?size=180&v=2');
   });
 });

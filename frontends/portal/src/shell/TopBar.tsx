@@ -7,18 +7,28 @@ import Drawer from 'antd/es/drawer';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import type { Company } from '../api/portal-api';
 import { fullName, type PortalProfile } from '../auth/profile';
 import { BusyIndicator } from './BusyIndicator';
 import { NARROW_SCREEN_QUERY } from './breakpoints';
 import type { ShellLink } from './links';
+import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
 
 export interface TopBarProps {
   /** The signed-in user; undefined shows the Login link. */
   profile: PortalProfile | undefined;
   helpdesk: ShellLink | undefined;
+  /** The user's roles: on a narrow screen the portal's menu moves into the hamburger drawer. */
+  roles?: readonly string[];
+  /** The user's picture, when known. */
+  avatarUrl?: string;
+  /** The company the user works for now. */
+  company?: Company | null;
   onOpenMyApps: () => void;
   onChangePassword: () => void;
+  /** "Change company": given only when the user has several companies. */
+  onChangeCompany?: () => void;
   onSignIn: () => void;
   onSignOut: () => void;
 }
@@ -51,7 +61,8 @@ function HelpdeskLink({ link, block = false }: { link: ShellLink; block?: boolea
  * The spec's top bar: logo (home), tagline, language, Helpdesk, My Apps and the user menu; at
  * 768 px or less everything but the logo moves behind a hamburger.
  */
-export function TopBar({ profile, helpdesk, onOpenMyApps, onChangePassword, onSignIn, onSignOut }: TopBarProps) {
+export function TopBar(props: TopBarProps) {
+  const { profile, helpdesk, roles = [], avatarUrl, company, onOpenMyApps, onChangePassword, onChangeCompany, onSignIn, onSignOut } = props;
   const { t } = useTranslation('portal');
   const navigate = useNavigate();
   const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
@@ -105,6 +116,11 @@ export function TopBar({ profile, helpdesk, onOpenMyApps, onChangePassword, onSi
                   <Button type="text" block onClick={closeMenuThen(() => void navigate('/profile'))}>
                     {t('shell.yourProfile')}
                   </Button>
+                  {onChangeCompany && (
+                    <Button type="text" block onClick={closeMenuThen(onChangeCompany)}>
+                      {t('shell.changeCompany')}
+                    </Button>
+                  )}
                   <Button type="text" block onClick={closeMenuThen(onChangePassword)}>
                     {t('shell.changePassword')}
                   </Button>
@@ -116,6 +132,7 @@ export function TopBar({ profile, helpdesk, onOpenMyApps, onChangePassword, onSi
                 loginLink
               )}
             </nav>
+            {profile && <SideMenu roles={roles} onNavigate={() => setMenuOpen(false)} />}
           </Drawer>
         </>
       ) : (
@@ -127,7 +144,14 @@ export function TopBar({ profile, helpdesk, onOpenMyApps, onChangePassword, onSi
               <Button type="text" icon={<AppstoreOutlined aria-hidden />} onClick={onOpenMyApps}>
                 {t('shell.myApps')}
               </Button>
-              <UserMenu profile={profile} onChangePassword={onChangePassword} onSignOut={onSignOut} />
+              <UserMenu
+                profile={profile}
+                avatarUrl={avatarUrl}
+                company={company}
+                onChangePassword={onChangePassword}
+                onChangeCompany={onChangeCompany}
+                onSignOut={onSignOut}
+              />
             </>
           ) : (
             loginLink

@@ -4,11 +4,18 @@ import Popover from 'antd/es/popover';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { Company } from '../api/portal-api';
 import { firstName, fullName, initials, type PortalProfile } from '../auth/profile';
 
 export interface UserMenuProps {
   profile: PortalProfile;
+  /** The user's picture; the initials show while it loads or when it cannot. */
+  avatarUrl?: string;
+  /** The company the user works for now, named in the pop-up. */
+  company?: Company | null;
   onChangePassword: () => void;
+  /** "Change company": given only when company selection applies (several companies). */
+  onChangeCompany?: () => void;
   onSignOut: () => void;
 }
 
@@ -16,7 +23,7 @@ export interface UserMenuProps {
 export const PROFILE_POPUP_WIDTH = 400;
 
 /** The user button of the top bar and its profile pop-up: name, avatar, greeting and actions. */
-export function UserMenu({ profile, onChangePassword, onSignOut }: UserMenuProps) {
+export function UserMenu({ profile, avatarUrl, company, onChangePassword, onChangeCompany, onSignOut }: UserMenuProps) {
   const { t } = useTranslation('portal');
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -34,7 +41,7 @@ export function UserMenu({ profile, onChangePassword, onSignOut }: UserMenuProps
   const card = (
     <div className="profile-card" role="dialog" aria-labelledby={titleId} onKeyDown={closeOnEscape}>
       <div className="profile-card__identity">
-        <Avatar size={64} className="profile-card__avatar" aria-hidden="true">
+        <Avatar size={64} src={avatarUrl} className="profile-card__avatar" aria-hidden="true">
           {initials(profile)}
         </Avatar>
         <div>
@@ -42,6 +49,7 @@ export function UserMenu({ profile, onChangePassword, onSignOut }: UserMenuProps
             {name}
           </p>
           {profile.email && <p className="profile-card__email">{profile.email}</p>}
+          {company && <p className="profile-card__company">{t('shell.currentCompany', { title: company.title })}</p>}
         </div>
       </div>
       <p className="profile-card__greeting">{t('shell.greeting', { firstName: firstName(profile) })}</p>
@@ -49,6 +57,7 @@ export function UserMenu({ profile, onChangePassword, onSignOut }: UserMenuProps
         <Button type="primary" autoFocus onClick={run(() => void navigate('/profile'))}>
           {t('shell.yourProfile')}
         </Button>
+        {onChangeCompany && <Button onClick={run(onChangeCompany)}>{t('shell.changeCompany')}</Button>}
         <Button onClick={run(onChangePassword)}>{t('shell.changePassword')}</Button>
         <Button danger onClick={run(onSignOut)}>
           {t('shell.closeSession')}
@@ -60,7 +69,7 @@ export function UserMenu({ profile, onChangePassword, onSignOut }: UserMenuProps
   return (
     <Popover content={card} trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} destroyOnHidden>
       <Button type="text" className="user-menu__trigger" aria-haspopup="dialog" aria-expanded={open} aria-label={t('shell.userMenu', { name })}>
-        <Avatar size="small" className="profile-card__avatar" aria-hidden="true">
+        <Avatar size="small" src={avatarUrl} className="profile-card__avatar" aria-hidden="true">
           {initials(profile)}
         </Avatar>
         <span className="user-menu__name" aria-hidden="true">

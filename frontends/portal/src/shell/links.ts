@@ -8,8 +8,8 @@ export interface ShellLink {
 
 export type ShellLinks = Partial<Record<keyof PortalLinks, ShellLink>>;
 
-/** The data-subject-rights page of the profile area, unless configured otherwise. */
-export const DEFAULT_DATA_SUBJECT_RIGHTS = '/profile/rights';
+/** The data-subject-rights page ("Exercise rights"), unless configured otherwise. */
+export const DEFAULT_DATA_SUBJECT_RIGHTS = '/rights';
 
 function toLink(value: string | undefined): ShellLink | undefined {
   const href = value?.trim();
