@@ -35,6 +35,8 @@ afterEach(() => {
   vi.mocked(loadSession).mockReset();
 });
 
+const REDIRECTING = 'Taking you to the sign-in page…';
+
 describe('portal routes', () => {
   it.each(['/does-not-exist/really', '/home'])('shows the not-found page in the user’s language at %s, loading nothing', async (path) => {
     renderAt(path);
@@ -132,7 +134,9 @@ describe('portal routes', () => {
     renderAt('/profile/rights?x=1');
 
     await vi.waitFor(() => expect(auth.signIn).toHaveBeenCalledWith('/profile/rights?x=1'));
-    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    // Straight to the sign-in: the shell (and its API layer) is not even loaded for a visitor.
+    expect(await screen.findByText(REDIRECTING)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Login' })).not.toBeInTheDocument();
   });
 
   it('completes the sign-in on /auth/callback, then returns to where the user was', async () => {

@@ -1,14 +1,14 @@
-import { useApiDependencies, useLoad, type OidcAuth as PortalAuth } from '@gatehouse/frontend-shared';
-import { useMemo } from 'react';
+import { useLoad, useSignInRedirect, type OidcAuth as PortalAuth } from '@gatehouse/frontend-shared';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Provider as ReduxProvider } from 'react-redux';
-import { AuthProvider } from '../auth/auth-context';
 import { loadSession } from '../auth/session';
 import type { PortalConfig } from '../api/portal-config';
-import { createPortalStore } from '../store/store';
 import { ErrorPage } from './ErrorPage';
 import { PageLoader } from './PageLoader';
-import { ShellLayout } from './ShellLayout';
+
+// The shell, Redux and the API layer load once a session exists: a first visit that goes on to the
+// sign-in page never downloads them.
+const SignedInShell = lazy(() => import('./SignedInShell'));
 
 export interface SessionLike {
   auth: PortalAuth;
@@ -20,17 +20,12 @@ export interface SignedInAppProps {
   load?: () => Promise<SessionLike>;
 }
 
-function SignedInShell({ session }: { session: SessionLike }) {
-  const { auth, config } = session;
-  const dependencies = useApiDependencies(auth);
-  const store = useMemo(() => createPortalStore(dependencies), [dependencies]);
-  return (
-    <AuthProvider auth={auth} config={config}>
-      <ReduxProvider store={store}>
-        <ShellLayout />
-      </ReduxProvider>
-    </AuthProvider>
-  );
+/** A visitor with no session goes straight to the sign-in, without the shell being downloaded. */
+function RedirectToSignIn({ auth }: { auth: PortalAuth }) {
+  const { t } = useTranslation('portal');
+  const { error } = useSignInRedirect(auth, null);
+  if (error) return <ErrorPage title={t('auth.errorTitle')} text={t('auth.errorText')} detail={error} backLabel={t('auth.backHome')} />;
+  return <PageLoader label={t('auth.redirectingToSignIn')} fullPage />;
 }
 
 /**
@@ -46,5 +41,12 @@ export default function SignedInApp({ load = loadSession }: SignedInAppProps) {
   if (state.status === 'error') {
     return <ErrorPage title={t('auth.errorTitle')} text={t('auth.errorText')} detail={state.message} backLabel={t('auth.backHome')} />;
   }
-  return <SignedInShell session={state.value} />;
+  const { auth } = state.value;
+  // A session that ended (signed out here or in another tab) still shows the shell, which says so.
+  if (!auth.getUser() && !auth.sessionEnd()) return <RedirectToSignIn auth={auth} />;
+  return (
+    <Suspense fallback={<PageLoader label={t('auth.signingIn')} fullPage />}>
+      <SignedInShell session={state.value} />
+    </Suspense>
+  );
 }
