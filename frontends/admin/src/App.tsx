@@ -24,6 +24,7 @@ const UserDetailPage = lazy(() => directory().then((module) => ({ default: modul
 const GroupsPage = lazy(() => directory().then((module) => ({ default: module.GroupsPage })));
 const GroupDetailPage = lazy(() => directory().then((module) => ({ default: module.GroupDetailPage })));
 const AreasPage = lazy(() => directory().then((module) => ({ default: module.AreasPage })));
+const RightsRequestsPage = lazy(() => import('./features/rights-requests/RightsRequestsPage'));
 
 type ScreenTitle = `menu.${keyof AdminPhrases['menu']}` | `screens.${keyof AdminPhrases['screens']}`;
 
@@ -53,6 +54,7 @@ export function AdminRoutes({ loadForCallback, ...signedIn }: Omit<AppProps, 'i1
           <Route path="groups" element={<GroupsPage />} />
           <Route path="groups/:id" element={<GroupDetailPage />} />
           <Route path="areas" element={<AreasPage />} />
+          <Route path="rightsRequests" element={<RequireRole roles={[Roles.Administrator]}><RightsRequestsPage /></RequireRole>} />
           <Route path="applications" element={<NotYet title="menu.applications" />} />
           <Route path="applications/:applicationId" element={<NotYet title="screens.application" />} />
           <Route path="applications/:applicationId/:tab" element={<NotYet title="screens.application" />} />

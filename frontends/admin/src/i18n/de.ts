@@ -35,6 +35,7 @@ export const de: AdminPhrases = {
     twoModeAuth: 'MFA-Konfiguration',
     securityConfig: 'Sicherheitskonfiguration',
     controlPats: 'PAT-Kontrolle',
+    rightsRequests: 'Betroffenenanfragen',
   },
   dashboard: {
     welcome: 'Willkommen, {{name}}',

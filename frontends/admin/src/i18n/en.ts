@@ -36,6 +36,7 @@ export const en = {
     twoModeAuth: 'MFA Configuration',
     securityConfig: 'Security Configuration',
     controlPats: 'PATS Control',
+    rightsRequests: 'Rights requests',
   },
   dashboard: {
     welcome: 'Welcome, {{name}}',

@@ -35,6 +35,7 @@ export const es: AdminPhrases = {
     twoModeAuth: 'Configuración MFA',
     securityConfig: 'Configuración de seguridad',
     controlPats: 'Control de PAT',
+    rightsRequests: 'Solicitudes de derechos',
   },
   dashboard: {
     welcome: 'Bienvenido, {{name}}',

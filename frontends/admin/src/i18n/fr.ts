@@ -35,6 +35,7 @@ export const fr: AdminPhrases = {
     twoModeAuth: 'Configuration MFA',
     securityConfig: 'Configuration de sécurité',
     controlPats: 'Contrôle des PAT',
+    rightsRequests: 'Demandes de droits',
   },
   dashboard: {
     welcome: 'Bienvenue, {{name}}',

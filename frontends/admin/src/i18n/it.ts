@@ -35,6 +35,7 @@ export const it: AdminPhrases = {
     twoModeAuth: 'Configurazione MFA',
     securityConfig: 'Configurazione di sicurezza',
     controlPats: 'Controllo PAT',
+    rightsRequests: 'Richieste di diritti',
   },
   dashboard: {
     welcome: 'Benvenuto, {{name}}',

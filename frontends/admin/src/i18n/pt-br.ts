@@ -35,6 +35,7 @@ export const ptBR: AdminPhrases = {
     twoModeAuth: 'Configuração de MFA',
     securityConfig: 'Configuração de segurança',
     controlPats: 'Controle de PAT',
+    rightsRequests: 'Solicitações de direitos',
   },
   dashboard: {
     welcome: 'Bem-vindo, {{name}}',

@@ -35,6 +35,7 @@ export const ptPT: AdminPhrases = {
     twoModeAuth: 'Configuração MFA',
     securityConfig: 'Configuração de segurança',
     controlPats: 'Controlo de PAT',
+    rightsRequests: 'Pedidos de direitos',
   },
   dashboard: {
     welcome: 'Bem-vindo, {{name}}',

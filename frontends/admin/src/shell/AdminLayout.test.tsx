@@ -21,6 +21,7 @@ const ADMINISTRATOR_MENU = [
   ['Permissions', '/admin/permissions'],
   ['Personal Access Tokens', '/admin/pats'],
   ['MFA Configuration', '/admin/twomodeauth'],
+  ['Rights requests', '/admin/rightsRequests'],
 ];
 
 describe('side menu', () => {

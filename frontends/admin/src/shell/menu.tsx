@@ -1,6 +1,7 @@
 import ApartmentOutlined from '@ant-design/icons/ApartmentOutlined';
 import AppstoreOutlined from '@ant-design/icons/AppstoreOutlined';
 import EnvironmentOutlined from '@ant-design/icons/EnvironmentOutlined';
+import AuditOutlined from '@ant-design/icons/AuditOutlined';
 import FileSearchOutlined from '@ant-design/icons/FileSearchOutlined';
 import HomeOutlined from '@ant-design/icons/HomeOutlined';
 import KeyOutlined from '@ant-design/icons/KeyOutlined';
@@ -40,6 +41,7 @@ const ENTRIES: readonly MenuEntry[] = [
   { key: 'permissions', path: '/permissions', icon: <UnlockOutlined />, roles: [Roles.Administrator], notYet: true },
   { key: 'pats', path: '/pats', icon: <KeyOutlined />, roles: [Roles.Administrator], notYet: true },
   { key: 'twoModeAuth', path: '/twomodeauth', icon: <SafetyCertificateOutlined />, roles: [Roles.Administrator], notYet: true },
+  { key: 'rightsRequests', path: '/rightsRequests', icon: <AuditOutlined />, roles: [Roles.Administrator] },
   { key: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, roles: [Roles.God], notYet: true },
 ];
 
