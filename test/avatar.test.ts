@@ -252,12 +252,20 @@ describe('avatar: POST /api/v1/profile/avatar and GET /api/v1/avatar/:hash', fun
       expect(res.status).to.equal(400);
     });
 
-    it('is cached publicly for a day, revalidated by its ETag (304), never sniffed, shown inline', async () => {
+    it('is revalidated by its ETag (304) at its bare address, cached for good at its versioned one, never sniffed, shown inline', async () => {
       const token = await tokenFor(server, 'cache@example.com');
-      expect((await upload(server, token, await pngOf(50, 50))).status).to.equal(200);
+      const uploaded = await upload(server, token, await pngOf(50, 50));
+      expect(uploaded.status).to.equal(200);
+      const versioned = await picture(server, String(uploaded.body.url));
+      expect(versioned.res.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      // The profile gives the same versioned address, so a reload after an upload shows the new picture.
+      const profile = await fetch(`${server.url}/api/v1/profile`, { headers: { authorization: `Bearer ${token}` } });
+      expect(((await profile.json()) as { avatarUrl: string }).avatarUrl).to.equal(uploaded.body.url);
       const url = `/api/v1/avatar/${hashOf('cache@example.com')}?size=96`;
       const { res } = await picture(server, url);
-      expect(res.headers.get('cache-control')).to.equal('public, max-age=86400');
+      expect(res.headers.get('cache-control')).to.equal('public, no-cache');
+      const stale = await picture(server, `/api/v1/avatar/${hashOf('cache@example.com')}?size=96&v=0000000000000000`);
+      expect(stale.res.headers.get('cache-control'), 'a version that is not the picture’s is not cached for good').to.equal('public, no-cache');
       expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
       expect(res.headers.get('content-disposition')).to.equal('inline');
       const etag = res.headers.get('etag');

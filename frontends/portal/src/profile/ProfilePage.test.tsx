@@ -138,7 +138,7 @@ describe('Your Profile', () => {
     expect(sent).toEqual([]);
   });
 
-  it('saves the names and the language, says so, and speaks the new language at once', async () => {
+  it('saves the names and the language, says so in the new language, and speaks it at once', async () => {
     const { sent } = renderPage();
     await loaded();
     type('First name', 'Johanna');
@@ -146,7 +146,8 @@ describe('Your Profile', () => {
 
     save();
 
-    expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+    expect(await screen.findByText('Die Änderungen wurden gespeichert')).toBeInTheDocument();
+    expect(screen.queryByText('Changes have been saved')).not.toBeInTheDocument();
     expect(sent).toEqual([{ firstName: 'Johanna', lastName: 'Doe', language: 'de' }]);
     expect(await screen.findByRole('heading', { level: 1, name: 'Ihr Profil' })).toBeInTheDocument();
     expect(i18n.language).toBe('de');

@@ -54,7 +54,7 @@ function ProfileSide({ me }: { me: MyProfile }) {
   return (
     <aside className="profile-page__side">
       {/* The picture and its upload. */}
-      <AvatarUpload email={me.email} onUploaded={uploaded} />
+      <AvatarUpload email={me.email} src={me.avatarUrl} onUploaded={uploaded} />
       {/* "My data": everything kept about the user, as a spreadsheet. */}
       <MyDataButton />
       {me.companyCount > 0 && (
@@ -90,9 +90,12 @@ function ProfileForm({ me }: { me: MyProfile }) {
       else setFailure(failureMessage(result.error, common));
       return;
     }
-    void toast.success(t('profile.saved'));
-    // The portal speaks the chosen language at once, and remembers it as the preference.
-    if (language && language !== i18n.language) void changeLanguage(i18n, language);
+    // The portal speaks the chosen language at once, and remembers it as the preference. Its
+    // phrases come first: the confirmation is worded in it, and the page has nothing to wait for.
+    const chosen = language && language !== i18n.language ? language : undefined;
+    if (chosen) await i18n.loadLanguages(chosen);
+    void toast.success(chosen ? i18n.getFixedT(chosen, 'portal')('profile.saved') : t('profile.saved'));
+    if (chosen) void changeLanguage(i18n, chosen);
   };
 
   const cancel = () => {

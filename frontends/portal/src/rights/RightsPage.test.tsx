@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n, jsonResponse, makeUser, renderSignedIn, FakeAuth } from '../test-utils';
 import { documentsProblem } from './rights-form-rules';
 import RightsPage, { SENT_VISIBLE_MS } from './RightsPage';
@@ -8,14 +8,22 @@ import RightsPage, { SENT_VISIBLE_MS } from './RightsPage';
 const URL_PATH = '/api/v1/profile/excerciseRights';
 
 let i18n: I18n;
+// jsdom lays nothing out and has no scrollIntoView: a spy stands in for it.
+const scrollIntoView = vi.fn();
 
 beforeAll(async () => {
   i18n = await createTestI18n('en');
+  Element.prototype.scrollIntoView = scrollIntoView;
+});
+
+afterAll(() => {
+  delete (Element.prototype as Partial<Element>).scrollIntoView;
 });
 
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  scrollIntoView.mockClear();
 });
 
 /** A plain fetch mock: the body must reach fetch as the FormData itself (jsdom's would not survive Node's Request). */
@@ -165,6 +173,29 @@ describe('RightsPage', () => {
       vi.advanceTimersByTime(SENT_VISIBLE_MS / 2);
     });
     expect(screen.queryByText('Request sent successfully')).not.toBeInTheDocument();
+  });
+
+  it('brings the outcome into sight, above the form the user scrolled down to send', async () => {
+    stubFetch();
+    const { container } = renderPage();
+    await fillValidRequest(container);
+    expect(scrollIntoView).not.toHaveBeenCalled();
+    send();
+
+    await screen.findByText('Request sent successfully');
+    await waitFor(() => expect(scrollIntoView).toHaveBeenCalledWith({ block: 'center' }));
+    expect(scrollIntoView.mock.contexts.at(-1)).toHaveTextContent('Request sent successfully');
+  });
+
+  it('brings a refusal into sight as well', async () => {
+    stubFetch(() => jsonResponse({ code: 'errors.too_many_requests', message: 'Too many requests. Try again in 60 seconds.', errors: [] }, 429));
+    const { container } = renderPage();
+    await fillValidRequest(container);
+    send();
+
+    await screen.findByRole('alert');
+    await waitFor(() => expect(scrollIntoView).toHaveBeenCalledWith({ block: 'center' }));
+    expect(scrollIntoView.mock.contexts.at(-1)).toHaveTextContent('Too many requests. Try again in 60 seconds.');
   });
 
   it('shows the server’s messages in an alert when it refuses the request, and keeps what was typed', async () => {

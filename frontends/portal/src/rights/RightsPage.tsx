@@ -13,7 +13,7 @@ import Input from 'antd/es/input/Input';
 import TextArea from 'antd/es/input/TextArea';
 import Radio from 'antd/es/radio';
 import Upload, { type UploadFile } from 'antd/es/upload';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useExerciseRightsMutation } from './rights-api';
 import { rightsFormRules } from './rights-form-rules';
@@ -152,12 +152,18 @@ export default function RightsPage() {
   const failureMessages = useFailureMessages();
   const [sent, setSent] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
+  const outcome = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!sent) return undefined;
     const timer = setTimeout(() => setSent(false), SENT_VISIBLE_MS);
     return () => clearTimeout(timer);
   }, [sent]);
+
+  // The outcome shows above the form, out of sight once the user has scrolled down to "Send".
+  useEffect(() => {
+    if (sent || errors.length > 0) outcome.current?.scrollIntoView({ block: 'center' });
+  }, [sent, errors]);
 
   const submit = async (values: RightsFormValues) => {
     setSent(false);
@@ -176,21 +182,23 @@ export default function RightsPage() {
       <RightsIntro titleId={titleId} />
       <div className="rights-page__form">
         <h2>{t('rights.formTitle')}</h2>
-        {sent && <Alert type="success" showIcon title={t('rights.sent')} role="status" />}
-        {errors.length > 0 && (
-          <Alert
-            type="error"
-            showIcon
-            title={t('rights.failed')}
-            description={
-              <ul className="rights-page__errors">
-                {errors.map((message, index) => (
-                  <li key={`${index}-${message}`}>{message}</li>
-                ))}
-              </ul>
-            }
-          />
-        )}
+        <div ref={outcome}>
+          {sent && <Alert type="success" showIcon title={t('rights.sent')} role="status" />}
+          {errors.length > 0 && (
+            <Alert
+              type="error"
+              showIcon
+              title={t('rights.failed')}
+              description={
+                <ul className="rights-page__errors">
+                  {errors.map((message, index) => (
+                    <li key={`${index}-${message}`}>{message}</li>
+                  ))}
+                </ul>
+              }
+            />
+          )}
+        </div>
         <Form<RightsFormValues> form={form} name="rights-request" layout="vertical" onFinish={(values) => void submit(values)}>
           <RightsFields representative={requestType === 'Representative'} />
           <Button type="primary" htmlType="submit" loading={isLoading}>

@@ -14,9 +14,9 @@ beforeAll(async () => {
   i18n = await createTestI18n('en');
 });
 
-function renderUpload(routes: Record<string, unknown> = {}) {
+function renderUpload(routes: Record<string, unknown> = {}, src?: string) {
   const fetchMock = stubApi(routes);
-  const result = renderSignedIn(<AvatarUpload />, { i18n });
+  const result = renderSignedIn(<AvatarUpload src={src} />, { i18n });
   const input = result.container.querySelector<HTMLInputElement>('input[type="file"]')!;
   return { ...result, fetchMock, input };
 }
@@ -32,6 +32,11 @@ describe('AvatarUpload', () => {
     expect(picture()).toHaveAttribute('width', '180');
     expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/webp,image/gif');
     expect(screen.getByRole('button', { name: /Upload a picture/ })).toBeInTheDocument();
+  });
+
+  it('shows the versioned address the profile gives, so a reload after an upload shows the new picture', async () => {
+    renderUpload({}, `/api/v1/avatar/${JANE}?size=180&v=0123456789abcdef`);
+    await waitFor(() => expect(picture()).toHaveAttribute('src', `/api/v1/avatar/${JANE}?size=180&v=0123456789abcdef`));
   });
 
   it('falls back to the default picture when the user’s cannot be shown', async () => {

@@ -24,6 +24,11 @@ const LIMIT_TEXT = `${AVATAR_MAX_BYTES / (1024 * 1024)} MB`;
 export interface AvatarUploadProps {
   /** Whose picture to show; the signed-in user's e-mail by default. */
   email?: string;
+  /**
+   * The picture's address as the profile gives it, with its version: shown instead of the bare
+   * address built from the e-mail, which the browser may still hold from before an upload.
+   */
+  src?: string;
   /** The side of the picture shown, in pixels (the spec's 180 by default). */
   size?: number;
   /** Called with the new picture's URL once it is uploaded (the shell may refresh its own). */
@@ -49,12 +54,13 @@ async function sendPicture(dependencies: ApiDependencies, file: File, t: TFuncti
  * one when it cannot be shown), a file picker for images, a size check before sending, "Image
  * uploaded successfully", and the new picture shown at once (its URL carries a new version).
  */
-export function AvatarUpload({ email, size = AVATAR_SIZE, onUploaded }: AvatarUploadProps) {
+export function AvatarUpload({ email, src, size = AVATAR_SIZE, onUploaded }: AvatarUploadProps) {
   const { t } = useTranslation('portal');
   const { t: common } = useTranslation();
   const dependencies = useApiDependencies(useAuth());
   const profile = useProfile();
-  const current = useAvatarUrl(email ?? profile?.email, size);
+  const built = useAvatarUrl(src ? undefined : (email ?? profile?.email), size);
+  const current = src ? resizedAvatarUrl(src, size) : built;
   const input = useRef<HTMLInputElement>(null);
   const [uploaded, setUploaded] = useState<string>();
   const [broken, setBroken] = useState<string>();

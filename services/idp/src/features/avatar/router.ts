@@ -8,15 +8,20 @@ import { koaAccountAuth } from '../profile/koa-account-auth.js';
 import { AvatarService, type ServedPicture } from './service.js';
 import { pictureUploadReader } from './upload.js';
 
-/** A day: a new picture gets a new address (`v`), so the old one may stay cached. */
-const CACHE_CONTROL = 'public, max-age=86400';
+/**
+ * A versioned address (`v`, the picture's content hash, as the profile and the upload give it)
+ * never changes: cached for good. The bare address (which relying applications build from the
+ * e-mail alone) changes with every upload: revalidated each time by its ETag (a 304, no bytes).
+ */
+const VERSIONED_CACHE = 'public, max-age=31536000, immutable';
+const BARE_CACHE = 'public, no-cache';
 
 /**
  * The headers every picture answer carries, whoever's it is (or the default): the same set, so
  * that a user without a picture and an unknown hash cannot be told apart by their shape.
  */
-function pictureHeaders(ctx: Context, picture: ServedPicture): void {
-  ctx.set('Cache-Control', CACHE_CONTROL);
+function pictureHeaders(ctx: Context, picture: ServedPicture, versioned: boolean): void {
+  ctx.set('Cache-Control', versioned ? VERSIONED_CACHE : BARE_CACHE);
   ctx.set('ETag', picture.etag);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Content-Disposition', 'inline');
@@ -33,10 +38,10 @@ export function avatarRoutes(context: AppContext, host: ProviderHost, service = 
   router.use(routes.upload.path, koaAccountAuth(context, host));
   bind(router, routes.upload, async ({ ctx }) => service.upload(ctx.state.accountId as string, await readPicture(ctx)));
 
-  // Public, since an <img> sends no token; cached a day, revalidated by its ETag.
+  // Public, since an <img> sends no token.
   bind(router, routes.picture, async ({ ctx, params, query }) => {
     const picture = await service.picture(params.hash, query.size);
-    pictureHeaders(ctx, picture);
+    pictureHeaders(ctx, picture, Boolean(query.v) && picture.version === query.v);
     ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;

@@ -7,6 +7,8 @@ import { avatarStoreOf, type AvatarStore } from './store.js';
 
 /** A picture about to be served: its validator, known before any resizing, and its bytes on demand. */
 export interface ServedPicture {
+  /** The uploaded picture's version (its `v`); undefined for the default picture. */
+  version: string | undefined;
   etag: string;
   contentType: string;
   render(): Promise<Buffer>;
@@ -47,6 +49,7 @@ export class AvatarService {
     const picture = own ?? (await defaultAvatar());
     const key = `${picture.contentHash}:${size}`;
     return {
+      version: own ? own.contentHash.slice(0, 16) : undefined,
       etag: `"${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`,
       contentType: picture.contentType,
       render: () => this.render(key, picture, size),

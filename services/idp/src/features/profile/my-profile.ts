@@ -14,10 +14,14 @@ import {
   type MyProfileRow,
 } from './repository.js';
 
-/** The picture's address: by the SHA-256 of the trimmed, lower-cased e-mail, at the spec's size. */
-export function avatarUrlOf(email: string): string {
+/**
+ * The picture's address: by the SHA-256 of the trimmed, lower-cased e-mail, at the spec's size, with
+ * the uploaded picture's version (`v`) so that a new picture gets a new address the browser has not cached.
+ */
+export function avatarUrlOf(email: string, version: string | null = null): string {
   const hash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
-  return `${pathOf(avatarRoutes.picture, { hash })}?size=${AVATAR_SIZE.default}`;
+  const query = new URLSearchParams({ size: String(AVATAR_SIZE.default), ...(version ? { v: version } : {}) });
+  return `${pathOf(avatarRoutes.picture, { hash })}?${query}`;
 }
 
 /** The query of `GET /api/v1/profile/tenants` once validated. */
@@ -77,7 +81,7 @@ function present(row: MyProfileRow, roles: string[], summary: CompanySummary): M
     lastName: row.last_name,
     language: row.language,
     areaName: row.area_name,
-    avatarUrl: avatarUrlOf(row.email),
+    avatarUrl: avatarUrlOf(row.email, row.avatar_version),
     roles,
     currentCompany: currentCompanyOf(summary),
     companyCount: summary.count,

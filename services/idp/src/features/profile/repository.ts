@@ -53,13 +53,16 @@ export interface MyProfileRow {
   last_name: string | null;
   language: string;
   area_name: string | null;
+  /** The uploaded picture's content hash (its version), null without one. */
+  avatar_version: string | null;
 }
 
 /** The user's profile fields with the name of their area; undefined once the account is gone. */
 export async function findMyProfile(db: Db, userId: string): Promise<MyProfileRow | undefined> {
   const [row]: MyProfileRow[] = await db.query(
-    `SELECT u.id, u.user_name, u.email, u.first_name, u.last_name, u.language, a.name AS area_name
-       FROM users u LEFT JOIN areas a ON a.id = u.area_id
+    `SELECT u.id, u.user_name, u.email, u.first_name, u.last_name, u.language, a.name AS area_name,
+            left(av.content_hash, 16) AS avatar_version
+       FROM users u LEFT JOIN areas a ON a.id = u.area_id LEFT JOIN user_avatars av ON av.user_id = u.id
       WHERE u.id = $1`,
     [userId],
   );
