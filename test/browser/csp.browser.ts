@@ -15,6 +15,10 @@ const LIBRARY_STYLES = [/^\s*#rc-scrollbar-measure-/, /^\s*html body \{\s*overfl
 const backgroundOf = (element: unknown) =>
   (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor;
 const BODY_OVERFLOW = 'getComputedStyle(document.body).overflowY';
+const layoutOf = (element: unknown) => {
+  const style = (globalThis as unknown as { getComputedStyle(e: unknown): { display: string; height: string } }).getComputedStyle(element);
+  return { display: style.display, height: style.height };
+};
 
 /** What the page reported through `securitypolicyviolation` since it loaded, but the library's known styles. */
 async function violations(page: Page): Promise<string[]> {
@@ -75,6 +79,30 @@ describe('security: the SPAs run under a CSP without unsafe-inline', function ()
     await dialog.waitFor({ state: 'hidden' });
     await page.waitForFunction(`${BODY_OVERFLOW} !== 'hidden'`);
     expect(await violations(page), 'admin console').to.deep.equal([]);
+    await context.close();
+  });
+
+  it('styles the security configuration’s YAML editor through the nonce, with no violation', async () => {
+    const context = await browser.newContext({ locale: 'en-GB' });
+    await context.addInitScript(`
+      window.cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.cspViolations.push({ directive: e.violatedDirective, sample: e.sample, source: e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber }));
+    `);
+    const page = await context.newPage();
+    // The bootstrap administrator holds God: straight to the page after the sign-in.
+    await page.goto(`${product.base}/admin/securityConfig`);
+    await page.waitForURL(/\/account\/login\?interaction=/, { timeout: 30_000 });
+    await page.getByLabel('User', { exact: true }).fill('admin@gatehouse.local');
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Edit Lockout' }).click({ timeout: 30_000 });
+    const editor = page.getByRole('dialog').locator('.cm-editor');
+    await editor.waitFor();
+    await page.getByRole('dialog').getByText('maxFailedAttempts').first().waitFor();
+    // The editor's layout and its 300-pixel height are styles it inserts itself: only the nonce lets them apply.
+    expect(await editor.evaluate(layoutOf)).to.deep.equal({ display: 'flex', height: '300px' });
+    expect(await violations(page), 'security configuration editor').to.deep.equal([]);
     await context.close();
   });
 });

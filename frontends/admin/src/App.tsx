@@ -25,6 +25,13 @@ const GroupsPage = lazy(() => directory().then((module) => ({ default: module.Gr
 const GroupDetailPage = lazy(() => directory().then((module) => ({ default: module.GroupDetailPage })));
 const AreasPage = lazy(() => directory().then((module) => ({ default: module.AreasPage })));
 const RightsRequestsPage = lazy(() => import('./features/rights-requests/RightsRequestsPage'));
+const SecurityConfigPage = lazy(() => import('./features/security-config/SecurityConfigPage'));
+const InspectorPage = lazy(() => import('./features/inspector/InspectorPage'));
+const ApplicationsPage = lazy(() => import('./features/applications/ApplicationsPage'));
+const ApplicationDetailPage = lazy(() => import('./features/applications/ApplicationDetailPage'));
+const RoleDetailPage = lazy(() => import('./features/applications/roles/RoleDetailPage'));
+const PatsPage = lazy(() => import('./features/pats/PatsPage'));
+const ControlPatsPage = lazy(() => import('./features/pats/ControlPatsPage'));
 
 type ScreenTitle = `menu.${keyof AdminPhrases['menu']}` | `screens.${keyof AdminPhrases['screens']}`;
 
@@ -55,21 +62,21 @@ export function AdminRoutes({ loadForCallback, ...signedIn }: Omit<AppProps, 'i1
           <Route path="groups/:id" element={<GroupDetailPage />} />
           <Route path="areas" element={<AreasPage />} />
           <Route path="rightsRequests" element={<RequireRole roles={[Roles.Administrator]}><RightsRequestsPage /></RequireRole>} />
-          <Route path="applications" element={<NotYet title="menu.applications" />} />
-          <Route path="applications/:applicationId" element={<NotYet title="screens.application" />} />
-          <Route path="applications/:applicationId/:tab" element={<NotYet title="screens.application" />} />
-          <Route path="applications/:applicationId/roles/:id" element={<NotYet title="screens.role" />} />
-          <Route path="applications/:applicationId/users/:id" element={<NotYet title="screens.applicationUser" />} />
+          <Route path="applications" element={<ApplicationsPage />} />
+          <Route path="applications/:applicationId" element={<ApplicationDetailPage />} />
+          <Route path="applications/:applicationId/:tab" element={<ApplicationDetailPage />} />
+          <Route path="applications/:applicationId/roles/:id" element={<RoleDetailPage />} />
+          <Route path="applications/:applicationId/users/:id" element={<UserDetailPage />} />
           <Route path="tenants" element={<NotYet title="menu.tenants" />} />
           <Route path="tenants/:id" element={<NotYet title="screens.tenant" />} />
           <Route path="permissions" element={<NotYet title="menu.permissions" />} />
           <Route path="permissions/:identityId" element={<NotYet title="screens.permissionsGroup" />} />
           <Route path="logs" element={<NotYet title="menu.logs" />} />
-          <Route path="pats" element={<NotYet title="menu.pats" />} />
-          <Route path="control-pats" element={<NotYet title="menu.controlPats" godOnly />} />
-          <Route path="inspector" element={<NotYet title="screens.inspector" />} />
+          <Route path="pats" element={<RequireRole roles={[Roles.Administrator]}><PatsPage /></RequireRole>} />
+          <Route path="control-pats" element={<RequireRole roles={[Roles.God]}><ControlPatsPage /></RequireRole>} />
+          <Route path="inspector" element={<RequireRole roles={[Roles.Administrator]}><InspectorPage /></RequireRole>} />
           <Route path="twomodeauth" element={<NotYet title="menu.twoModeAuth" />} />
-          <Route path="securityConfig" element={<NotYet title="menu.securityConfig" godOnly />} />
+          <Route path="securityConfig" element={<RequireRole roles={[Roles.God]}><SecurityConfigPage /></RequireRole>} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

@@ -24,7 +24,7 @@ import { createAdminStore, type AdminStore } from './store';
 
 export { jsonResponse, stubApi, type ApiRoutes, type Handler } from '@gatehouse/frontend-shared/testing';
 
-export type Namespace = 'admin' | 'directory';
+export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications';
 
 /** The console's i18n with the namespaces a test needs already fetched, so it renders at once. */
 export async function createTestI18n(language: Language = 'en', namespaces: Namespace[] = ['admin']): Promise<I18n> {
@@ -92,6 +92,8 @@ function preloadRoutes(namespaces: Namespace[]) {
     import('./auth/AuthCallbackPage'),
     import('./dashboard/DashboardPage'),
     namespaces.includes('directory') ? import('./features/directory') : undefined,
+    namespaces.includes('applications') ? import('./features/applications/ApplicationsPage') : undefined,
+    namespaces.includes('applications') ? import('./features/applications/ApplicationDetailPage') : undefined,
   ]);
 }
 

@@ -1,4 +1,4 @@
-import { createApiDependencies, type Language, type OidcAuth as PortalAuth } from '@gatehouse/frontend-shared';
+import { DEFAULT_PASSWORD_POLICY, createApiDependencies, type Language, type OidcAuth as PortalAuth } from '@gatehouse/frontend-shared';
 import { FakeAuth as SharedFakeAuth, makeUser as makeTestUser, type TestUserOptions } from '@gatehouse/frontend-shared/testing';
 import { render, type RenderResult } from '@testing-library/react';
 import ConfigProvider from 'antd/es/config-provider';
@@ -35,6 +35,7 @@ export const testConfig: PortalConfig = {
   environment: 'test',
   microsoftSignIn: false,
   groupDomains: [],
+  policy: { ...DEFAULT_PASSWORD_POLICY },
   links: {},
   apps: { portal: 'http://localhost:3000/', admin: 'http://localhost:3000/admin' },
 };

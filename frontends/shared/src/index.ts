@@ -14,6 +14,8 @@ export type { PlaceholderPageProps } from './components/PlaceholderPage';
 export { SkipLink } from './components/SkipLink';
 export { useMediaQuery } from './hooks/use-media-query';
 export { formatDateTime, useFormatDateTime } from './format/date-time';
+export { DEFAULT_PASSWORD_POLICY, passwordChecks } from './password/password-policy';
+export type { PasswordCheck, PasswordCheckName, PasswordPolicy } from './password/password-policy';
 export type { FormatDateTimeOptions } from './format/date-time';
 export { changeLanguage, createI18n } from './i18n/create-i18n';
 export type { CreateI18nOptions, NamespaceResources } from './i18n/create-i18n';

@@ -1,9 +1,13 @@
+import { appRolesRoutes, applicationUsersRoutes } from './admin/app-roles.js';
 import { applicationsRoutes } from './admin/applications.js';
 import { areasRoutes } from './admin/areas.js';
 import { dashboardRoutes } from './admin/dashboard.js';
 import { groupsRoutes } from './admin/groups.js';
+import { keysRoutes } from './admin/keys.js';
+import { inspectorRoutes } from './admin/inspector.js';
 import { meRoutes } from './admin/me.js';
 import { rightsRequestsRoutes } from './admin/rights-requests.js';
+import { securityConfigRoutes } from './admin/security-config.js';
 import { tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
 import { externalLoginRoutes } from './account/external-login.js';
@@ -28,6 +32,11 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   meRoutes,
   dashboardRoutes,
   rightsRequestsRoutes,
+  securityConfigRoutes,
+  inspectorRoutes,
+  keysRoutes,
+  appRolesRoutes,
+  applicationUsersRoutes,
   signInRoutes,
   externalLoginRoutes,
   profileRoutes,

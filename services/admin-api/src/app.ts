@@ -8,14 +8,18 @@ import { adminAccountStates } from './auth/account-state.js';
 import { accessTokenBearer, koaAdminAuth, type BearerVerifier } from './auth/koa-admin-auth.js';
 import { personalAccessTokenBearer } from './auth/personal-access-token.js';
 import { sessionTokenBearer } from './auth/session-token.js';
+import { appRoleRoutes, applicationUserRoutes } from './features/app-roles/router.js';
 import { applicationRoutes } from './features/applications/router.js';
 import { accountLockRoutes } from './features/account-lock/router.js';
 import { areaRoutes } from './features/areas/router.js';
 import { dashboardRoutes } from './features/dashboard/router.js';
 import { groupExcelRoutes } from './features/groups/excel/router.js';
 import { groupRoutes, userGroupRoutes } from './features/groups/router.js';
+import { keyRoutes } from './features/keys/router.js';
 import { meRoutes } from './features/me/router.js';
+import { inspectorRouter } from './features/inspector/router.js';
 import { rightsRequestRoutes } from './features/rights-requests/router.js';
+import { securityConfigRouter } from './features/security-config/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
 import { userExcelRoutes } from './features/users/excel/router.js';
 import { userRoutes } from './features/users/router.js';
@@ -24,10 +28,12 @@ import { userRoutes } from './features/users/router.js';
 export const ADMIN_API_PREFIX = '/api/v1/admin';
 /** Locking and unlocking accounts keep the spec's paths under /api/v1/account, with the same bearer authentication. */
 export const ACCOUNT_LOCK_PATHS = ['/api/v1/account/lock', '/api/v1/account/unlock'];
+/** The personal access tokens keep the spec's path, with the same bearer authentication. */
+export const KEYS_API_PREFIX = '/api/v1/keys';
 
 /** Whether a path belongs to the administration API (and is authenticated first). */
 export function isAdminApiPath(path: string): boolean {
-  return [ADMIN_API_PREFIX, ...ACCOUNT_LOCK_PATHS].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return [ADMIN_API_PREFIX, ...ACCOUNT_LOCK_PATHS, KEYS_API_PREFIX].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
 export interface AdminApiOptions {
@@ -71,6 +77,8 @@ export function adminRouter(context: AppContext): Router {
   const admin = new Router();
   const features = [
     applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }),
+    appRoleRoutes(context),
+    applicationUserRoutes(context),
     areaRoutes(context),
     meRoutes(context),
     dashboardRoutes(context),
@@ -82,6 +90,9 @@ export function adminRouter(context: AppContext): Router {
     groupRoutes(context),
     tenantRoutes(context),
     rightsRequestRoutes(context),
+    securityConfigRouter(context),
+    inspectorRouter(context),
+    keyRoutes(context),
   ];
   for (const router of features) admin.use(router.routes(), router.allowedMethods());
   return admin;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type AppContext } from '@gatehouse/core';
+import { securitySettings, type AppContext } from '@gatehouse/core';
 import { createBaseApp, koaJsonBody, koaSpa, koaXsrf } from '@gatehouse/core/http';
 import { Mailer } from '@gatehouse/core/mail';
 import type Koa from 'koa';
@@ -33,6 +33,8 @@ export type IdpApp = Koa & { host: ProviderHost; mailer: Mailer; close(): Promis
 
 /** The identity provider: OpenID Connect at /oidc, sign-in and account APIs, and the portal. */
 export async function createApp(context: AppContext, options: IdpOptions = {}): Promise<IdpApp> {
+  // The provider reads the security settings (token lifetimes) synchronously: they are read before it serves anything.
+  await securitySettings(context).get();
   const host = await ProviderHost.start(context, { adapterFactory: options.adapterFactory });
   const mailer = options.mailer ?? new Mailer(context);
   mailer.start();

@@ -1,4 +1,6 @@
 import { createI18n, perLanguage, phraseLoaders, type CreateI18nOptions, type Language } from '@gatehouse/frontend-shared';
+import { applicationsPhraseLoaders, type ApplicationsPhrases } from '../features/applications/i18n';
+import { applicationRolesPhraseLoaders, type ApplicationRolesPhrases } from '../features/applications/roles/i18n';
 import type { DirectoryPhrases } from '../features/directory/i18n';
 import type { AdminPhrases } from './en';
 
@@ -16,6 +18,10 @@ export const directoryPhraseLoaders: Record<Language, () => Promise<DirectoryPhr
 export const adminNamespaces = {
   admin: adminPhraseLoaders,
   directory: directoryPhraseLoaders,
+  // An application's roles, their scopes and its users, fetched with the first page that needs them.
+  applicationRoles: applicationRolesPhraseLoaders,
+  // The applications list and an application's page.
+  applications: applicationsPhraseLoaders,
 };
 
 /**
@@ -34,5 +40,7 @@ declare module '@gatehouse/frontend-shared' {
   interface I18nNamespaces {
     admin: AdminPhrases;
     directory: DirectoryPhrases;
+    applicationRoles: ApplicationRolesPhrases;
+    applications: ApplicationsPhrases;
   }
 }

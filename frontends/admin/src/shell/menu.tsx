@@ -34,15 +34,15 @@ const ENTRIES: readonly MenuEntry[] = [
   { key: 'home', path: '/', icon: <HomeOutlined /> },
   { key: 'users', path: '/users', icon: <UserOutlined />, roles: [Roles.Administrator, Roles.AreaAdministrator] },
   { key: 'groups', path: '/groups', icon: <TeamOutlined />, roles: [Roles.Administrator, Roles.AreaAdministrator] },
-  { key: 'applications', path: '/applications', icon: <AppstoreOutlined />, roles: [Roles.Administrator], notYet: true },
+  { key: 'applications', path: '/applications', icon: <AppstoreOutlined />, roles: [Roles.Administrator] },
   { key: 'logs', path: '/logs', icon: <FileSearchOutlined />, roles: [Roles.Administrator], notYet: true },
   { key: 'areas', path: '/areas', icon: <EnvironmentOutlined />, roles: [Roles.Administrator] },
   { key: 'tenants', path: '/tenants', icon: <ApartmentOutlined />, roles: [Roles.Administrator], notYet: true },
   { key: 'permissions', path: '/permissions', icon: <UnlockOutlined />, roles: [Roles.Administrator], notYet: true },
-  { key: 'pats', path: '/pats', icon: <KeyOutlined />, roles: [Roles.Administrator], notYet: true },
+  { key: 'pats', path: '/pats', icon: <KeyOutlined />, roles: [Roles.Administrator] },
   { key: 'twoModeAuth', path: '/twomodeauth', icon: <SafetyCertificateOutlined />, roles: [Roles.Administrator], notYet: true },
   { key: 'rightsRequests', path: '/rightsRequests', icon: <AuditOutlined />, roles: [Roles.Administrator] },
-  { key: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, roles: [Roles.God], notYet: true },
+  { key: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, roles: [Roles.God] },
 ];
 
 /** The side menu's entries the user may see. */

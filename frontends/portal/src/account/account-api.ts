@@ -42,9 +42,10 @@ const XSRF_HEADER = 'X-XSRF-TOKEN';
 
 /**
  * The part of `/api/v1/config` the account area reads. `microsoftSignIn` absent means enabled: only
- * an explicit `false` hides the Microsoft choice. `links.support` is the footer's contact link.
+ * an explicit `false` hides the Microsoft choice. `links.support` is the footer's contact link;
+ * `policy` the password rules the pages list.
  */
-export type AccountConfig = Partial<Pick<PublicConfig, 'serviceUrl' | 'microsoftSignIn' | 'groupDomains' | 'groupDomainFragment' | 'links'>>;
+export type AccountConfig = Partial<Pick<PublicConfig, 'serviceUrl' | 'microsoftSignIn' | 'groupDomains' | 'groupDomainFragment' | 'links' | 'policy'>>;
 
 export type { InteractionDetails, LoginResponse };
 

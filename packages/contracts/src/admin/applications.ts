@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { listPage, listQuery } from '../list.js';
+import { APPLICATION_STATUSES, CLIENT_TYPES } from '../domain.js';
+import { idSchema, listPage, listQuery } from '../list.js';
 import { homeApplicationSchema } from '../portal/applications.js';
 import { defineRoute, type RouteContract } from '../route.js';
+import { APPLICATION_LIMITS } from './application-rules.js';
+import { timestampSchema } from './users.js';
 
 /** The home launcher's answer: the caller's applications and where customers are sent. */
 export const homeInfoSchema = z.object({
@@ -32,6 +35,131 @@ export const applicationRolesQuerySchema = listQuery({
 export const applicationRolesSchema = listPage(applicationRoleSchema);
 export type ApplicationRoles = z.output<typeof applicationRolesSchema>;
 
+const requiredText = (max: number) => z.string().trim().min(1).max(max);
+// An empty optional text is no text.
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => value || null);
+const uriList = (min: number) => z.array(z.string().trim().max(APPLICATION_LIMITS.url)).min(min).max(APPLICATION_LIMITS.uris);
+
+/** What the General properties form sets, at creation and later. URLs are checked by the service (isApplicationUrl). */
+const applicationFields = {
+  displayName: requiredText(APPLICATION_LIMITS.displayName),
+  description: optionalText(APPLICATION_LIMITS.description),
+  /** confidential: signs in with a shared secret (a server); public: without one (a browser or mobile app, PKCE). */
+  type: z.enum(CLIENT_TYPES),
+  privateUrl: requiredText(APPLICATION_LIMITS.url),
+  publicUrl: optionalText(APPLICATION_LIMITS.url),
+  redirectUris: uriList(1),
+  postLogoutRedirectUris: uriList(0).default([]),
+  prerelease: z.boolean().default(false),
+  hideInUserList: z.boolean().default(false),
+  /** An icon name or an https URL; null: none. */
+  icon: optionalText(APPLICATION_LIMITS.url),
+  /** An uploaded image as a base64 data URL; null removes the uploaded one, absent keeps it. */
+  iconImage: z
+    .string()
+    .max(Math.ceil((APPLICATION_LIMITS.iconBytes * 4) / 3) + 100)
+    .nullish(),
+};
+
+/** Body of `POST /applications`. */
+export const newApplicationSchema = z.strictObject({
+  /** The application's id; absent: its name when that fits an id, else a generated one. */
+  id: optionalText(APPLICATION_LIMITS.id),
+  /** The OIDC client_id, read-only once created. */
+  name: requiredText(APPLICATION_LIMITS.name),
+  ...applicationFields,
+  type: applicationFields.type.default('confidential'),
+  /** Owners besides the creator, who always becomes one. */
+  ownerIds: z.array(idSchema).max(100).default([]),
+});
+export type NewApplication = z.input<typeof newApplicationSchema>;
+
+const readOnly = z.unknown().optional().describe('Read-only: a request that sends it is refused (applications.read_only_field)');
+
+/** Body of `PUT /applications/{id}`: the General properties; the id and the name stay as created. */
+export const updateApplicationSchema = z.strictObject({ ...applicationFields, id: readOnly, name: readOnly });
+export type ApplicationChanges = z.input<typeof updateApplicationSchema>;
+
+/** The spec's message for each missing field of the application forms. */
+export const APPLICATION_REQUIRED = {
+  name: 'applications.name_required',
+  displayName: 'applications.display_name_required',
+  privateUrl: 'applications.private_url_required',
+  redirectUris: 'applications.redirect_uris_required',
+} as const;
+
+export const applicationStatusSchema = z.enum(APPLICATION_STATUSES);
+
+/** An owner of an application: only owners may delete it. */
+export const applicationOwnerSchema = z.object({
+  id: z.string(),
+  userName: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+});
+export type ApplicationOwner = z.output<typeof applicationOwnerSchema>;
+
+/** A row of the applications list. */
+export const applicationSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  displayName: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(CLIENT_TYPES),
+  status: applicationStatusSchema,
+  prerelease: z.boolean(),
+  hideInUserList: z.boolean(),
+  privateUrl: z.string().nullable(),
+  publicUrl: z.string().nullable(),
+  modifiedOn: timestampSchema,
+  /** The caller owns it: only then may they delete it. */
+  userIsOwner: z.boolean(),
+  /** The Identity application, the portal or the console: part of the product, never deleted. */
+  system: z.boolean(),
+});
+export type ApplicationSummary = z.output<typeof applicationSummarySchema>;
+
+/** An application as its detail page shows it. Its secret is never part of it. */
+export const applicationSchema = applicationSummarySchema.extend({
+  redirectUris: z.array(z.string()),
+  postLogoutRedirectUris: z.array(z.string()),
+  icon: z.string().nullable(),
+  /** An image was uploaded as its icon (served at `/applications/icon/{id}`). */
+  hasIconImage: z.boolean(),
+  /** A confidential application has a shared secret; it was shown once, when generated. */
+  hasSecret: z.boolean(),
+  owners: z.array(applicationOwnerSchema),
+});
+export type ApplicationDetail = z.output<typeof applicationSchema>;
+
+/**
+ * What a change that generated a shared secret answers: the application and, this once, the
+ * secret in clear (null when none was generated). It is never readable again.
+ */
+export const savedApplicationSchema = applicationSchema.extend({ sharedSecret: z.string().nullable() });
+export type SavedApplication = z.output<typeof savedApplicationSchema>;
+
+/** A new shared secret, shown once. */
+export const applicationSecretSchema = z.object({ sharedSecret: z.string() });
+export type ApplicationSecret = z.output<typeof applicationSecretSchema>;
+
+/** `{ id }` of `applications/{id}`: any text, so that an unknown id is the spec's "Application not found". */
+export const applicationPathParams = z.object({ id: z.string().min(1).max(APPLICATION_LIMITS.name) });
+
+export const APPLICATION_SORT_FIELDS = ['displayName', 'name', 'status', 'type', 'modifiedOn'] as const;
+
+/** The applications list: the spec's query (lookups ask for up to 1,000,000 at once), optionally of one status. */
+export const applicationListQuerySchema = listQuery({ sortable: APPLICATION_SORT_FIELDS, defaultOrder: 'displayName asc', maxTop: 1_000_000 }).extend({
+  status: applicationStatusSchema.optional(),
+});
+
 /** `/api/v1/admin/applications/*`. */
 export const applicationsRoutes = {
   homeInfo: defineRoute({
@@ -59,5 +187,91 @@ export const applicationsRoutes = {
     summary: "An application's icon, for the console (fetched with its token)",
     params: z.object({ id: z.string() }),
     produces: 'image/*',
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/v1/admin/applications',
+    endpoint: 'applications.list',
+    access: 'roles',
+    summary: 'Lists the applications, sorted by display name, each with its status and whether the caller owns it',
+    query: applicationListQuerySchema,
+    response: listPage(applicationSummarySchema),
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/v1/admin/applications',
+    endpoint: 'applications.create',
+    access: 'roles',
+    summary: 'Creates an application owned by its creator; a confidential one gets a shared secret, answered this once',
+    body: newApplicationSchema,
+    required: APPLICATION_REQUIRED,
+    response: savedApplicationSchema,
+    status: 201,
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/v1/admin/applications/:id',
+    endpoint: 'applications.get',
+    access: 'roles',
+    summary: 'Reads an application with its owners (never its secret)',
+    params: applicationPathParams,
+    response: applicationSchema,
+  }),
+  update: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/admin/applications/:id',
+    endpoint: 'applications.update',
+    access: 'roles',
+    summary: 'Changes the General properties; made confidential, the application gets a shared secret, answered this once',
+    params: applicationPathParams,
+    body: updateApplicationSchema,
+    required: APPLICATION_REQUIRED,
+    response: savedApplicationSchema,
+  }),
+  setStatus: defineRoute({
+    method: 'PUT',
+    path: '/api/v1/admin/applications/:id/:status',
+    endpoint: 'applications.setStatus',
+    access: 'roles',
+    summary: 'Sets the status: Running, Maintenance (the application warns its users) or Stopped (no new sign-in)',
+    params: applicationPathParams.extend({ status: applicationStatusSchema }),
+    response: applicationSummarySchema,
+  }),
+  delete: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/admin/applications/:id',
+    endpoint: 'applications.delete',
+    access: 'roles',
+    summary: 'Deletes an application with its roles, by one of its owners; the product’s own applications cannot be deleted',
+    params: applicationPathParams,
+  }),
+  regenerateSecret: defineRoute({
+    method: 'POST',
+    path: '/api/v1/admin/applications/:id/secret',
+    endpoint: 'applications.regenerateSecret',
+    access: 'roles',
+    summary: 'Replaces the shared secret of a confidential application; the new one is answered this once',
+    params: applicationPathParams,
+    response: applicationSecretSchema,
+  }),
+  addOwner: defineRoute({
+    method: 'POST',
+    path: '/api/v1/admin/applications/:id/owners',
+    endpoint: 'applications.addOwner',
+    access: 'roles',
+    summary: 'Makes a user an owner of the application',
+    params: applicationPathParams,
+    body: z.strictObject({ userId: idSchema }),
+    required: { userId: 'applications.owner_required' },
+    response: z.array(applicationOwnerSchema),
+  }),
+  removeOwner: defineRoute({
+    method: 'DELETE',
+    path: '/api/v1/admin/applications/:id/owners/:userId',
+    endpoint: 'applications.removeOwner',
+    access: 'roles',
+    summary: 'Removes an owner of the application',
+    params: applicationPathParams.extend({ userId: idSchema }),
+    response: z.array(applicationOwnerSchema),
   }),
 } satisfies Record<string, RouteContract>;

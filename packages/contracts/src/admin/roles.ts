@@ -23,6 +23,16 @@ export const ENDPOINT_ROLES = {
   'applications.homeInfo': SIGNED_IN,
   'applications.icon': SIGNED_IN,
   'applications.roles': [...READ_USERS, 'Manager'],
+  // The applications themselves: administrators manage them (deleting one also takes being its owner); the read-only TenantAdministrator reads them.
+  'applications.list': [...ADMIN, 'TenantAdministrator'],
+  'applications.get': [...ADMIN, 'TenantAdministrator'],
+  'applications.create': ADMIN,
+  'applications.update': ADMIN,
+  'applications.setStatus': ADMIN,
+  'applications.delete': ADMIN,
+  'applications.regenerateSecret': ADMIN,
+  'applications.addOwner': ADMIN,
+  'applications.removeOwner': ADMIN,
 
   'me.get': SIGNED_IN,
   'dashboard.base': [...ADMIN, 'TenantAdministrator'],
@@ -68,9 +78,38 @@ export const ENDPOINT_ROLES = {
   'tenants.list': [...READ_USERS, 'Manager'],
   'tenants.twoModeAuth': ADMIN,
 
+  // An application's roles, their scopes and holders: administrators change them; the read-only TenantAdministrator reads them.
+  'appRoles.list': [...ADMIN, 'TenantAdministrator'],
+  'appRoles.get': [...ADMIN, 'TenantAdministrator'],
+  'appRoles.create': ADMIN,
+  'appRoles.update': ADMIN,
+  'appRoles.delete': ADMIN,
+  'appRoles.scopes': [...ADMIN, 'TenantAdministrator'],
+  'appRoles.createScope': ADMIN,
+  'appRoles.updateScope': ADMIN,
+  'appRoles.deleteScope': ADMIN,
+  'applications.users': [...ADMIN, 'TenantAdministrator'],
+  'applications.usersWithRoles': [...ADMIN, 'TenantAdministrator'],
+  'applications.permissions': [...ADMIN, 'TenantAdministrator'],
+
   'rightsRequests.list': ADMIN,
   'rightsRequests.get': ADMIN,
   'rightsRequests.file': ADMIN,
+
+  // Personal access tokens: one's own (the console's PAT page is the administrators'); every user's, God only.
+  'keys.list': ADMIN,
+  'keys.applications': ADMIN,
+  'keys.create': ADMIN,
+  'keys.delete': ADMIN,
+  'keys.all': ['God'],
+
+  // The security settings (password policy, lockout, token lifetimes, group domains): God only.
+  'securityConfig.list': ['God'],
+  'securityConfig.get': ['God'],
+  'securityConfig.update': ['God'],
+  // The password policy the SPAs show beside a new password.
+  'policy.get': SIGNED_IN,
+  'inspector.inspect': ADMIN,
 } as const satisfies Record<string, readonly IdentityRole[] | typeof SIGNED_IN>;
 
 /** The name of an admin endpoint in ENDPOINT_ROLES. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passwordPolicySchema } from '../admin/security-config.js';
 import { defineRoute, type RouteContract } from '../route.js';
 
 /** The portal's configurable links; one left unset is not sent (and not shown). */
@@ -34,6 +35,8 @@ export const publicConfigSchema = z.object({
    */
   groupDomains: z.array(z.string()),
   groupDomainFragment: z.string().optional(),
+  /** The password policy in force: the rules the pages show beside a new password (the server enforces them). */
+  policy: passwordPolicySchema,
   links: portalLinksSchema,
   apps: z.object({ portal: z.string(), admin: z.string() }),
 });

@@ -18,6 +18,9 @@ const GROUP_ROLES = 'a group holding Identity application roles: Administrator a
  */
 export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'applications.homeInfo': "the caller's own applications",
+  'applications.update': "the product's own applications (Identity, portal, console) keep their type",
+  'applications.setStatus': 'never Stopped for the admin console',
+  'applications.delete': "owners of the application only; never the product's own applications (Identity, portal, console)",
   'me.get': "the caller's own identity and roles",
   'areas.list': 'AreaAdministrator: their areas only',
   'users.list': 'AreaAdministrator: users of their areas',
@@ -50,6 +53,12 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'groups.removeTenant': 'AreaAdministrator: tenants of their areas; Global tenant and Identity application roles: Administrator and God; the Users group: God only',
   'groups.template': 'AreaAdministrator: groups of their areas',
   'groups.bulkInsert': `owners of the group, Administrator and God; AreaAdministrator: users of their areas; ${GROUP_ROLES}`,
+  'appRoles.update': "the Identity application's own roles (God, Administrator…) keep their names",
+  'appRoles.delete': "takes the role from every user and group holding it; never the Identity application's own roles",
+  'keys.list': "the caller's own tokens",
+  'keys.applications': 'the applications in which the caller holds a role',
+  'keys.create': 'for the caller, for an application in which they hold a role; never with a personal access token',
+  'keys.delete': "the caller's own tokens; God: anyone's",
 };
 
 /** Middleware returned by requireRole, carrying the endpoint it guards for tests that walk the routes. */

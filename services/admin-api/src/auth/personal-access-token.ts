@@ -1,12 +1,33 @@
-import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, sha256, sqlClient, type AppContext } from '@gatehouse/core';
+import { IDENTITY_APPLICATION_ID, randomToken, resolveEffectiveRoles, sha256, sqlClient, type AppContext } from '@gatehouse/core';
 import { InvalidTokenError } from './access-token.js';
 import type { BearerVerifier } from './koa-admin-auth.js';
 
 /** Personal access tokens start with this, so they are told from JWTs and portal tokens at a glance (and by secret scanners). */
 export const PAT_PREFIX = 'gpat_';
 const PAT_SHAPE = /^gpat_[A-Za-z0-9_-]{32,100}$/;
+/** How many of a value's last characters are kept to tell tokens apart in lists. */
+const SHOWN_CHARS = 4;
 /** `last_used_at` is written at most this often per token: a busy integration must not turn every call into a write. */
 const LAST_USE_RESOLUTION_MS = 60_000;
+
+/** A new token: its value (handed to its owner once) and what is stored of it. */
+export interface MintedPersonalAccessToken {
+  token: string;
+  hash: string;
+  prefix: string;
+  lastChars: string;
+}
+
+/**
+ * A new personal access token: 256 random bits after the prefix. Only its SHA-256 is stored: a
+ * value that random cannot be found by trying values, so a slow password hash would add nothing
+ * but cost on every call, and an unsalted hash lets a call find its token by an indexed lookup of
+ * the hash, never by comparing secrets one by one.
+ */
+export function mintPersonalAccessToken(): MintedPersonalAccessToken {
+  const token = `${PAT_PREFIX}${randomToken(32)}`;
+  return { token, hash: sha256(token), prefix: PAT_PREFIX, lastChars: token.slice(-SHOWN_CHARS) };
+}
 
 type PatRow = {
   id: string;

@@ -30,6 +30,28 @@ const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`
 
 const user = (w: World, overrides: Partial<User> = {}) => buildUser(w.context.dataSource, { areaId: w.area.id, ...overrides });
 
+/** A role of the world's application of its own (to change or delete), with one scope; answers its id and the scope's. */
+async function appRole(w: World): Promise<{ roleId: string; scopeId: string }> {
+  const [role] = await w.context.dataSource.query(`INSERT INTO roles (application_id, name) VALUES ($1, $2) RETURNING id`, [w.app.id, unique('role')]);
+  const [scope] = await w.context.dataSource.query(`INSERT INTO role_scopes (role_id, scope) VALUES ($1, 'orders.read') RETURNING id`, [role.id]);
+  return { roleId: role.id, scopeId: scope.id };
+}
+
+/** An application of which the caller is an owner (only owners delete one); answers its id. */
+async function ownedApplication(w: World, caller: User): Promise<string> {
+  const app = await buildApplication(w.context.dataSource, { clientType: 'confidential', redirectUris: ['https://owned.example.com/cb'] });
+  await w.context.dataSource.query('INSERT INTO application_owners (application_id, user_id) VALUES ($1, $2)', [app.id, caller.id]);
+  return app.id;
+}
+
+/** The General properties of an application, as the console's forms send them. */
+const applicationFields = () => ({
+  displayName: unique('Application'),
+  type: 'confidential',
+  privateUrl: 'https://owned.example.com/',
+  redirectUris: ['https://owned.example.com/cb'],
+});
+
 /** A group of the world's area of which the caller is an Owner (group member rules also want ownership). */
 async function ownedGroup(w: World, caller: User) {
   const group = await buildGroup(w.context.dataSource, { areaId: w.area.id });
@@ -49,6 +71,15 @@ async function rightsRequest(w: World): Promise<{ id: string; fileId: string }> 
   return { id: request.id, fileId: file.id };
 }
 
+/** A personal access token of the caller's, for the Identity application; answers its id. */
+async function personalAccessToken(w: World, caller: User): Promise<string> {
+  const [row] = await w.context.dataSource.query(
+    `INSERT INTO personal_access_tokens (name, user_id, application_id, token_hash, token_prefix) VALUES ('ci', $1, $2, $3, 'gpat_') RETURNING id`,
+    [caller.id, w.identity.id, randomBytes(32).toString('hex')],
+  );
+  return row.id;
+}
+
 /**
  * A call every role allowed by ENDPOINT_ROLES must be able to make successfully, built afresh for
  * each role (a deleted user cannot be deleted twice).
@@ -57,6 +88,25 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   'applications.homeInfo': async () => ({ route: 'GET /applications/homeInfo', url: '/applications/homeInfo' }),
   'applications.icon': async (w) => ({ route: 'GET /applications/icon/:id', url: `/applications/icon/${w.app.id}` }),
   'applications.roles': async (w) => ({ route: 'GET /applications/approles', url: `/applications/approles?applicationId=${w.app.id}` }),
+  'applications.list': async () => ({ route: 'GET /applications', url: '/applications?$search=app' }),
+  'applications.get': async (w) => ({ route: 'GET /applications/:id', url: `/applications/${w.app.id}` }),
+  'applications.create': async () => ({ route: 'POST /applications', url: '/applications', body: { name: unique('created'), ...applicationFields() } }),
+  'applications.update': async (w, caller) => ({ route: 'PUT /applications/:id', url: `/applications/${await ownedApplication(w, caller)}`, body: applicationFields() }),
+  'applications.setStatus': async (w, caller) => ({
+    route: 'PUT /applications/:id/:status',
+    url: `/applications/${await ownedApplication(w, caller)}/Maintenance`,
+  }),
+  'applications.delete': async (w, caller) => ({ route: 'DELETE /applications/:id', url: `/applications/${await ownedApplication(w, caller)}` }),
+  'applications.regenerateSecret': async (w, caller) => ({ route: 'POST /applications/:id/secret', url: `/applications/${await ownedApplication(w, caller)}/secret` }),
+  'applications.addOwner': async (w, caller) => ({
+    route: 'POST /applications/:id/owners',
+    url: `/applications/${await ownedApplication(w, caller)}/owners`,
+    body: { userId: (await user(w)).id },
+  }),
+  'applications.removeOwner': async (w, caller) => ({
+    route: 'DELETE /applications/:id/owners/:userId',
+    url: `/applications/${await ownedApplication(w, caller)}/owners/${caller.id}`,
+  }),
   'me.get': async () => ({ route: 'GET /me', url: '/me' }),
   'dashboard.base': async () => ({ route: 'GET /dashboard/base', url: '/dashboard/base' }),
   'areas.list': async () => ({ route: 'GET /areas', url: '/areas' }),
@@ -174,12 +224,56 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     body: { enable: true },
   }),
 
+  'appRoles.list': async (w) => ({ route: 'GET /app/:appId/roles', url: `/app/${w.app.id}/roles` }),
+  'appRoles.get': async (w) => ({ route: 'GET /app/:appId/roles/:roleId', url: `/app/${w.app.id}/roles/${w.app.roleByName.Reader!.id}` }),
+  'appRoles.create': async (w) => ({ route: 'POST /app/:appId/roles', url: `/app/${w.app.id}/roles`, body: { name: unique('role') } }),
+  'appRoles.update': async (w) => ({
+    route: 'PUT /app/:appId/roles/:roleId',
+    url: `/app/${w.app.id}/roles/${(await appRole(w)).roleId}`,
+    body: { name: unique('renamed'), description: 'Changed' },
+  }),
+  'appRoles.delete': async (w) => ({ route: 'DELETE /app/:appId/roles/:roleId', url: `/app/${w.app.id}/roles/${(await appRole(w)).roleId}` }),
+  'appRoles.scopes': async (w) => ({ route: 'GET /app/:appId/roles/:roleId/scopes', url: `/app/${w.app.id}/roles/${(await appRole(w)).roleId}/scopes` }),
+  'appRoles.createScope': async (w) => ({
+    route: 'POST /app/:appId/roles/:roleId/scopes',
+    url: `/app/${w.app.id}/roles/${(await appRole(w)).roleId}/scopes`,
+    body: { scope: 'orders.write' },
+  }),
+  'appRoles.updateScope': async (w) => {
+    const { roleId, scopeId } = await appRole(w);
+    return { route: 'PUT /app/:appId/roles/:roleId/scopes/:scopeId', url: `/app/${w.app.id}/roles/${roleId}/scopes/${scopeId}`, body: { scope: 'orders.list' } };
+  },
+  'appRoles.deleteScope': async (w) => {
+    const { roleId, scopeId } = await appRole(w);
+    return { route: 'DELETE /app/:appId/roles/:roleId/scopes/:scopeId', url: `/app/${w.app.id}/roles/${roleId}/scopes/${scopeId}` };
+  },
+  'applications.users': async (w) => ({ route: 'GET /applications/:id/users', url: `/applications/${w.app.id}/users?globalRoles=false` }),
+  'applications.usersWithRoles': async (w) => ({
+    route: 'GET /applications/:id/usersWithRoles',
+    url: `/applications/${w.app.id}/usersWithRoles?roleIds=${w.app.roleByName.Reader!.id}`,
+  }),
+  'applications.permissions': async (w) => ({ route: 'GET /applications/:id/permissions', url: `/applications/${w.app.id}/permissions` }),
+
   'rightsRequests.list': async () => ({ route: 'GET /rightsRequests', url: '/rightsRequests' }),
   'rightsRequests.get': async (w) => ({ route: 'GET /rightsRequests/:id', url: `/rightsRequests/${(await rightsRequest(w)).id}` }),
   'rightsRequests.file': async (w) => {
     const { id, fileId } = await rightsRequest(w);
     return { route: 'GET /rightsRequests/:id/files/:fileId', url: `/rightsRequests/${id}/files/${fileId}` };
   },
+
+  'securityConfig.list': async () => ({ route: 'GET /securityConfig', url: '/securityConfig' }),
+  'securityConfig.get': async () => ({ route: 'GET /securityConfig/:id', url: '/securityConfig/Lockout' }),
+  // The defaults again: the call succeeds and the world's sign-in rules stay as they were.
+  'securityConfig.update': async () => ({ route: 'PUT /securityConfig/:id', url: '/securityConfig/Lockout', body: { body: 'maxFailedAttempts: 5' } }),
+  'policy.get': async () => ({ route: 'GET /policy', url: '/policy' }),
+  'inspector.inspect': async () => ({ route: 'POST /inspector', url: '/inspector', body: { token: 'not-a-token' } }),
+
+  'keys.list': async () => ({ route: 'GET /api/v1/keys', url: '/api/v1/keys' }),
+  'keys.all': async (w) => ({ route: 'GET /api/v1/keys/allpats', url: `/api/v1/keys/allpats?owner=${(await user(w)).id}` }),
+  'keys.applications': async () => ({ route: 'GET /api/v1/keys/applications', url: '/api/v1/keys/applications' }),
+  // Every caller holds its role in the Identity application, so may get a token for it.
+  'keys.create': async (w) => ({ route: 'POST /api/v1/keys', url: '/api/v1/keys', body: { name: unique('pat'), applicationName: w.identity.name } }),
+  'keys.delete': async (w, caller) => ({ route: 'DELETE /api/v1/keys/:id', url: `/api/v1/keys/${await personalAccessToken(w, caller)}` }),
 };
 
 describe('admin API role matrix: every endpoint with every role', function () {

@@ -186,7 +186,7 @@ export class DisclaimerAcceptance {
   acceptedAt: Date;
 }
 
-/** A personal access token: only its SHA-256 hash and a short display prefix are kept. */
+/** A personal access token: only its SHA-256 hash, its prefix and its last characters are kept. */
 @Entity('personal_access_tokens')
 @Index('personal_access_tokens__token_hash', ['tokenHash'], { unique: true })
 @Index('personal_access_tokens__user_id', ['userId'])
@@ -209,6 +209,9 @@ export class PersonalAccessToken {
   tokenHash: string;
   @Varchar('token_prefix', 16)
   tokenPrefix: string;
+  /** The value's last characters, shown to tell tokens apart. */
+  @Varchar('token_last_chars', 4, { nullable: true })
+  tokenLastChars: string | null;
   @Timestamp('expires_at', { nullable: true })
   expiresAt: Date | null;
   @Timestamp('last_used_at', { nullable: true })

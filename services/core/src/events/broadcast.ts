@@ -16,6 +16,8 @@ export interface BroadcastEvents {
   'roles.changed': { userId?: string };
   /** Provider tokens were revoked: drop cached copies (by id, or every token of a grant). */
   'oidc.invalidated': { model?: string; id?: string; grantId?: string; accountId?: string };
+  /** A security setting (password policy, lockout, token lifetimes, group domains) was changed: reread it. */
+  'settings.changed': { name?: string };
 }
 
 type Name = keyof BroadcastEvents;

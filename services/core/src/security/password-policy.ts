@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { passwordPolicySchema, type PasswordPolicy } from '@gatehouse/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { FieldError } from '../errors/app-error.js';
 import type { PasswordHasher } from './passwords.js';
@@ -8,19 +8,10 @@ type Db = DataSource | EntityManager;
 /** Title of the security configuration that holds the password policy. */
 export const PASSWORD_POLICY_CONFIG = 'PasswordPolicy';
 
-const policySchema = z.object({
-  minLength: z.number().int().min(8).max(128).default(12),
-  requireUppercase: z.boolean().default(true),
-  requireLowercase: z.boolean().default(true),
-  requireDigit: z.boolean().default(true),
-  requireSymbol: z.boolean().default(true),
-  /** Previous passwords that may not be used again. */
-  historySize: z.number().int().min(0).max(24).default(7),
-  /** A password older than this must be changed at the next sign-in; 0 never expires. */
-  maxAgeDays: z.number().int().min(0).max(3650).default(90),
-});
+// The schema (ranges and defaults) is the contracts' one: the console edits it, the SPAs show it.
+const policySchema = passwordPolicySchema;
 
-export type PasswordPolicy = z.infer<typeof policySchema>;
+export type { PasswordPolicy };
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = policySchema.parse({});
 
 /**

@@ -17,6 +17,12 @@ export interface ClientApplication {
  */
 export class ClientRegistry {
   private readonly cache = new Map<string, { value: ClientApplication | null; expires: number }>();
+  /**
+   * Counts the changes heard. A read that was under way when a change arrived may have seen the
+   * row as it was: it answers its caller but is not cached, or the old client would outlive the
+   * change by a whole TTL.
+   */
+  private changes = 0;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -24,6 +30,7 @@ export class ClientRegistry {
     private readonly ttlMs = 60_000,
   ) {
     this.unsubscribe = context.broadcast.on('application.changed', ({ clientId }) => {
+      this.changes++;
       if (clientId) this.cache.delete(clientId);
       else this.cache.clear();
     });
@@ -33,9 +40,10 @@ export class ClientRegistry {
   async find(clientId: string): Promise<ClientApplication | undefined> {
     const cached = this.cache.get(clientId);
     if (cached && cached.expires > Date.now()) return cached.value ?? undefined;
+    const changesBefore = this.changes;
     const app = await this.context.dataSource.getRepository(Application).findOneBy({ name: clientId, enabled: true });
     const value = app ? this.toClient(app) : null;
-    this.cache.set(clientId, { value, expires: Date.now() + this.ttlMs });
+    if (this.changes === changesBefore) this.cache.set(clientId, { value, expires: Date.now() + this.ttlMs });
     return value ?? undefined;
   }
 

@@ -1,4 +1,5 @@
-import { IDENTITY_APPLICATION_ID, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
+import { IDENTITY_APPLICATION_ID, securitySettings, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
+import type { TokenLifetimes } from '@gatehouse/contracts';
 import { cspNonce, pageContentSecurityPolicy } from '@gatehouse/core/http';
 import type { Context } from 'koa';
 import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
@@ -100,16 +101,20 @@ function protocol(config: Config, options: ProviderOptions): Configuration {
   };
 }
 
-function lifetimes(adminAudience: string): Configuration['ttl'] {
+/** The lifetimes in force now (the `TokenLifetimes` security setting, changed at run time). */
+type Lifetimes = () => TokenLifetimes;
+
+function lifetimes(adminAudience: string, now: Lifetimes): Configuration['ttl'] {
   return {
-    AccessToken: (_ctx, token) => (token.aud === adminAudience ? TTL.AdminApiAccessToken : TTL.AccessToken),
+    AccessToken: (_ctx, token) => (token.aud === adminAudience ? now().adminApiAccessTokenSeconds : now().accessTokenSeconds),
     AuthorizationCode: TTL.AuthorizationCode,
-    ClientCredentials: TTL.ClientCredentials,
-    IdToken: TTL.IdToken,
+    ClientCredentials: () => now().clientCredentialsSeconds,
+    IdToken: () => now().idTokenSeconds,
     Interaction: TTL.Interaction,
-    Session: TTL.Session,
-    Grant: TTL.Grant,
-    RefreshToken: refreshTokenTtl as never,
+    Session: () => now().sessionSeconds,
+    // A grant lasts as long as the session that holds it.
+    Grant: () => now().sessionSeconds,
+    RefreshToken: refreshTokenTtl(now) as never,
   };
 }
 
@@ -140,7 +145,7 @@ const RP_INITIATED_LOGOUT: Features['rpInitiatedLogout'] = {
 };
 
 /** The admin API is the one resource server: its tokens are JWTs carrying the `admin` scope. */
-function resourceIndicators(config: Config): Features['resourceIndicators'] {
+function resourceIndicators(config: Config, now: Lifetimes): Features['resourceIndicators'] {
   const adminAudience = config.oidc.adminApiAudience;
   const mayUseAdminApi = adminApiPolicy(config);
   return {
@@ -153,7 +158,7 @@ function resourceIndicators(config: Config): Features['resourceIndicators'] {
       return {
         scope: ADMIN_API_SCOPE,
         audience: adminAudience,
-        accessTokenTTL: TTL.AdminApiAccessToken,
+        accessTokenTTL: now().adminApiAccessTokenSeconds,
         accessTokenFormat: 'jwt',
         jwt: { sign: { alg: 'RS256' } },
       };
@@ -161,7 +166,7 @@ function resourceIndicators(config: Config): Features['resourceIndicators'] {
   };
 }
 
-function features(config: Config): Features {
+function features(config: Config, now: Lifetimes): Features {
   return {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
@@ -176,7 +181,7 @@ function features(config: Config): Features {
     userinfo: { enabled: true },
     backchannelLogout: { enabled: true },
     rpInitiatedLogout: RP_INITIATED_LOGOUT,
-    resourceIndicators: resourceIndicators(config),
+    resourceIndicators: resourceIndicators(config, now),
   };
 }
 
@@ -228,12 +233,14 @@ function errorRenderer(logger: AppContext['logger']): Configuration['renderError
 function configure(context: AppContext, options: ProviderOptions): Configuration {
   const { config, logger } = context;
   const adminAudience = config.oidc.adminApiAudience;
+  const settings = securitySettings(context);
+  const now: Lifetimes = () => settings.current().TokenLifetimes;
   return {
     ...protocol(config, options),
-    ttl: lifetimes(adminAudience),
+    ttl: lifetimes(adminAudience, now),
     cookies: cookies(context),
     interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid) },
-    features: features(config),
+    features: features(config, now),
     loadExistingGrant: firstPartyGrants(config, options.registry),
     extraTokenClaims: adminRoleClaims(adminAudience, options.directory),
     renderError: errorRenderer(logger),

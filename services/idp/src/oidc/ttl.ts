@@ -1,13 +1,15 @@
+import type { TokenLifetimes } from '@gatehouse/contracts';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 
 /**
- * Lifetimes, in seconds, of everything the provider issues. Documented in the README; short for
- * what travels in URLs and browsers, longer for what a server keeps.
+ * Lifetimes, in seconds, of what the provider issues and a God user cannot change (the others are
+ * the `TokenLifetimes` security setting, whose defaults are listed here too). Documented in the
+ * README; short for what travels in URLs and browsers, longer for what a server keeps.
  */
 export const TTL = {
   /** Codes are exchanged at once by the client's back end. */
   AuthorizationCode: 60,
-  /** Opaque access tokens and ID tokens. */
+  /** Defaults of the setting: opaque access tokens and ID tokens. */
   AccessToken: 60 * 60,
   IdToken: 60 * 60,
   /** JWT access tokens for the admin API: verified without a call back, so kept short. */
@@ -23,9 +25,14 @@ export const TTL = {
   RefreshTokenConfidential: 14 * 24 * 60 * 60,
 } as const;
 
-/** Longest life of a token signed with a key: how long a retired key stays published. */
+/**
+ * Longest life of a token signed with a key: how long a retired key stays published. The setting
+ * keeps access and ID tokens to an hour at most, the longest default.
+ */
 export const KEY_RETIREMENT_SECONDS = Math.max(TTL.AccessToken, TTL.IdToken, TTL.AdminApiAccessToken) + 5 * 60;
 
-export function refreshTokenTtl(_ctx: KoaContextWithOIDC, _token: unknown, client: { clientAuthMethod: string }): number {
-  return client.clientAuthMethod === 'none' ? TTL.RefreshTokenPublic : TTL.RefreshTokenConfidential;
+/** A refresh token's life: a browser app's (no client secret) or a server's, as the setting says now. */
+export function refreshTokenTtl(lifetimes: () => TokenLifetimes) {
+  return (_ctx: KoaContextWithOIDC, _token: unknown, client: { clientAuthMethod: string }): number =>
+    client.clientAuthMethod === 'none' ? lifetimes().refreshTokenPublicSeconds : lifetimes().refreshTokenConfidentialSeconds;
 }

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { Field } from '../form/Field';
 import { filled, type FormState, type Rules } from '../form/use-form';
 import { useAccountTranslation } from '../use-account-translation';
-import { PASSWORD_RULES } from './password-rules';
+import { usePasswordRules } from './password-rules';
 
 export interface NewPasswordValues extends Record<string, unknown> {
   newPassword: string;
@@ -33,6 +33,7 @@ export interface NewPasswordFieldsProps {
 export function NewPasswordFields({ form, userName, autoFocus = false }: NewPasswordFieldsProps) {
   const { t } = useAccountTranslation();
   const rulesId = useId();
+  const rules = usePasswordRules();
   const password = form.values.newPassword;
   return (
     <>
@@ -61,7 +62,7 @@ export function NewPasswordFields({ form, userName, autoFocus = false }: NewPass
       <div id={rulesId}>
         <p className="account-rules__title">{t('password.rulesTitle')}</p>
         <ul className="account-rules">
-          {PASSWORD_RULES.map(({ key, test }) => {
+          {rules.map(({ key, params, test }) => {
             const met = test ? test(password) : undefined;
             return (
               <li key={key} data-met={met === true ? 'true' : undefined}>
@@ -73,7 +74,7 @@ export function NewPasswordFields({ form, userName, autoFocus = false }: NewPass
                   <MinusCircleOutlined aria-hidden />
                 )}
                 <span>
-                  {t(key)}
+                  {t(key, params)}
                   {met === undefined ? null : (
                     <span className="account-visually-hidden"> ({met ? t('password.ruleMet') : t('password.ruleNotMet')})</span>
                   )}

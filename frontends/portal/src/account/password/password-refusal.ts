@@ -1,8 +1,8 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { ServerFieldError } from '../account-api';
 import { useTimedMessages } from '../use-timed-messages';
 import type { NewPasswordValues } from './NewPasswordFields';
-import { PASSWORD_RULES } from './password-rules';
+import { usePasswordRules, type PasswordRule } from './password-rules';
 
 type Field = keyof NewPasswordValues & string;
 
@@ -23,15 +23,17 @@ export interface RefusalDetails {
 
 type Recheck = (values: NewPasswordValues) => boolean;
 
-/** The server's refusals the page can check again as the user types: true while they still hold. */
-const RECHECKS: Readonly<Record<string, Recheck>> = {
-  'password.required': ({ newPassword }) => newPassword.length === 0,
-  'password.confirm_required': ({ confirmPassword }) => confirmPassword.length === 0,
-  'password.mismatch': ({ newPassword, confirmPassword }) => newPassword !== confirmPassword,
-  ...Object.fromEntries(
-    PASSWORD_RULES.flatMap(({ test, serverCode }) => (test && serverCode ? [[serverCode, (values: NewPasswordValues) => !test(values.newPassword)]] : [])),
-  ),
-};
+/** The server's refusals the page can check again as the user types (with the policy in force's rules): true while they still hold. */
+function rechecksOf(rules: readonly PasswordRule[]): Readonly<Record<string, Recheck>> {
+  return {
+    'password.required': ({ newPassword }) => newPassword.length === 0,
+    'password.confirm_required': ({ confirmPassword }) => confirmPassword.length === 0,
+    'password.mismatch': ({ newPassword, confirmPassword }) => newPassword !== confirmPassword,
+    ...Object.fromEntries(
+      rules.flatMap(({ test, serverCode }) => (test && serverCode ? [[serverCode, (values: NewPasswordValues) => !test(values.newPassword)]] : [])),
+    ),
+  };
+}
 
 const isField = (field: string): field is Field => field === 'newPassword' || field === 'confirmPassword';
 
@@ -50,9 +52,9 @@ function entriesOf(messages: readonly string[], details: RefusalDetails | undefi
  * for a rule only the server can judge (a recent password), while that field is unchanged. The
  * others hold until they time out.
  */
-function stillHolds(entry: RefusalEntry, values: NewPasswordValues): boolean {
+function stillHolds(entry: RefusalEntry, values: NewPasswordValues, rechecks: Readonly<Record<string, Recheck>>): boolean {
   if (!entry.field) return true;
-  const recheck = entry.code ? RECHECKS[entry.code] : undefined;
+  const recheck = entry.code ? rechecks[entry.code] : undefined;
   return recheck ? recheck(values) : values[entry.field] === entry.judged[entry.field];
 }
 
@@ -63,6 +65,8 @@ function stillHolds(entry: RefusalEntry, values: NewPasswordValues): boolean {
  */
 export function useNewPasswordRefusal(values: NewPasswordValues): [string[], (messages: string[], details?: RefusalDetails) => void] {
   const [entries, setEntries] = useTimedMessages<RefusalEntry>();
+  const rules = usePasswordRules();
+  const rechecks = useMemo(() => rechecksOf(rules), [rules]);
   const show = useCallback((messages: string[], details?: RefusalDetails) => setEntries(entriesOf(messages, details)), [setEntries]);
-  return [entries.filter((entry) => stillHolds(entry, values)).map((entry) => entry.message), show];
+  return [entries.filter((entry) => stillHolds(entry, values, rechecks)).map((entry) => entry.message), show];
 }

@@ -1,4 +1,4 @@
-import { AppError, checkPasswordRules, isRecentPassword, loadPasswordPolicy, storeNewPassword, type AppContext, type FieldError } from '@gatehouse/core';
+import { AppError, checkPasswordRules, isRecentPassword, securitySettings, storeNewPassword, type AppContext, type FieldError, type PasswordPolicy } from '@gatehouse/core';
 import { type Mailer } from '@gatehouse/core/mail';
 import { revokeUserSessions } from '../../oidc/revoke.js';
 import { formatUtc } from './refusal.js';
@@ -18,12 +18,17 @@ export async function changePassword(
   await applyNewPassword(context, mailer, options.userId, options.newPassword);
 }
 
+/** The `PasswordPolicy` security setting in force (a change made in the console applies to the next password). */
+async function policyInForce(context: AppContext): Promise<PasswordPolicy> {
+  return (await securitySettings(context).get()).PasswordPolicy;
+}
+
 /** Throws a 400 naming every broken rule (policy, confirmation, reuse); stores nothing. */
 export async function assertAcceptablePassword(
   context: AppContext,
   options: { userId: string; newPassword: string; confirmPassword?: string },
 ): Promise<void> {
-  const policy = await loadPasswordPolicy(context.dataSource);
+  const policy = await policyInForce(context);
   const errors: FieldError[] = [];
   if (!options.newPassword) errors.push({ field: 'newPassword', code: 'password.required' });
   else errors.push(...checkPasswordRules(options.newPassword, policy));
@@ -38,7 +43,7 @@ export async function assertAcceptablePassword(
 
 /** Stores an already accepted password and does what follows a change (revocation, notice). */
 export async function applyNewPassword(context: AppContext, mailer: Mailer, userId: string, newPassword: string): Promise<void> {
-  const policy = await loadPasswordPolicy(context.dataSource);
+  const policy = await policyInForce(context);
   const hash = await context.passwords.hash(newPassword);
   await context.dataSource.transaction((em) => storeNewPassword(em, userId, hash, policy));
   await revokeUserSessions(context, userId);

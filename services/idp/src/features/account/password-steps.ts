@@ -1,4 +1,4 @@
-import { recordUnknownFailure, recordUserFailure, refundUnknownAttempt, refundUserAttempt, reserveUnknownAttempt, reserveUserAttempt, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry, type FailureOutcome } from '@gatehouse/core';
+import { recordUnknownFailure, recordUserFailure, refundUnknownAttempt, refundUserAttempt, reserveUnknownAttempt, reserveUserAttempt, securitySettings, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry, type FailureOutcome } from '@gatehouse/core';
 import { requiresGroupSignIn } from '@gatehouse/contracts';
 import { lockRefusal, logResultOf, refusal } from './refusal.js';
 import { findSignInAccount, storeRehashedPassword } from './repository.js';
@@ -10,10 +10,12 @@ import type { SignInDeps, SignInState, SignInStep } from './sign-in-state.js';
 
 /**
  * Group users sign in with Microsoft only: their user name is in a group domain or holds the
- * fragment. The rule is the contracts' one, which the login page applies as the name is typed.
+ * fragment (the `GroupDomains` security setting in force). The rule is the contracts' one, which
+ * the login page applies as the name is typed.
  */
 export function requiresProfessionalAccount(context: AppContext, userName: string): boolean {
-  return requiresGroupSignIn(userName, context.config.signIn);
+  const { domains, domainFragment } = securitySettings(context).current().GroupDomains;
+  return requiresGroupSignIn(userName, { groupDomains: domains, groupDomainFragment: domainFragment ?? undefined });
 }
 
 const normalizedOf = (state: SignInState) => state.userName.toLowerCase();

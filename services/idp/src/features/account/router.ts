@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AppError, DEFAULT_LOCKOUT_POLICY, type AppContext } from '@gatehouse/core';
+import { AppError, type AppContext } from '@gatehouse/core';
 import { type Mailer } from '@gatehouse/core/mail';
 import { signInRoutes } from '@gatehouse/contracts';
 import type { ProviderHost } from '../../oidc/provider-host.js';
@@ -20,7 +20,7 @@ const atLogin = (opened: string | undefined) => (interaction: Interaction) =>
  * sends the browser to `/account/login?interaction=<uid>`; these calls finish the interaction and
  * answer `redirectTo`, where the browser continues the OpenID Connect flow.
  */
-export function accountRoutes(context: AppContext, host: ProviderHost, mailer: Mailer, signIn = new PasswordSignIn(context, DEFAULT_LOCKOUT_POLICY, mailer)): Router {
+export function accountRoutes(context: AppContext, host: ProviderHost, mailer: Mailer, signIn = new PasswordSignIn(context, undefined, mailer)): Router {
   const router = new Router();
   const kit = accountKit(context, host);
   bindSignIn(router, kit, signIn);

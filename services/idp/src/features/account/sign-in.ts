@@ -1,4 +1,4 @@
-import { DEFAULT_LOCKOUT_POLICY, loadPasswordPolicy, type AppContext, type LockoutPolicy, type PasswordPolicy } from '@gatehouse/core';
+import { securitySettings, type AppContext, type LockoutPolicy, type PasswordPolicy, type SecuritySettings } from '@gatehouse/core';
 import { Mailer } from '@gatehouse/core/mail';
 import { AFTER_PASSWORD_STEPS, finish } from './after-password-steps.js';
 import { changeExpiredPassword } from './expired-password.js';
@@ -25,44 +25,52 @@ const PASSWORD_ONLY_STEPS: readonly SignInStep[] = [...PASSWORD_STEPS, finish];
 const PASSWORD_PROOF = { reason: 'Password verified', amr: ['pwd'] };
 
 /**
- * The password policy, read at most every 30 s: every sign-in checks the password's age, and the
- * policy changes rarely (a change applies to sign-ins within half a minute).
+ * The password policy in force (the security settings' cache: every sign-in checks the password's
+ * age, and a change made in the console applies from the next sign-in on).
  */
 export function cachedPasswordPolicy(context: AppContext): () => Promise<PasswordPolicy> {
-  let cached: { policy: Promise<PasswordPolicy>; at: number } | undefined;
-  return () => {
-    if (!cached || cached.at + 30_000 < Date.now()) {
-      const policy = loadPasswordPolicy(context.dataSource);
-      cached = { policy, at: Date.now() };
-      // A failed read is not kept: the next sign-in tries again.
-      policy.catch(() => (cached = undefined));
-    }
-    return cached.policy;
-  };
+  const settings = securitySettings(context);
+  return async () => (await settings.get()).PasswordPolicy;
 }
 
 /**
  * The password sign-in and the steps that may follow it (expired password, second factor), each
  * bound to its sign-in by a token sent to the page and to the browser by the provider's interaction.
+ * Each attempt first makes sure the security settings are the ones in force: a change heard from
+ * another node is reread before the lockout counts the attempt.
  */
 export class PasswordSignIn {
   readonly deps: SignInDeps;
+  private readonly settings: SecuritySettings;
 
-  constructor(context: AppContext, lockout: LockoutPolicy = DEFAULT_LOCKOUT_POLICY, mailer: Mailer = new Mailer(context)) {
-    this.deps = { context, lockout, mailer, passwordPolicy: cachedPasswordPolicy(context) };
+  /** `lockout`: a fixed policy; by default the `Lockout` security setting in force at each attempt. */
+  constructor(context: AppContext, lockout?: LockoutPolicy, mailer: Mailer = new Mailer(context)) {
+    const settings = securitySettings(context);
+    this.settings = settings;
+    this.deps = {
+      context,
+      get lockout() {
+        return lockout ?? settings.current().Lockout;
+      },
+      mailer,
+      passwordPolicy: cachedPasswordPolicy(context),
+    };
   }
 
   /** The sign-in of an interaction: where it stands after the password (finished, or the next step), or its refusal. */
-  login(request: SignInRequest, interaction: SignInInteraction): Promise<SignInOutcome> {
+  async login(request: SignInRequest, interaction: SignInInteraction): Promise<SignInOutcome> {
+    await this.settings.get();
     return runSteps(SIGN_IN_STEPS, newSignInState({ ...this.split(request), interaction, proof: PASSWORD_PROOF }), this.deps);
   }
 
   /** Checks the password and records the sign-in, with no interaction to resume. */
-  signIn(request: SignInRequest): Promise<SignInResult> {
+  async signIn(request: SignInRequest): Promise<SignInResult> {
+    await this.settings.get();
     return runSteps(PASSWORD_ONLY_STEPS, newSignInState({ ...this.split(request), proof: PASSWORD_PROOF }), this.deps);
   }
 
-  verifyCode(input: Parameters<typeof verifyCode>[1]): Promise<SignInOutcome> {
+  async verifyCode(input: Parameters<typeof verifyCode>[1]): Promise<SignInOutcome> {
+    await this.settings.get();
     return verifyCode(this.deps, input);
   }
 

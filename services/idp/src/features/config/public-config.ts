@@ -1,8 +1,11 @@
-import type { Config } from '@gatehouse/core';
+import type { Config, SecuritySettingValues } from '@gatehouse/core';
 import type { PublicConfig } from '@gatehouse/contracts';
 
-/** The configuration the SPAs read before anything else: public values only, never a secret. */
-export function publicConfigOf(config: Config): PublicConfig {
+/**
+ * The configuration the SPAs read before anything else: public values only, never a secret. The
+ * group domains and the password policy are the security settings in force.
+ */
+export function publicConfigOf(config: Config, settings: Pick<SecuritySettingValues, 'GroupDomains' | 'PasswordPolicy'>): PublicConfig {
   return {
     serviceUrl: config.server.publicUrl,
     identityServerUrl: config.server.publicUrl,
@@ -16,8 +19,10 @@ export function publicConfigOf(config: Config): PublicConfig {
     // The login page shows the Microsoft button only when the sign-in is configured.
     microsoftSignIn: config.microsoft.enabled,
     // The login page hides the password of a group user as the name is typed (the server decides).
-    groupDomains: config.signIn.groupDomains,
-    groupDomainFragment: config.signIn.groupDomainFragment,
+    groupDomains: settings.GroupDomains.domains,
+    groupDomainFragment: settings.GroupDomains.domainFragment ?? undefined,
+    // The pages list the rules a new password must meet; the server enforces them.
+    policy: settings.PasswordPolicy,
     links: {
       helpdesk: config.portal.helpdeskUrl,
       support: config.portal.supportUrl,

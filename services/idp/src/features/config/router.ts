@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { AppContext } from '@gatehouse/core';
+import { securitySettings, type AppContext } from '@gatehouse/core';
 import { configRoutes as routes } from '@gatehouse/contracts';
 import { bind } from '../../http/route.js';
 import { publicConfigOf } from './public-config.js';
@@ -16,7 +16,7 @@ export function configRoutes(context: AppContext): Router {
   });
   bind(router, routes.get, async ({ ctx }) => {
     ctx.set('Cache-Control', 'no-cache');
-    return publicConfigOf(context.config);
+    return publicConfigOf(context.config, await securitySettings(context).get());
   });
   return router;
 }

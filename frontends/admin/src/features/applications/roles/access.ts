@@ -1,0 +1,7 @@
+import { useCurrentUser } from '../../../auth/use-current-user';
+import { mayCall } from '../../directory/components/access';
+
+/** Whether the signed-in administrator may change roles and their scopes (others read them). */
+export function useCanChangeRoles(): boolean {
+  return mayCall(useCurrentUser(), 'appRoles.create');
+}

@@ -1,0 +1,67 @@
+// English is the reference: every other language is typed `ApplicationRolesPhrases`, so a key added
+// here and forgotten elsewhere fails type-checking. The wordings follow the spec's, with its
+// spelling mistakes corrected.
+export const en = {
+  crumbs: {
+    applications: 'Applications',
+  },
+  roles: {
+    title: 'Roles',
+    newRole: 'New role',
+    name: 'Name',
+    description: 'Description',
+    byHierarchy: 'By hierarchy',
+    byHierarchyHelp: 'Only granted through the tenant hierarchy, never picked directly',
+    operationRequestVisibility: 'Visible in operation requests',
+    serviceManagerVisibility: 'Visible to service managers',
+    holders: 'Held by',
+    scopes: 'Scopes',
+    nameRequired: 'Please input your API title!',
+    created: 'The role {{name}} has been created',
+    open: 'Open the role {{name}}',
+    delete: 'Delete the role {{name}}',
+    deleteConfirm: 'Delete the role {{name}}?',
+    deleteUnheld: 'Nobody holds this role. Its access scopes are deleted with it.',
+    deleteHeld_one: '{{count}} user or group holds this role and will lose it. Its access scopes are deleted with it.',
+    deleteHeld: '{{count}} users or groups hold this role and will lose it. Its access scopes are deleted with it.',
+    deleted: 'The role {{name}} has been deleted',
+    system: 'Built-in',
+    systemHelp: 'The product relies on this role: it cannot be renamed or deleted.',
+  },
+  roleDetail: {
+    general: 'General properties',
+    scopesTab: 'Role access scopes',
+    readOnly: 'You can read this role but not change it.',
+  },
+  scopes: {
+    scope: 'Scope',
+    newScope: "New role's scope",
+    editScope: "Edit the role's scope",
+    scopeRequired: 'Please enter the scope!',
+    rule: 'Lowercase letters, numbers and only . / : _ - allowed',
+    invalid: 'Only lowercase letters, numbers and . / : _ - are allowed',
+    created: 'The scope {{scope}} has been added',
+    edit: 'Edit the scope {{scope}}',
+    delete: 'Delete the scope {{scope}}',
+    deleteConfirm: 'Delete the scope {{scope}} from this role?',
+    deleted: 'The scope {{scope}} has been deleted',
+  },
+  users: {
+    title: 'Users',
+    userName: 'User name',
+    firstName: 'First name',
+    lastName: 'Last name',
+    email: 'Email',
+    area: 'Area',
+    allAreas: 'All areas',
+    roles: 'Roles',
+    globalRoles: 'Global roles',
+    globalAny: 'With or without global roles',
+    globalOnly: 'With global roles',
+    globalNone: 'Without global roles',
+    globalRole: '{{name}} (global)',
+    globalLegend: 'Roles held in the Global tenant are shown in blue.',
+  },
+};
+
+export type ApplicationRolesPhrases = typeof en;

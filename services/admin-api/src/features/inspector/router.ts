@@ -1,0 +1,16 @@
+import Router from '@koa/router';
+import { inspectorRoutes } from '@gatehouse/contracts';
+import type { AppContext } from '@gatehouse/core';
+import { adminRoutes } from '../../http/route.js';
+import { InspectorService } from './service.js';
+
+/** `POST /inspector`: a pasted token decoded and checked (the token travels in the body, never in a URL or a log). */
+export function inspectorRouter(context: AppContext, service = new InspectorService(context)): Router {
+  const router = new Router();
+  const { bind } = adminRoutes(context);
+  bind(router, inspectorRoutes.inspect, async ({ ctx, body }) => {
+    ctx.set('Cache-Control', 'no-store');
+    return service.inspect(body.token);
+  });
+  return router;
+}

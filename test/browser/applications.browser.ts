@@ -1,0 +1,174 @@
+// An application created in the console signs a user in at once, in Debian's Chromium against
+// `npm start`: the bootstrap administrator creates a confidential application whose redirect URI is
+// a small relying party on 127.0.0.1, notes the secret from the dialog, and the relying party then
+// signs the administrator in (authorization code + PKCE, by openid-client) and redeems the code with
+// that secret. Screenshots go to test-artifacts/screenshots/applications-*.png.
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import * as oidc from 'openid-client';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN_PASSWORD, SCREENSHOTS, launchChromium, startProduct, type RunningProduct } from '../support/product.js';
+
+const ADMIN = 'admin@gatehouse.local';
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `applications-${name}.png`), fullPage: true });
+
+/** Whether the document is wider than the window (a page that scrolls sideways). */
+const horizontalOverflow = (page: Page) => page.evaluate('document.documentElement.scrollWidth - window.innerWidth') as Promise<number>;
+
+/**
+ * A relying party as a business application runs one: `/login` sends the browser to the provider
+ * (code + PKCE), `/callback` redeems the code with the client's secret and shows who signed in.
+ */
+class RelyingParty {
+  private server?: http.Server;
+  private config?: oidc.Configuration;
+  private readonly pending = new Map<string, string>();
+  /** The ID token claims of each sign-in, oldest first. */
+  readonly signIns: oidc.IDToken[] = [];
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      this.handle(req, res).catch((error: Error) => {
+        res.statusCode = 500;
+        res.end(`relying party error: ${error.message}`);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The client it plays, once the console has created it. */
+  async configure(issuer: string, clientId: string, secret: string): Promise<void> {
+    this.config = await oidc.discovery(new URL(issuer), clientId, secret, oidc.ClientSecretBasic(secret), { execute: [oidc.allowInsecureRequests] });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    if (url.pathname === '/login') {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      this.pending.set(state, verifier);
+      const target = oidc.buildAuthorizationUrl(this.config!, {
+        redirect_uri: `${this.url}/callback`,
+        scope: 'openid profile email',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+      });
+      res.writeHead(302, { location: target.href }).end();
+      return;
+    }
+    if (url.pathname === '/callback') {
+      const state = url.searchParams.get('state') ?? '';
+      const tokens = await oidc.authorizationCodeGrant(this.config!, url, { pkceCodeVerifier: this.pending.get(state), expectedState: state });
+      const claims = tokens.claims()!;
+      this.signIns.push(claims);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>RP</title><h1>Signed in as ${String(claims.email)}</h1>`);
+      return;
+    }
+    res.writeHead(404).end();
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+describe('applications: created in the console, signing users in at once', function () {
+  this.timeout(300_000);
+  let product: RunningProduct;
+  let browser: Browser;
+  const rp = new RelyingParty();
+
+  before(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await rp.start();
+    product = await startProduct();
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await product?.stop();
+    await rp.stop();
+  });
+
+  it('creates a confidential application whose relying party then signs the administrator in with the secret shown once', async () => {
+    const console = await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 } });
+    const page = await console.newPage();
+    const stamp = Date.now().toString(36);
+    const clientId = `crm-${stamp}`;
+
+    // The console, as the bootstrap administrator.
+    await page.goto(`${product.base}/admin/applications`);
+    await page.waitForURL(/\/account\/login\?interaction=/, { timeout: 30_000 });
+    await page.getByLabel('User', { exact: true }).fill(ADMIN);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(new RegExp(`^${product.base}/admin/applications$`), { timeout: 30_000 });
+    await page.getByRole('link', { name: 'Identity Management' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'list');
+
+    // The New application dialog: the spec's messages first, then the application.
+    await page.getByRole('button', { name: 'New application' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'New application' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByText('Please input the application name!').waitFor();
+    await dialog.getByText('Please input the application redirect URIs!').waitFor();
+    await dialog.getByLabel('Name (client id)', { exact: true }).fill(clientId);
+    await dialog.getByLabel('Display name', { exact: true }).fill(`CRM ${stamp}`);
+    await dialog.getByLabel('Description', { exact: true }).fill('Customers and their contracts');
+    await dialog.getByLabel('Private URL', { exact: true }).fill(`${rp.url}/`);
+    await dialog.getByLabel('Redirect URIs 1', { exact: true }).fill(`${rp.url}/callback`);
+    // The list is checked again as it is typed: its "required" message goes.
+    await dialog.getByText('Please input the application redirect URIs!').waitFor({ state: 'detached', timeout: 5_000 });
+    await shot(page, 'create-dialog');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+
+    // The secret, shown once.
+    const secretDialog = page.getByRole('dialog').filter({ hasText: `Shared secret of CRM ${stamp}` });
+    await secretDialog.waitFor();
+    const secret = await secretDialog.getByLabel('Shared secret', { exact: true }).inputValue();
+    expect(secret).to.have.length.of.at.least(43);
+    await page.waitForTimeout(400); // the dialog's opening animation
+    await shot(page, 'secret-dialog');
+    await secretDialog.getByRole('button', { name: 'Close' }).last().click();
+
+    // Its page, at a laptop's width and a phone's.
+    await page.waitForURL(new RegExp(`/admin/applications/${clientId}$`));
+    await page.getByRole('heading', { level: 1, name: `CRM ${stamp}` }).waitFor();
+    await page.getByRole('tab', { name: 'Roles' }).waitFor();
+    expect(await page.getByText(secret).count(), 'the secret is never shown again').to.equal(0);
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: width > 800 ? 900 : 844 });
+      await page.waitForTimeout(300);
+      await shot(page, `detail-${width}`);
+      expect(await horizontalOverflow(page), `the detail page at ${width} px scrolls sideways`).to.be.at.most(1);
+    }
+
+    // A business application: its relying party signs the administrator in, in a browser of its own.
+    await rp.configure(`${product.base}/oidc`, clientId, secret);
+    const visitor = await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 } });
+    const user = await visitor.newPage();
+    await user.goto(`${rp.url}/login`);
+    await user.waitForURL(/\/account\/login\?interaction=/, { timeout: 30_000 });
+    await user.getByLabel('User', { exact: true }).fill(ADMIN);
+    await user.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await user.getByRole('button', { name: 'Log in' }).click();
+    // A new application is not first-party: the user allows it once.
+    await user.getByRole('button', { name: 'Allow' }).click({ timeout: 30_000 });
+    await user.waitForURL(`${rp.url}/callback?**`, { timeout: 30_000 });
+    await user.getByRole('heading', { name: `Signed in as ${ADMIN}` }).waitFor();
+    await shot(user, 'relying-party');
+    expect(rp.signIns).to.have.length(1);
+    expect(rp.signIns[0]).to.include({ aud: clientId, email: ADMIN });
+
+    await visitor.close();
+    await console.close();
+  });
+});
