@@ -8,6 +8,8 @@ import request from 'supertest';
 import { createApp } from '../../app.js';
 import { bearer, buildAdminWorld, call, userIn, type AdminWorld, type Application } from '../../testing/admin-world.js';
 import { generateSigningKey, mintAccessToken } from '../../testing/tokens.js';
+import { mintPersonalAccessToken } from '../../auth/personal-access-token.js';
+import { insertPat } from '../keys/repository.js';
 import { InspectorService } from './service.js';
 
 describe('POST /api/v1/admin/inspector', () => {
@@ -112,7 +114,20 @@ describe('POST /api/v1/admin/inspector', () => {
     expect((await inspect(await storedOpaqueToken(-60))).body).to.deep.include({ kind: 'opaqueAccessToken', state: 'expired' });
   });
 
-  it('does not recognise an unknown opaque token, a personal access token without its store, or garbage', async () => {
+  it('recognises a personal access token by its store: active or expired, and whose', async () => {
+    const active = mintPersonalAccessToken();
+    const expired = mintPersonalAccessToken();
+    for (const [pat, expiresAt] of [[active, new Date(Date.now() + 86_400_000)], [expired, new Date(Date.now() - 60_000)]] as const) {
+      await insertPat(w.context.dataSource, { name: 'inspected', userId: subject.id, applicationId: '1', ...pat, expiresAt });
+    }
+    const found = await inspect(active.token);
+    expect(found.status).to.equal(200);
+    expect(found.body).to.deep.include({ kind: 'personalAccessToken', state: 'active', claims: null });
+    expect(found.body.subject.id).to.equal(subject.id);
+    expect((await inspect(expired.token)).body).to.deep.include({ kind: 'personalAccessToken', state: 'expired' });
+  });
+
+  it('does not recognise an unknown opaque token, an unknown personal access token, or garbage', async () => {
     for (const token of [randomBytes(32).toString('base64url'), `gpat_${randomBytes(32).toString('base64url')}`, 'not a token at all', 'a.b']) {
       const res = await inspect(token);
       expect(res.status).to.equal(200);
