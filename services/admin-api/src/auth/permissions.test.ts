@@ -35,6 +35,8 @@ describe('admin endpoint roles', () => {
       'applications.homeInfo',
       'applications.icon',
       'me.get',
+      // The password policy the SPAs show beside a new password.
+      'policy.get',
     ]);
   });
 
