@@ -25,6 +25,7 @@ export * from './security/password-policy.js';
 export * from './security/passwords.js';
 export * from './security/secret-box.js';
 export * from './security/settings.js';
+export * from './security/signing-keys.js';
 export * from './security/throttle.js';
 export * from './security/totp.js';
 export * from './security/user-tokens.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '@gatehouse/core';
+import { findPublishedKeys, type AppContext } from '@gatehouse/core';
 import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTPayload, type LocalJWKSet } from 'jose';
 
 /** What the admin API learns from a verified access token. */
@@ -50,11 +50,6 @@ interface KeySet {
   expiresAt: number;
 }
 
-interface PublishedKeyRow {
-  kid: string;
-  public_jwk: JWK;
-  retire_at: Date | null;
-}
 
 /**
  * Verifies the provider's JWT access tokens for the admin API locally, against the public halves
@@ -174,15 +169,12 @@ export class AccessTokenVerifier {
   }
 
   private async read(): Promise<KeySet> {
-    const rows: PublishedKeyRow[] = await this.context.dataSource.query(
-      `SELECT kid, public_jwk, retire_at FROM signing_keys
-        WHERE status = 'active' OR (status = 'retiring' AND retire_at > now())`,
-    );
+    const rows = await findPublishedKeys(this.context.dataSource);
     const now = this.now();
     let expiresAt = now + KEYS_MAX_AGE_MS;
     for (const row of rows) if (row.retire_at) expiresAt = Math.min(expiresAt, new Date(row.retire_at).getTime());
     return {
-      jwks: createLocalJWKSet({ keys: rows.map((row) => ({ ...row.public_jwk, kid: row.kid })) }),
+      jwks: createLocalJWKSet({ keys: rows.map((row) => ({ ...row.public_jwk, kid: row.kid }) as JWK) }),
       expiresAt,
     };
   }

@@ -1,17 +1,5 @@
 import type { Queryable } from '../../db.js';
 
-export interface PublishedKeyRow {
-  kid: string;
-  public_jwk: Record<string, unknown>;
-}
-
-/** The public halves of the keys the provider publishes now (active, and retiring ones until their date). */
-export async function findPublishedKeys(db: Queryable): Promise<PublishedKeyRow[]> {
-  return db.query<PublishedKeyRow[]>(
-    `SELECT kid, public_jwk FROM signing_keys WHERE status = 'active' OR (status = 'retiring' AND retire_at > now())`,
-  );
-}
-
 export interface StoredAccessTokenRow {
   account_id: string | null;
   expired: boolean;

@@ -1,9 +1,9 @@
 import type { InspectedTokenKind, SignatureState, TokenState, tokenInspectionSchema } from '@gatehouse/contracts';
-import { resolveEffectiveRoles, type AppContext, type EffectiveRole } from '@gatehouse/core';
+import { findPublishedKeys, resolveEffectiveRoles, type AppContext, type EffectiveRole } from '@gatehouse/core';
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import type { z } from 'zod';
 import { PAT_PREFIX } from '../../auth/personal-access-token.js';
-import { findPublishedKeys, findStoredAccessToken, findSubject, findTenantTitles } from './repository.js';
+import { findStoredAccessToken, findSubject, findTenantTitles } from './repository.js';
 
 type Inspection = z.input<typeof tokenInspectionSchema>;
 type RoleGroup = Inspection['effectiveRoles'][number];

@@ -1,9 +1,9 @@
-import { AppError, type AppContext } from '@gatehouse/core';
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { AppError, findPublishedKeys, type AppContext } from '@gatehouse/core';
+import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import type { Context, Next } from 'koa';
 import { SIGNING_ALGORITHMS } from '../../oidc/keys.js';
 import type { ProviderHost } from '../../oidc/provider-host.js';
-import { findPublishedKeys, isActiveAccount } from './repository.js';
+import { isActiveAccount } from './repository.js';
 
 /** Who calls the gate: the signed-in user, and the client their access token was issued to. */
 export interface GateCaller {
@@ -24,7 +24,8 @@ const CLOCK_TOLERANCE_SECONDS = 5;
  */
 async function consoleCaller(context: AppContext, token: string): Promise<GateCaller | undefined> {
   const { issuer, adminApiAudience, adminClientId } = context.config.oidc;
-  const keys = createLocalJWKSet({ keys: await findPublishedKeys(context.dataSource) });
+  const rows = await findPublishedKeys(context.dataSource);
+  const keys = createLocalJWKSet({ keys: rows.map((row) => ({ ...row.public_jwk, kid: row.kid }) as JWK) });
   const verified = await jwtVerify(token, keys, {
     issuer,
     audience: adminApiAudience,

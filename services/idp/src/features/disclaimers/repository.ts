@@ -55,14 +55,6 @@ export async function recordAcceptance(db: Db, disclaimerId: string, userId: str
   );
 }
 
-/** The public halves of the keys the provider signs with (active, or retiring but not yet past their date). */
-export async function findPublishedKeys(db: Db): Promise<JWK[]> {
-  const rows: Array<{ kid: string; public_jwk: JWK }> = await db.query(
-    `SELECT kid, public_jwk FROM signing_keys WHERE status = 'active' OR (status = 'retiring' AND retire_at > now())`,
-  );
-  return rows.map((row) => ({ ...row.public_jwk, kid: row.kid }));
-}
-
 /** Whether the account exists and may still act: not locked for good, not pending approval. */
 export async function isActiveAccount(db: Db, userId: string): Promise<boolean> {
   const [row]: Array<{ locked: boolean; draft: boolean }> = await db.query('SELECT locked, draft FROM users WHERE id = $1', [userId]);
