@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { Browser } from './support/browser.js';
-import { PKCE, PKCE_VERIFIER } from './support/flows.js';
+import { PKCE, tokensAfter } from './support/flows.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const PASSWORD = 'Correct-Horse-42!';
@@ -69,19 +69,7 @@ describe('security configuration: applied at once, without a restart', function 
     const browser = await signInPage(client, scope);
     const { body } = await login(browser, userName);
     expect(body.success, JSON.stringify(body)).to.equal(true);
-    const { url } = await browser.follow(String(body.redirectTo));
-    const res = await fetch(`${server.url}/oidc/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: new URL(url).searchParams.get('code')!,
-        client_id: client,
-        redirect_uri: `${server.url}/${client}/callback`,
-        code_verifier: PKCE_VERIFIER,
-      }),
-    });
-    return (await res.json()) as Tokens;
+    return tokensAfter<Tokens>(server, browser, String(body.redirectTo), client);
   }
 
   const consoleToken = async (userName = 'god@example.com') => (await tokensFor(userName, 'admin-console', 'openid profile admin')).access_token;

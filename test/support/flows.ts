@@ -32,8 +32,13 @@ export async function atLoginPage(server: TestServer): Promise<Browser> {
   return browser;
 }
 
-/** Follows a finished sign-in to the client's callback (`spa` unless told) and redeems the code: the user's access token. */
-export async function accessTokenAfter(server: TestServer, browser: Browser, redirectTo: string, client = 'spa'): Promise<string> {
+/** Follows a finished sign-in to the client's callback (`spa` unless told) and redeems the code: the token response. */
+export async function tokensAfter<T extends { access_token: string } = { access_token: string }>(
+  server: TestServer,
+  browser: Browser,
+  redirectTo: string,
+  client = 'spa',
+): Promise<T> {
   const { url } = await browser.follow(redirectTo);
   const res = await fetch(`${server.url}/oidc/token`, {
     method: 'POST',
@@ -46,5 +51,10 @@ export async function accessTokenAfter(server: TestServer, browser: Browser, red
       code_verifier: PKCE_VERIFIER,
     }),
   });
-  return ((await res.json()) as { access_token: string }).access_token;
+  return (await res.json()) as T;
+}
+
+/** The same, the user's access token only. */
+export async function accessTokenAfter(server: TestServer, browser: Browser, redirectTo: string, client = 'spa'): Promise<string> {
+  return (await tokensAfter(server, browser, redirectTo, client)).access_token;
 }
