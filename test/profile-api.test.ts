@@ -21,7 +21,7 @@ tenants:
 applications:
   - { id: '1', name: identity, displayName: Identity Management, type: public, roles: [{ name: God }, { name: Administrator }, { name: User }, { name: IdentityConsultant }] }
   - { id: spa, name: spa, displayName: Portal, type: public, firstParty: true, redirectUris: ['\${url}/spa/callback'] }
-  - { id: crm, name: crm, displayName: CRM, type: public, firstParty: true, redirectUris: ['\${url}/crm/callback'] }
+  - { id: crm, name: crm, displayName: CRM, type: public, firstParty: true, redirectUris: ['\${url}/crm/callback'], roles: [{ name: Agent }, { name: Viewer }, { name: Auditor }] }
 users:
   - userName: nina@example.com
     email: Nina.Ng@Example.com
@@ -33,6 +33,9 @@ users:
     memberships:
       - { tenant: Acme, application: '1', roles: [User] }
       - { tenant: Beta Corp, application: '1', roles: [IdentityConsultant], inheritable: false }
+      - { tenant: Acme, application: crm, roles: [Viewer] }
+      - { tenant: Acme Iberia, application: crm, roles: [Agent] }
+      - { tenant: Global, application: crm, roles: [Auditor] }
   - userName: omar@example.com
     area: Default
     language: en
@@ -286,7 +289,8 @@ describe('profile API: /api/v1/profile, its companies and the current_company cl
 
     it('sends the current company to an application only when it asks for the company scope', async () => {
       await as('nina@example.com', 'PUT', '/currentCompany', { tenantId: await idOf('Beta Corp') });
-      const expected = { id: await idOf('Beta Corp'), title: 'Beta Corp' };
+      // Nina holds no CRM role in Beta Corp itself: only the global one applies there.
+      const expected = { id: await idOf('Beta Corp'), title: 'Beta Corp', roles: ['Auditor'] };
 
       const withScope = await signIn(server, 'nina@example.com', 'crm', 'openid profile company');
       expect(decodeJwt(withScope.id_token).current_company).to.deep.equal(expected);
@@ -299,10 +303,22 @@ describe('profile API: /api/v1/profile, its companies and the current_company cl
       expect((await plainUserinfo.json()) as Record<string, unknown>).to.not.have.property('current_company');
     });
 
+    it("names the user's roles in the company for the requesting application: own, inherited from a parent and global", async () => {
+      await as('nina@example.com', 'PUT', '/currentCompany', { tenantId: await idOf('Acme Iberia') });
+      const inIberia = await signIn(server, 'nina@example.com', 'crm', 'openid company roles');
+      expect(decodeJwt(inIberia.id_token).current_company).to.deep.equal({ id: await idOf('Acme Iberia'), title: 'Acme Iberia', roles: ['Agent', 'Auditor', 'Viewer'] });
+      // The roles claim names every CRM role held anywhere; the company's are those that apply there.
+      expect(decodeJwt(inIberia.id_token).roles).to.deep.equal(['Agent', 'Auditor', 'Viewer']);
+
+      await as('nina@example.com', 'PUT', '/currentCompany', { tenantId: await idOf('Acme') });
+      const inAcme = await signIn(server, 'nina@example.com', 'crm', 'openid company');
+      expect(decodeJwt(inAcme.id_token).current_company).to.deep.equal({ id: await idOf('Acme'), title: 'Acme', roles: ['Auditor', 'Viewer'] });
+    });
+
     it('takes the only company of a user who never chose, and sends none for a user without a company', async () => {
       expect((await as('omar@example.com', 'GET', '')).body).to.deep.include({ companyCount: 1, currentCompany: { id: await idOf('Zeta'), title: 'Zeta' } });
       const omar = await signIn(server, 'omar@example.com', 'crm', 'openid company');
-      expect(decodeJwt(omar.id_token).current_company).to.deep.equal({ id: await idOf('Zeta'), title: 'Zeta' });
+      expect(decodeJwt(omar.id_token).current_company).to.deep.equal({ id: await idOf('Zeta'), title: 'Zeta', roles: [] });
 
       expect((await as('rita@example.com', 'GET', '')).body).to.deep.include({ companyCount: 0, currentCompany: null });
       const rita = await signIn(server, 'rita@example.com', 'crm', 'openid company');

@@ -11,7 +11,7 @@ import {
   grant,
   sharedTestContext,
 } from '../testing/index.js';
-import { resolveEffectiveRoles, type EffectiveRole } from './effective-roles.js';
+import { resolveEffectiveRoles, resolveRoleNames, type EffectiveRole } from './effective-roles.js';
 
 const summary = (roles: EffectiveRole[]) => roles.map((r) => `${r.roleName}:${r.hierarchyType}`).sort();
 
@@ -113,5 +113,37 @@ describe('effective role resolution', () => {
   it('answers nothing for a user without memberships', async () => {
     const loner = await buildUser(db);
     expect(await resolveEffectiveRoles(db, loner.id)).to.deep.equal([]);
+  });
+
+  it('names the same roles per application as the full resolution, without walking the tree', async () => {
+    for (const user of [alice, bob, carol]) {
+      for (const application of [app, otherApp]) {
+        const full = await resolveEffectiveRoles(db, user.id, { applicationId: application.id });
+        const names = [...new Set(full.map((r) => r.roleName))].sort();
+        expect(await resolveRoleNames(db, user.id, application.id), `${user.userName} in ${application.name}`).to.deep.equal(names);
+      }
+    }
+    expect(await resolveRoleNames(db, alice.id, app.id)).to.deep.equal(['Editor', 'Owner', 'Reader']);
+  });
+
+  it('follows a subtree when its tenant moves under an inheriting one, and drops it when it moves away', async () => {
+    const area = await buildArea(db);
+    const P = await buildTenant(db, { areaId: area.id });
+    const C = await buildTenant(db, { areaId: area.id });
+    const D = await buildTenant(db, { areaId: area.id, parentId: C.id });
+    const dave = await buildUser(db, { areaId: area.id });
+    await grant(db, { tenant: P, user: dave, roles: [app.roleByName.Reader!], inheritable: true });
+    await grant(db, { tenant: D, user: dave, roles: [app.roleByName.Reader!], inheritable: false });
+    const inD = async () => summary(await resolveEffectiveRoles(db, dave.id, { tenantId: D.id, applicationId: app.id }));
+    const allD = async () => summary((await resolveEffectiveRoles(db, dave.id, { applicationId: app.id })).filter((r) => r.tenantId === D.id));
+
+    expect(await inD()).to.deep.equal(['Reader:Own']);
+    expect(await allD()).to.deep.equal(['Reader:Own']);
+    await db.query('UPDATE tenants SET parent_id = $1 WHERE id = $2', [P.id, C.id]);
+    expect(await inD()).to.deep.equal(['Reader:Both']);
+    expect(await allD()).to.deep.equal(['Reader:Both']);
+    await db.query('UPDATE tenants SET parent_id = NULL WHERE id = $1', [C.id]);
+    expect(await inD()).to.deep.equal(['Reader:Own']);
+    expect(await allD()).to.deep.equal(['Reader:Own']);
   });
 });

@@ -71,6 +71,7 @@ const IN_TENANT = `
  * Roles in every tenant where the user has any: each membership's own tenant, plus every
  * descendant of an inheritable one. Roles held in the Global tenant apply everywhere and are
  * reported once, under the Global tenant, rather than copied into every tenant of the system.
+ * Each inheriting tenant's subtree is walked once, whatever the number of roles granted there.
  */
 const ALL_TENANTS = `
   WITH RECURSIVE
@@ -80,19 +81,40 @@ const ALL_TENANTS = `
       FROM memberships m
       JOIN tenant_member_roles tmr ON tmr.tenant_member_id = m.id
   ),
-  inherited(tenant_id, role_id) AS (
-    SELECT t.id, g.role_id
-      FROM grants g JOIN tenants t ON t.parent_id = g.tenant_id
-     WHERE g.is_inheritable AND g.tenant_id <> '${GLOBAL_TENANT_ID}'
+  below(root_id, tenant_id) AS (
+    SELECT t.parent_id, t.id
+      FROM tenants t
+     WHERE t.parent_id IN (SELECT tenant_id FROM grants WHERE is_inheritable AND tenant_id <> '${GLOBAL_TENANT_ID}')
     UNION
-    SELECT t.id, i.role_id FROM inherited i JOIN tenants t ON t.parent_id = i.tenant_id
+    SELECT b.root_id, t.id FROM below b JOIN tenants t ON t.parent_id = b.tenant_id
   ),
   sources AS (
     SELECT tenant_id, role_id, true AS own, false AS by_hierarchy FROM grants
     UNION ALL
-    SELECT tenant_id, role_id, false, true FROM inherited
+    SELECT b.tenant_id, g.role_id, false, true
+      FROM below b JOIN grants g ON g.tenant_id = b.root_id AND g.is_inheritable
   )
   ${PROJECTION}`;
+
+/**
+ * The distinct names of the roles a user holds anywhere in one application. Inheritance only
+ * copies a granted role into more tenants, so the names are those of the grants themselves: no
+ * walk of the tree is needed.
+ */
+const ROLE_NAMES = `
+  WITH ${MEMBERSHIPS}
+  SELECT DISTINCT r.name
+    FROM memberships m
+    JOIN tenant_member_roles tmr ON tmr.tenant_member_id = m.id
+    JOIN roles r ON r.id = tmr.role_id
+   WHERE r.application_id = $2`;
+
+/** The names of the roles `userId` holds in the application, in any tenant (own, inherited or global). */
+export async function resolveRoleNames(db: Db, userId: string, applicationId: string): Promise<string[]> {
+  const rows: Array<{ name: string }> = await db.query(ROLE_NAMES, [userId, applicationId]);
+  // Sorted here, not by the database's collation: the same order on every engine.
+  return rows.map((row) => row.name).sort();
+}
 
 /** A user's effective roles per application and tenant, in one SQL query. */
 export async function resolveEffectiveRoles(db: Db, userId: string, query: EffectiveRoleQuery = {}): Promise<EffectiveRole[]> {

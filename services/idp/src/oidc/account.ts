@@ -1,4 +1,4 @@
-import { resolveEffectiveRoles, type AppContext } from '@gatehouse/core';
+import { resolveEffectiveRoles, resolveRoleNames, type AppContext } from '@gatehouse/core';
 import type { Account, KoaContextWithOIDC } from 'oidc-provider';
 import { companySummary, currentCompanyOf } from '../features/profile/repository.js';
 import type { ClientRegistry } from './clients.js';
@@ -30,14 +30,23 @@ export const CLAIMS = {
   profile: ['name', 'given_name', 'family_name', 'locale', 'area', 'internal_category'],
   email: ['email', 'email_verified'],
   roles: ['roles', 'groups'],
-  /** The company (tenant) the user works for now, `{ id, title }`, chosen in the portal. */
+  /** The company (tenant) the user works for now, chosen in the portal: `{ id, title, roles }`, roles being those the user holds there in the requesting application. */
   company: ['current_company'],
 };
 
-/** The `current_company` claim: computed only when the application asked for the `company` scope. */
-async function companyClaim(context: AppContext, userId: string, scope: string | undefined): Promise<{ id: string; title: string } | undefined> {
+/** The `current_company` claim, `{ id, title, roles }`: computed only when the application asked for the `company` scope. */
+async function companyClaim(
+  context: AppContext,
+  userId: string,
+  scope: string | undefined,
+  applicationId: string | undefined,
+): Promise<{ id: string; title: string; roles: string[] } | undefined> {
   if (!String(scope ?? '').split(' ').includes('company')) return undefined;
-  return currentCompanyOf(await companySummary(context.dataSource, userId)) ?? undefined;
+  const company = currentCompanyOf(await companySummary(context.dataSource, userId));
+  if (!company) return undefined;
+  // What the user may do in that company in this application: own, inherited from a parent, or global.
+  const held = applicationId ? await resolveEffectiveRoles(context.dataSource, userId, { tenantId: company.id, applicationId }) : [];
+  return { id: company.id, title: company.title, roles: [...new Set(held.map((role) => role.roleName))].sort() };
 }
 
 /** How long account rows and role names are reused; every change drops them at once anyway. */
@@ -76,15 +85,14 @@ export class AccountDirectory {
     const key = `${userId}:${applicationId}`;
     const hit = this.roles.get(key);
     if (hit && hit.at + CACHE_TTL_MS > Date.now()) return hit.names;
-    const roles = await resolveEffectiveRoles(this.context.dataSource, userId, { applicationId });
-    const names = [...new Set(roles.map((r) => r.roleName))].sort();
+    const names = await resolveRoleNames(this.context.dataSource, userId, applicationId);
     this.roles.set(key, { names, at: Date.now() });
     return names;
   }
 
   /** The user's current company, when `scope` asks for it (never cached: a choice applies at once). */
-  currentCompany(userId: string, scope: string | undefined): Promise<{ id: string; title: string } | undefined> {
-    return companyClaim(this.context, userId, scope);
+  currentCompany(userId: string, scope: string | undefined, applicationId: string | undefined): Promise<{ id: string; title: string; roles: string[] } | undefined> {
+    return companyClaim(this.context, userId, scope, applicationId);
   }
 
   close(): void {
@@ -120,7 +128,7 @@ export function accountFinder(directory: AccountDirectory, registry: ClientRegis
           internal_category: row.internal_category ?? undefined,
           roles,
           groups: row.groups,
-          current_company: await directory.currentCompany(row.id, scope),
+          current_company: await directory.currentCompany(row.id, scope, app?.id),
         };
       },
     };
