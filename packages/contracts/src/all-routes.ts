@@ -8,7 +8,7 @@ import { inspectorRoutes } from './admin/inspector.js';
 import { meRoutes } from './admin/me.js';
 import { rightsRequestsRoutes } from './admin/rights-requests.js';
 import { securityConfigRoutes } from './admin/security-config.js';
-import { tenantsRoutes } from './admin/tenants.js';
+import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
 import { externalLoginRoutes } from './account/external-login.js';
 import { signInRoutes } from './account/sign-in.js';
@@ -27,6 +27,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   usersRoutes,
   groupsRoutes,
   tenantsRoutes,
+  tenantIdentitiesRoutes,
   areasRoutes,
   applicationsRoutes,
   meRoutes,

@@ -20,6 +20,7 @@ import { meRoutes } from './features/me/router.js';
 import { inspectorRouter } from './features/inspector/router.js';
 import { rightsRequestRoutes } from './features/rights-requests/router.js';
 import { securityConfigRouter } from './features/security-config/router.js';
+import { tenantIdentityRoutes } from './features/tenant-identities/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
 import { userExcelRoutes } from './features/users/excel/router.js';
 import { userRoutes } from './features/users/router.js';
@@ -89,6 +90,7 @@ export function adminRouter(context: AppContext): Router {
     userGroupRoutes(context),
     groupRoutes(context),
     tenantRoutes(context),
+    tenantIdentityRoutes(context),
     rightsRequestRoutes(context),
     securityConfigRouter(context),
     inspectorRouter(context),

@@ -75,8 +75,31 @@ export const ENDPOINT_ROLES = {
   'groups.template': MANAGE_USERS,
   'groups.bulkInsert': MANAGE_USERS,
 
+  // Tenants: administrators and managers create, change, move and delete them; the members are the administrators'.
   'tenants.list': [...READ_USERS, 'Manager'],
+  'tenants.export': [...READ_USERS, 'Manager'],
+  'tenants.get': [...READ_USERS, 'Manager'],
+  'tenants.hierarchyTree': [...READ_USERS, 'Manager'],
+  'tenants.create': GRANT_ROLES,
+  'tenants.update': GRANT_ROLES,
+  'tenants.delete': GRANT_ROLES,
+  'tenants.changeParent': GRANT_ROLES,
   'tenants.twoModeAuth': ADMIN,
+  'tenants.members': ADMIN,
+  'tenants.membersExport': ADMIN,
+  'tenants.addMember': ADMIN,
+  'tenants.memberIdentity': [...READ_USERS, 'Manager'],
+  'tenants.revokeAccess': GRANT_ROLES,
+
+  // The Permissions page: any role containing Administrator or Manager reads it; granting is for those who grant roles.
+  'tenantIdentities.users': [...READ_USERS, 'Manager'],
+  'tenantIdentities.groups': [...READ_USERS, 'Manager'],
+  'tenantIdentities.group': [...READ_USERS, 'Manager'],
+  'tenantIdentities.groupUsers': [...READ_USERS, 'Manager'],
+  'tenantIdentities.usersTemplate': GRANT_ROLES,
+  'tenantIdentities.groupsTemplate': GRANT_ROLES,
+  'tenantIdentities.bulkInsertUsers': GRANT_ROLES,
+  'tenantIdentities.bulkInsertGroups': GRANT_ROLES,
 
   // An application's roles, their scopes and holders: administrators change them; the read-only TenantAdministrator reads them.
   'appRoles.list': [...ADMIN, 'TenantAdministrator'],

@@ -30,6 +30,9 @@ const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`
 
 const user = (w: World, overrides: Partial<User> = {}) => buildUser(w.context.dataSource, { areaId: w.area.id, ...overrides });
 
+/** A tenant of the world's area, under the world's tenant. */
+const tenant = (w: World) => buildTenant(w.context.dataSource, { areaId: w.area.id, parentId: w.tenant.id });
+
 /** A role of the world's application of its own (to change or delete), with one scope; answers its id and the scope's. */
 async function appRole(w: World): Promise<{ roleId: string; scopeId: string }> {
   const [role] = await w.context.dataSource.query(`INSERT INTO roles (application_id, name) VALUES ($1, $2) RETURNING id`, [w.app.id, unique('role')]);
@@ -222,6 +225,57 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     route: 'POST /tenants/twoModeAuth/:id',
     url: `/tenants/twoModeAuth/${(await buildTenant(w.context.dataSource, { areaId: w.area.id })).id}`,
     body: { enable: true },
+  }),
+  'tenants.export': async () => ({ route: 'GET /tenants/export', url: '/tenants/export?$search=zz-none' }),
+  'tenants.create': async (w) => ({ route: 'POST /tenants', url: '/tenants', body: { title: unique('tenant'), areaId: w.area.id, parentId: w.tenant.id } }),
+  'tenants.get': async (w) => ({ route: 'GET /tenants/:id', url: `/tenants/${(await tenant(w)).id}?includeHierarchy=true&includeHierarchyTree=true` }),
+  'tenants.hierarchyTree': async (w) => ({ route: 'GET /tenants/:tenantId/hierarchy-tree', url: `/tenants/${(await tenant(w)).id}/hierarchy-tree` }),
+  'tenants.update': async (w) => ({ route: 'PUT /tenants/:id', url: `/tenants/${(await tenant(w)).id}`, body: { title: unique('renamed'), areaId: w.area.id } }),
+  'tenants.delete': async (w) => ({ route: 'DELETE /tenants/:id', url: `/tenants/${(await tenant(w)).id}` }),
+  'tenants.changeParent': async (w) => ({
+    route: 'PUT /tenants/:tenantId/change-parent',
+    url: `/tenants/${(await tenant(w)).id}/change-parent`,
+    body: { newParentId: w.tenant.id },
+  }),
+  'tenants.members': async (w) => ({ route: 'GET /tenants/:id/members', url: `/tenants/${w.tenant.id}/members?includeRoles=true` }),
+  'tenants.membersExport': async (w) => ({ route: 'GET /tenants/:id/members/export', url: `/tenants/${w.tenant.id}/members/export` }),
+  'tenants.addMember': async (w) => ({
+    route: 'POST /tenants/:id/members',
+    url: `/tenants/${(await tenant(w)).id}/members`,
+    body: { identityType: 'User', identityId: (await user(w)).id, roleIds: [w.app.roleByName.Reader!.id] },
+  }),
+  'tenants.memberIdentity': async (w) => {
+    const target = await user(w);
+    await grant(w.context.dataSource, { tenant: w.tenant, user: target, roles: [w.app.roleByName.Reader!] });
+    return { route: 'GET /tenants/members/identity', url: `/tenants/members/identity?identityId=${target.id}&tenantId=${w.tenant.id}` };
+  },
+  'tenants.revokeAccess': async (w) => {
+    const target = await user(w);
+    await grant(w.context.dataSource, { tenant: w.tenant, user: target, roles: [w.app.roleByName.Reader!] });
+    return { route: 'POST /tenants/members/revokeAccess', url: '/tenants/members/revokeAccess', body: { tenantId: w.tenant.id, userId: target.id, applicationIds: [w.app.id] } };
+  },
+
+  'tenantIdentities.users': async () => ({ route: 'GET /tenantIdentities', url: '/tenantIdentities?$search=a&top=25' }),
+  'tenantIdentities.groups': async () => ({ route: 'GET /tenantIdentities/groups', url: '/tenantIdentities/groups' }),
+  'tenantIdentities.group': async (w) => ({
+    route: 'GET /tenantIdentities/groups/:groupId',
+    url: `/tenantIdentities/groups/${(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id}`,
+  }),
+  'tenantIdentities.groupUsers': async (w) => ({
+    route: 'GET /tenantIdentities/groups/:groupId/users',
+    url: `/tenantIdentities/groups/${(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id}/users`,
+  }),
+  'tenantIdentities.usersTemplate': async () => ({ route: 'GET /tenantIdentities/template/users', url: '/tenantIdentities/template/users' }),
+  'tenantIdentities.groupsTemplate': async () => ({ route: 'GET /tenantIdentities/template/groups', url: '/tenantIdentities/template/groups' }),
+  'tenantIdentities.bulkInsertUsers': async (w) => ({
+    route: 'POST /tenantIdentities/bulk_insert/users',
+    url: '/tenantIdentities/bulk_insert/users',
+    file: await xlsx([['UserName', 'Tenant', 'Application', 'Role'], [(await user(w)).userName, w.tenant.id, w.app.name, 'Reader']]),
+  }),
+  'tenantIdentities.bulkInsertGroups': async (w) => ({
+    route: 'POST /tenantIdentities/bulk_insert/groups',
+    url: '/tenantIdentities/bulk_insert/groups',
+    file: await xlsx([['Group', 'Tenant', 'Application', 'Role'], [(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id, w.tenant.id, w.app.name, 'Reader']]),
   }),
 
   'appRoles.list': async (w) => ({ route: 'GET /app/:appId/roles', url: `/app/${w.app.id}/roles` }),

@@ -30,11 +30,42 @@ const ERROR_SCHEMA: JsonSchema = {
   },
 };
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+/** Where a schema's own definitions go: the document's schemas, under names starting with `prefix`. */
+interface Definitions {
+  schemas: Record<string, JsonSchema>;
+  prefix: string;
+}
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output', definitions: Definitions): JsonSchema {
   // A transform or a refinement has no JSON Schema: it is documented by its input or output side.
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
-  return json;
+  return hoistDefinitions(json, definitions);
+}
+
+/**
+ * A recursive schema (a tree) comes with `$defs` that its `#/$defs/…` references point to; inside
+ * an operation those references would resolve against the document's root. The definitions move
+ * to the document's schemas, each under a name of its own, and the references follow them.
+ */
+function hoistDefinitions(json: JsonSchema, { schemas, prefix }: Definitions): JsonSchema {
+  const defs = json.$defs as Record<string, JsonSchema> | undefined;
+  if (!defs) return json;
+  delete json.$defs;
+  const nameOf = (def: string) => `${prefix}.${def}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) =>
+        key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')
+          ? [key, `#/components/schemas/${nameOf(value.slice('#/$defs/'.length))}`]
+          : [key, rewrite(value)],
+      ),
+    );
+  };
+  for (const [name, def] of Object.entries(defs)) schemas[nameOf(name)] = rewrite(def) as JsonSchema;
+  return rewrite(json) as JsonSchema;
 }
 
 /** `:id` → `{id}`. */
@@ -42,11 +73,11 @@ export function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 
-function parametersOf(contract: RouteContract): unknown[] {
+function parametersOf(contract: RouteContract, schemas: Record<string, JsonSchema>): unknown[] {
   const list: unknown[] = [];
   for (const [where, schema] of [['path', contract.params], ['query', contract.query]] as const) {
     if (!schema) continue;
-    const json = schemaOf(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const json = schemaOf(schema, 'input', { schemas, prefix: `${contract.endpoint}.${where}` }) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       list.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: property });
     }
@@ -54,10 +85,10 @@ function parametersOf(contract: RouteContract): unknown[] {
   return list;
 }
 
-function responsesOf(contract: RouteContract, roles: (contract: RouteContract) => string | undefined): Record<string, unknown> {
+function responsesOf(contract: RouteContract, roles: (contract: RouteContract) => string | undefined, schemas: Record<string, JsonSchema>): Record<string, unknown> {
   const status = String(contract.status ?? (contract.response || contract.produces ? 200 : 204));
   const success = contract.response
-    ? { description: contract.summary, content: { 'application/json': { schema: schemaOf(contract.response, 'output') } } }
+    ? { description: contract.summary, content: { 'application/json': { schema: schemaOf(contract.response, 'output', { schemas, prefix: `${contract.endpoint}.response` }) } } }
     : contract.produces
       ? { description: contract.summary, content: { [contract.produces]: {} } }
       : { description: contract.summary };
@@ -71,18 +102,19 @@ function responsesOf(contract: RouteContract, roles: (contract: RouteContract) =
   return responses;
 }
 
-function operationOf(contract: RouteContract, roles: (contract: RouteContract) => string | undefined): Record<string, unknown> {
+function operationOf(contract: RouteContract, roles: (contract: RouteContract) => string | undefined, schemas: Record<string, JsonSchema>): Record<string, unknown> {
   const operation: Record<string, unknown> = {
     operationId: contract.endpoint,
     summary: contract.summary,
     tags: [contract.endpoint.split('.')[0]],
-    parameters: parametersOf(contract),
-    responses: responsesOf(contract, roles),
+    parameters: parametersOf(contract, schemas),
+    responses: responsesOf(contract, roles, schemas),
   };
   if (contract.access !== 'public') operation.security = [{ bearer: [] }];
   if (contract.access === 'roles') operation['x-roles'] = roles(contract);
   if (contract.body) {
-    operation.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(contract.body, 'input') } } };
+    const schema = schemaOf(contract.body, 'input', { schemas, prefix: `${contract.endpoint}.body` });
+    operation.requestBody = { required: true, content: { 'application/json': { schema } } };
   } else if (contract.consumes) {
     operation.requestBody = { required: true, content: { [contract.consumes]: {} } };
   }
@@ -99,16 +131,17 @@ export function openApiDocument(
   roles: (contract: RouteContract) => string | undefined = () => undefined,
 ): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
+  const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
   for (const contract of contracts) {
     const path = (paths[openApiPath(contract.path)] ??= {});
-    path[contract.method.toLowerCase()] = operationOf(contract, roles);
+    path[contract.method.toLowerCase()] = operationOf(contract, roles, schemas);
   }
   return {
     openapi: '3.1.0',
     info,
     paths,
     components: {
-      schemas: { Error: ERROR_SCHEMA },
+      schemas,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token of the admin console, a personal access token or a portal session token' } },
     },
   };

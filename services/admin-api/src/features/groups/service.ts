@@ -341,7 +341,7 @@ export function assertOwner(group: GroupRecord, scope: CallerScope): void {
 }
 
 /** The Users group gives everyone their base roles: only God changes it (its members stay manageable). */
-function assertUsersGroupEditable(group: GroupRecord, scope: CallerScope): void {
+export function assertUsersGroupEditable(group: GroupRecord, scope: CallerScope): void {
   if (group.isUsersGroup && !scope.isGod) throw new AppError('groups.users_group_locked', 403);
 }
 
@@ -380,7 +380,7 @@ export async function assertMayGrantGroupRoles(db: Queryable, groupId: string, s
  * group would let an area administrator make its members administrators. Administrators may;
  * the God role is God's alone.
  */
-function assertMayGrant(roles: Array<{ name: string; applicationId: string }>, scope: CallerScope): void {
+export function assertMayGrant(roles: Array<{ name: string; applicationId: string }>, scope: CallerScope): void {
   const identityRoles = roles.filter((role) => role.applicationId === IDENTITY_APPLICATION_ID);
   if (identityRoles.length && !scope.isAdministrator) throw new AppError('groups.identity_roles_forbidden', 403);
   if (identityRoles.some((role) => role.name === 'God') && !scope.isGod) throw new AppError('groups.god_role_forbidden', 403);

@@ -144,6 +144,37 @@ export async function ensureOwnMembership(db: Queryable, tenantId: string, userI
   return rows[0]!.id;
 }
 
+/**
+ * The user's own membership of the tenant, locked until the transaction ends, created with
+ * `isInheritable` when missing; answers it and whether it was created (concurrent callers
+ * cannot both create it: the insert yields to the unique index).
+ */
+export async function lockOwnMembership(
+  db: Queryable,
+  tenantId: string,
+  userId: string,
+  isInheritable: boolean,
+): Promise<{ id: string; isInheritable: boolean; created: boolean }> {
+  const inserted = await db.query<Array<{ id: string; is_inheritable: boolean }>>(
+    `INSERT INTO tenant_members (tenant_id, identity_type, user_id, is_inheritable) VALUES ($1, 'User', $2, $3)
+     ON CONFLICT (tenant_id, user_id) DO NOTHING
+     RETURNING id, is_inheritable`,
+    [tenantId, userId, isInheritable],
+  );
+  const row =
+    inserted[0] ??
+    (await db.query<Array<{ id: string; is_inheritable: boolean }>>(`SELECT id, is_inheritable FROM tenant_members WHERE tenant_id = $1 AND user_id = $2 FOR UPDATE`, [
+      tenantId,
+      userId,
+    ]))[0]!;
+  return { id: row.id, isInheritable: row.is_inheritable, created: inserted.length > 0 };
+}
+
+/** Sets whether the membership's roles also apply in the tenants below its tenant. */
+export async function setOwnMembershipInheritable(db: Queryable, membershipId: string, isInheritable: boolean): Promise<void> {
+  await db.query(`UPDATE tenant_members SET is_inheritable = $2, modified_on = now() WHERE id = $1`, [membershipId, isInheritable]);
+}
+
 /** Adds roles to a membership; answers the ids of those it did not already have. */
 export async function addMembershipRoles(db: Queryable, memberId: string, roleIds: string[]): Promise<string[]> {
   const rows = await db.query<Array<{ role_id: string }>>(

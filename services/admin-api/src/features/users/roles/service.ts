@@ -9,13 +9,14 @@ import { findUserGroups, type UserStateRow } from '../repository.js';
 import { accessItem, permissionsOf, tenantItem } from './presenter.js';
 import {
   addMembershipRoles,
-  ensureOwnMembership,
   findApplications,
   findGroupsGranting,
   findGroupsGrantingByApplication,
   findMemberships,
   findRoleGrants,
+  lockOwnMembership,
   removeOwnApplicationRoles,
+  setOwnMembershipInheritable,
   removeOwnRole,
   type ApplicationRow,
   type RoleGrantRow,
@@ -30,10 +31,16 @@ function roleError(code: 'users.role_not_available' | 'users.role_by_hierarchy')
  * application's roles (which make administrators) are for Administrator and God; the God role
  * for God alone.
  */
-function assertMayGrant(scope: CallerScope, application: ApplicationRow, tenantIds: string[], roleNames: string[]): void {
+export function assertMayGrant(scope: CallerScope, application: ApplicationRow, tenantIds: string[], roleNames: string[]): void {
   if (!scope.isAdministrator && tenantIds.includes(GLOBAL_TENANT_ID)) throw new AppError('users.global_tenant_admin_only', 403);
   if (!scope.isAdministrator && application.id === IDENTITY_APPLICATION_ID) throw new AppError('users.identity_roles_admin_only', 403);
   if (!scope.isGod && application.id === IDENTITY_APPLICATION_ID && roleNames.includes('God')) throw new AppError('users.god_role_god_only', 403);
+}
+
+/** Roles of one application given together. */
+interface RoleGrantGroup {
+  application: ApplicationRow;
+  roles: RoleRecord[];
 }
 
 /** A change of the user's roles in one application: who changes whose, for the system log. */
@@ -123,34 +130,76 @@ export class UserRolesService {
     assertMayGrant(scope, application, [tenantId], roles.map((role) => role.name));
     const tenant = await findTenant(this.db, tenantId);
     if (!tenant) throw validationError([{ field: 'tenantId', code: 'users.tenant_not_found' }]);
-    const added = await this.addRoles({ actor: await actorOf(this.db, caller), user, application }, tenant, roles);
-    if (added) publishUserEvents(this.context, id, ['roles.changed']);
+    const { changed } = await this.addRoles(await actorOf(this.db, caller), user, tenant, [{ application, roles }]);
+    if (changed) publishUserEvents(this.context, id, ['roles.changed']);
     return this.applicationAccess(id, application);
   }
 
-  /** Adds the roles in one transaction and logs those the membership did not already have; answers how many. */
-  private async addRoles(change: RoleChange, tenant: TenantRecord, roles: RoleRecord[]): Promise<number> {
-    const { actor, user, application } = change;
+  /**
+   * Gives the user roles, of one application or several, in one tenant (the tenant's Add Member
+   * dialog) by the rules of grantRoles: roles that exist and are not granted by the hierarchy only,
+   * the Global tenant and the Identity application's roles for administrators, God for God. A new
+   * own membership is inheritable unless `isInheritable` says otherwise; an existing one's flag
+   * changes only when given. Answers whether the membership was created and whether anything changed.
+   */
+  async grantTenantRoles(
+    caller: Caller,
+    scope: CallerScope,
+    id: string,
+    grant: { tenantId: string; roleIds: string[]; isInheritable?: boolean },
+  ): Promise<{ created: boolean; changed: boolean }> {
+    const user = await visibleUser(this.db, scope, id);
+    const roleIds = [...new Set(grant.roleIds)];
+    const roles = await findRoles(this.db, { ids: roleIds });
+    if (roles.length !== roleIds.length) throw roleError('users.role_not_available');
+    if (roles.some((role) => role.byHierarchy)) throw roleError('users.role_by_hierarchy');
+    const grants: RoleGrantGroup[] = [];
+    for (const applicationId of [...new Set(roles.map((role) => role.applicationId))]) {
+      const application = await this.application(applicationId);
+      const picked = roles.filter((role) => role.applicationId === applicationId);
+      assertMayGrant(scope, application, [grant.tenantId], picked.map((role) => role.name));
+      grants.push({ application, roles: picked });
+    }
+    const tenant = await findTenant(this.db, grant.tenantId);
+    if (!tenant) throw validationError([{ field: 'tenantId', code: 'users.tenant_not_found' }]);
+    const result = await this.addRoles(await actorOf(this.db, caller), user, tenant, grants, grant.isInheritable);
+    if (result.changed) publishUserEvents(this.context, id, ['roles.changed']);
+    return result;
+  }
+
+  /**
+   * Adds the roles to the user's own membership of the tenant in one transaction, and logs, per
+   * application, those the membership did not already have.
+   */
+  private async addRoles(
+    actor: Actor,
+    user: UserStateRow,
+    tenant: TenantRecord,
+    grants: RoleGrantGroup[],
+    isInheritable?: boolean,
+  ): Promise<{ created: boolean; changed: boolean }> {
     return this.db.transaction(async (em) => {
-      const memberId = await ensureOwnMembership(em, tenant.id, user.id);
-      const addedIds = new Set(await addMembershipRoles(em, memberId, roles.map((role) => role.id)));
-      const addedRoles = roles.filter((role) => addedIds.has(role.id));
-      if (addedRoles.length === 0) return 0;
-      await writeSystemLog(em, {
-        operation: 'Permission',
-        ...actor,
-        tenantId: tenant.id,
-        tenantName: tenant.title,
-        metadata: {
+      const membership = await lockOwnMembership(em, tenant.id, user.id, isInheritable ?? true);
+      const flagChanged = !membership.created && isInheritable !== undefined && isInheritable !== membership.isInheritable;
+      if (flagChanged) await setOwnMembershipInheritable(em, membership.id, isInheritable);
+      const addedIds = new Set(await addMembershipRoles(em, membership.id, grants.flatMap((g) => g.roles.map((role) => role.id))));
+      const target = { targetUserId: user.id, targetUserName: user.user_name };
+      const log = (metadata: Record<string, unknown>) =>
+        writeSystemLog(em, { operation: 'Permission', ...actor, tenantId: tenant.id, tenantName: tenant.title, metadata });
+      for (const { application, roles } of grants) {
+        const addedRoles = roles.filter((role) => addedIds.has(role.id));
+        if (addedRoles.length === 0) continue;
+        await log({
           action: 'grant',
-          targetUserId: user.id,
-          targetUserName: user.user_name,
+          ...target,
           applicationId: application.id,
           applicationName: application.name,
           roles: addedRoles.map((role) => ({ roleId: role.id, roleName: role.name })),
-        },
-      });
-      return addedRoles.length;
+          ...(isInheritable === undefined ? {} : { isInheritable }),
+        });
+      }
+      if (flagChanged && addedIds.size === 0) await log({ action: 'setInheritable', ...target, isInheritable });
+      return { created: membership.created, changed: membership.created || flagChanged || addedIds.size > 0 };
     });
   }
 

@@ -1,0 +1,67 @@
+import Router from '@koa/router';
+import { tenantIdentitiesRoutes } from '@gatehouse/contracts';
+import { toListQuery, type AppContext } from '@gatehouse/core';
+import type { Context } from 'koa';
+import type { CallerScope } from '../../auth/scope.js';
+import { xlsxUploadReader } from '../../excel/upload.js';
+import { attachment, readSheet } from '../../excel/workbook.js';
+import { adminRoutes } from '../../http/route.js';
+import { GroupsService } from '../groups/service.js';
+import { UserRolesService } from '../users/roles/service.js';
+import { MAX_IMPORT_ROWS, identityTemplate, importColumns, type IdentityKind } from './excel.js';
+import { importGroupTenantRoles, importUserTenantRoles, type TenantRolesImportInput } from './import.js';
+import { USER_DISPLAY_NAME_SQL } from './repository.js';
+import { TenantIdentitiesService } from './service.js';
+
+/** The lists' sortable fields and the SQL they sort by. */
+const USER_SORT = { userName: 'u.user_name', email: 'u.email', displayName: USER_DISPLAY_NAME_SQL, areaName: 'a.name' };
+const GROUP_SORT = { name: 'g.name', areaName: 'a.name' };
+const GROUP_USER_SORT = { userName: 'u.user_name', email: 'u.email', displayName: USER_DISPLAY_NAME_SQL };
+
+const TEMPLATE_FILE: Record<IdentityKind, string> = { users: 'UsersWithTenantTemplate.xlsx', groups: 'GroupsWithTenantTemplate.xlsx' };
+
+/**
+ * `/tenantIdentities/*`: the Permissions page's users and groups with their tenants, and the
+ * imports that give them roles in tenants. The caller is already authenticated.
+ */
+export function tenantIdentityRoutes(
+  context: AppContext,
+  service = new TenantIdentitiesService(context),
+  grants = { users: new UserRolesService(context), groups: new GroupsService(context) },
+): Router {
+  const router = new Router();
+  const { bind } = adminRoutes(context);
+  const routes = tenantIdentitiesRoutes;
+  const readXlsx = xlsxUploadReader();
+  const language = (ctx: Context) => ctx.state.language as string;
+
+  /** Reads the uploaded .xlsx (after the route's role check) and the rows of its first sheet. */
+  const readUpload = async (ctx: Context, kind: IdentityKind): Promise<Omit<TenantRolesImportInput, 'caller' | 'scope'>> => {
+    const file = await readXlsx(ctx);
+    const rows = await readSheet(file.buffer, { columns: importColumns(context, kind), maxRows: MAX_IMPORT_ROWS });
+    return { rows, fileName: file.name, language: language(ctx), requestId: ctx.state.requestId as string | undefined };
+  };
+
+  bind(router, routes.users, async ({ scope, query }) => service.users(await scope(), toListQuery(query, USER_SORT), query));
+  bind(router, routes.groups, async ({ scope, query }) => service.groups(await scope(), toListQuery(query, GROUP_SORT), query));
+  bind(router, routes.group, async ({ scope, params }) => service.group(await scope(), params.groupId));
+  bind(router, routes.groupUsers, async ({ scope, params, query }) => service.groupUsers(await scope(), params.groupId, toListQuery(query, GROUP_USER_SORT)));
+
+  const template = (kind: IdentityKind) => async ({ ctx, scope }: { ctx: Context; scope: () => Promise<CallerScope> }) => {
+    const content = await identityTemplate(context, await scope(), kind, language(ctx));
+    attachment(ctx, TEMPLATE_FILE[kind]);
+    ctx.body = content;
+  };
+  bind(router, routes.usersTemplate, template('users'));
+  bind(router, routes.groupsTemplate, template('groups'));
+  bind(router, routes.bulkInsertUsers, async ({ ctx, caller, scope }) => {
+    const upload = await readUpload(ctx, 'users');
+    return importUserTenantRoles(context, grants.users, { ...upload, caller, scope: await scope() });
+  });
+  bind(router, routes.bulkInsertGroups, async ({ ctx, caller, scope }) => {
+    const upload = await readUpload(ctx, 'groups');
+    return importGroupTenantRoles(context, grants.groups, { ...upload, caller, scope: await scope() });
+  });
+
+  return router;
+}
