@@ -132,12 +132,59 @@ describe('routes', () => {
   }, 40_000);
 
   it.each([
-    ['/tenants', 'Tenants'],
-    ['/tenants/5', 'Tenant details'],
     ['/permissions', 'Permissions'],
-    ['/permissions/abc', 'Group Details'],
-    ['/logs', 'Logs'],
+    ['/permissions?tab=groups', 'Permissions'],
+    ['/permissions/g1', 'Group Details - Sales'],
+    ['/permissions/users/check', 'User Permissions'],
     ['/twomodeauth', 'MFA Configuration'],
+  ])('shows the permissions page at %s inside the layout', async (path, title) => {
+    const sales = { id: 'g1', name: 'Sales', description: null, areaName: 'North', membersCount: 0, tenants: [] };
+    await renderApp({
+      path,
+      namespaces: ['admin', 'directory', 'permissions'],
+      api: {
+        'GET /api/v1/admin/tenantIdentities': { items: [], count: 0 },
+        'GET /api/v1/admin/tenantIdentities/groups': { items: [sales], count: 1 },
+        'GET /api/v1/admin/tenantIdentities/groups/g1': sales,
+        'GET /api/v1/admin/tenantIdentities/groups/g1/users': { items: [], count: 0 },
+        'GET /api/v1/admin/tenants': { items: [], count: 0 },
+        'GET /api/v1/admin/users': { items: [], count: 0 },
+        'GET /api/v1/admin/areas': { items: [], count: 0 },
+      },
+    });
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    const menu = within(screen.getByRole('navigation', { name: 'Main navigation' }));
+    expect(menu.getByRole('link', { name: path === '/twomodeauth' ? 'MFA Configuration' : 'Permissions' }).closest('li')).toHaveClass('ant-menu-item-selected');
+    expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
+  }, 40_000);
+
+  it.each([
+    ['/tenants', 'Tenants'],
+    ['/tenants/t1', 'Acme'],
+  ])('shows the tenants page at %s inside the layout', async (path, title) => {
+    const acme = {
+      id: 't1', title: 'Acme', areaId: 'a1', areaName: 'North', parentId: null, parentTitle: null, taxNumber: null, viesNumber: null, groupAlias: null,
+      auto: 'Manual', isUserCustomized: false, requiredTwoModeAuthentification: false, childrenCount: 0, modifiedOn: '2026-03-04T10:00:00.000Z',
+    };
+    await renderApp({
+      path,
+      namespaces: ['admin', 'directory', 'tenants'],
+      api: {
+        'GET /api/v1/admin/tenants': { items: [acme], count: 1 },
+        'GET /api/v1/admin/tenants/t1': { ...acme, hierarchyItems: [], tree: { id: 't1', title: 'Acme', areaId: 'a1', children: [] } },
+        'GET /api/v1/admin/areas': { items: [], count: 0 },
+      },
+    });
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    const menu = within(screen.getByRole('navigation', { name: 'Main navigation' }));
+    expect(menu.getByRole('link', { name: 'Tenants' }).closest('li')).toHaveClass('ant-menu-item-selected');
+    expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
+  }, 40_000);
+
+  it.each([
+    ['/logs', 'Logs'],
   ])('shows %s as a titled "Not available yet" page', async (path, title) => {
     await renderApp({ path });
 
@@ -158,9 +205,9 @@ describe('routes', () => {
   });
 
   it('translates the "Not available yet" page', async () => {
-    await renderApp({ path: '/tenants', language: 'fr' });
+    await renderApp({ path: '/logs', language: 'fr' });
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Entités' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Journaux' })).toBeInTheDocument();
     expect(screen.getByText('Pas encore disponible')).toBeInTheDocument();
   });
 
@@ -191,11 +238,11 @@ describe('routes', () => {
   );
 
   it('keeps the layout around every page and marks the current menu entry', async () => {
-    await renderApp({ path: '/tenants/5' });
+    await renderApp({ path: '/logs' });
 
-    await screen.findByRole('heading', { level: 1, name: 'Tenant details' });
+    await screen.findByRole('heading', { level: 1, name: 'Logs' });
     const menu = within(screen.getByRole('navigation', { name: 'Main navigation' }));
-    const tenants = menu.getByRole('link', { name: 'Tenants' }).closest('li');
-    expect(tenants).toHaveClass('ant-menu-item-selected');
+    const logs = menu.getByRole('link', { name: 'Logs' }).closest('li');
+    expect(logs).toHaveClass('ant-menu-item-selected');
   });
 });

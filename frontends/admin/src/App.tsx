@@ -32,6 +32,12 @@ const ApplicationDetailPage = lazy(() => import('./features/applications/Applica
 const RoleDetailPage = lazy(() => import('./features/applications/roles/RoleDetailPage'));
 const PatsPage = lazy(() => import('./features/pats/PatsPage'));
 const ControlPatsPage = lazy(() => import('./features/pats/ControlPatsPage'));
+const TenantsPage = lazy(() => import('./features/tenants/TenantsPage'));
+const TenantDetailPage = lazy(() => import('./features/tenants/TenantDetailPage'));
+const PermissionsPage = lazy(() => import('./features/permissions/PermissionsPage'));
+const GroupPermissionsPage = lazy(() => import('./features/permissions/GroupPermissionsPage'));
+const UserPermissionsPage = lazy(() => import('./features/permissions/UserPermissionsPage'));
+const MfaConfigurationPage = lazy(() => import('./features/mfa/MfaConfigurationPage'));
 
 type ScreenTitle = `menu.${keyof AdminPhrases['menu']}` | `screens.${keyof AdminPhrases['screens']}`;
 
@@ -67,15 +73,16 @@ export function AdminRoutes({ loadForCallback, ...signedIn }: Omit<AppProps, 'i1
           <Route path="applications/:applicationId/:tab" element={<ApplicationDetailPage />} />
           <Route path="applications/:applicationId/roles/:id" element={<RoleDetailPage />} />
           <Route path="applications/:applicationId/users/:id" element={<UserDetailPage />} />
-          <Route path="tenants" element={<NotYet title="menu.tenants" />} />
-          <Route path="tenants/:id" element={<NotYet title="screens.tenant" />} />
-          <Route path="permissions" element={<NotYet title="menu.permissions" />} />
-          <Route path="permissions/:identityId" element={<NotYet title="screens.permissionsGroup" />} />
+          <Route path="tenants" element={<TenantsPage />} />
+          <Route path="tenants/:id" element={<TenantDetailPage />} />
+          <Route path="permissions" element={<PermissionsPage />} />
+          <Route path="permissions/users/check" element={<UserPermissionsPage />} />
+          <Route path="permissions/:identityId" element={<GroupPermissionsPage />} />
           <Route path="logs" element={<NotYet title="menu.logs" />} />
           <Route path="pats" element={<RequireRole roles={[Roles.Administrator]}><PatsPage /></RequireRole>} />
           <Route path="control-pats" element={<RequireRole roles={[Roles.God]}><ControlPatsPage /></RequireRole>} />
           <Route path="inspector" element={<RequireRole roles={[Roles.Administrator]}><InspectorPage /></RequireRole>} />
-          <Route path="twomodeauth" element={<NotYet title="menu.twoModeAuth" />} />
+          <Route path="twomodeauth" element={<RequireRole roles={[Roles.Administrator]}><MfaConfigurationPage /></RequireRole>} />
           <Route path="securityConfig" element={<RequireRole roles={[Roles.God]}><SecurityConfigPage /></RequireRole>} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />

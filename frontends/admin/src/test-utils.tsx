@@ -24,7 +24,7 @@ import { createAdminStore, type AdminStore } from './store';
 
 export { jsonResponse, stubApi, type ApiRoutes, type Handler } from '@gatehouse/frontend-shared/testing';
 
-export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications';
+export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications' | 'tenants' | 'permissions';
 
 /** The console's i18n with the namespaces a test needs already fetched, so it renders at once. */
 export async function createTestI18n(language: Language = 'en', namespaces: Namespace[] = ['admin']): Promise<I18n> {
@@ -94,6 +94,12 @@ function preloadRoutes(namespaces: Namespace[]) {
     namespaces.includes('directory') ? import('./features/directory') : undefined,
     namespaces.includes('applications') ? import('./features/applications/ApplicationsPage') : undefined,
     namespaces.includes('applications') ? import('./features/applications/ApplicationDetailPage') : undefined,
+    namespaces.includes('tenants') ? import('./features/tenants/TenantsPage') : undefined,
+    namespaces.includes('tenants') ? import('./features/tenants/TenantDetailPage') : undefined,
+    namespaces.includes('permissions') ? import('./features/permissions/PermissionsPage') : undefined,
+    namespaces.includes('permissions') ? import('./features/permissions/GroupPermissionsPage') : undefined,
+    namespaces.includes('permissions') ? import('./features/permissions/UserPermissionsPage') : undefined,
+    namespaces.includes('permissions') ? import('./features/mfa/MfaConfigurationPage') : undefined,
   ]);
 }
 

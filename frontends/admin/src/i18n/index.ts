@@ -2,6 +2,8 @@ import { createI18n, perLanguage, phraseLoaders, type CreateI18nOptions, type La
 import { applicationsPhraseLoaders, type ApplicationsPhrases } from '../features/applications/i18n';
 import { applicationRolesPhraseLoaders, type ApplicationRolesPhrases } from '../features/applications/roles/i18n';
 import type { DirectoryPhrases } from '../features/directory/i18n';
+import { permissionsPhraseLoaders, type PermissionsPhrases } from '../features/permissions/i18n';
+import { tenantsPhraseLoaders, type TenantsPhrases } from '../features/tenants/i18n';
 import type { AdminPhrases } from './en';
 
 export type { AdminPhrases };
@@ -22,6 +24,10 @@ export const adminNamespaces = {
   applicationRoles: applicationRolesPhraseLoaders,
   // The applications list and an application's page.
   applications: applicationsPhraseLoaders,
+  // The tenants list, a tenant's page and its members.
+  tenants: tenantsPhraseLoaders,
+  // The Permissions pages (tenant identities, group details, a user's permissions) and the MFA configuration.
+  permissions: permissionsPhraseLoaders,
 };
 
 /**
@@ -42,5 +48,7 @@ declare module '@gatehouse/frontend-shared' {
     directory: DirectoryPhrases;
     applicationRoles: ApplicationRolesPhrases;
     applications: ApplicationsPhrases;
+    tenants: TenantsPhrases;
+    permissions: PermissionsPhrases;
   }
 }

@@ -37,10 +37,10 @@ const ENTRIES: readonly MenuEntry[] = [
   { key: 'applications', path: '/applications', icon: <AppstoreOutlined />, roles: [Roles.Administrator] },
   { key: 'logs', path: '/logs', icon: <FileSearchOutlined />, roles: [Roles.Administrator], notYet: true },
   { key: 'areas', path: '/areas', icon: <EnvironmentOutlined />, roles: [Roles.Administrator] },
-  { key: 'tenants', path: '/tenants', icon: <ApartmentOutlined />, roles: [Roles.Administrator], notYet: true },
-  { key: 'permissions', path: '/permissions', icon: <UnlockOutlined />, roles: [Roles.Administrator], notYet: true },
+  { key: 'tenants', path: '/tenants', icon: <ApartmentOutlined />, roles: [Roles.Administrator] },
+  { key: 'permissions', path: '/permissions', icon: <UnlockOutlined />, roles: [Roles.Administrator] },
   { key: 'pats', path: '/pats', icon: <KeyOutlined />, roles: [Roles.Administrator] },
-  { key: 'twoModeAuth', path: '/twomodeauth', icon: <SafetyCertificateOutlined />, roles: [Roles.Administrator], notYet: true },
+  { key: 'twoModeAuth', path: '/twomodeauth', icon: <SafetyCertificateOutlined />, roles: [Roles.Administrator] },
   { key: 'rightsRequests', path: '/rightsRequests', icon: <AuditOutlined />, roles: [Roles.Administrator] },
   { key: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, roles: [Roles.God] },
 ];

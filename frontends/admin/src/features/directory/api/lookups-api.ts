@@ -7,6 +7,9 @@ export type { Area } from '@gatehouse/contracts';
 /** The spec's limit of dropdown lookups. */
 export const LOOKUP_LIMIT = 1000;
 
+/** The spec's limit of a role list: every role of every application at once (the API's default page is 10). */
+export const ROLE_LOOKUP_LIMIT = 10_000;
+
 export const lookupsApi = adminApi.injectEndpoints({
   endpoints: (build) => ({
     areas: build.query<ResponseOf<typeof areasRoutes.list>, ListQuery>({
@@ -19,7 +22,7 @@ export const lookupsApi = adminApi.injectEndpoints({
     }),
     // Every application's roles at once: the dialogs group them by application.
     appRoles: build.query<ResponseOf<typeof applicationsRoutes.roles>, void>({
-      query: () => '/api/v1/admin/applications/approles',
+      query: () => `/api/v1/admin/applications/approles${toQueryString({ top: ROLE_LOOKUP_LIMIT })}`,
       providesTags: [{ type: 'Application', id: 'ROLES' }],
     }),
   }),

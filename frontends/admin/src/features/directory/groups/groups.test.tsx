@@ -257,6 +257,16 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(await screen.findByText('The tenant roles have been added to the group')).toBeInTheDocument();
   });
 
+  it('asks for every application’s roles at once (up to 10,000), not the API’s first page of 10', async () => {
+    const { fetchMock } = await renderGroup(accounting);
+    fireEvent.click(await screen.findByRole('button', { name: /Add Tenant Roles/ }));
+    const dialog = await dialogWith('Add Tenant Roles to Group');
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Roles' }));
+
+    expect(await screen.findByTitle('Sales')).toBeInTheDocument();
+    expect(queriesTo(fetchMock, 'GET /api/v1/admin/applications/approles')).toEqual([{ top: '10000' }]);
+  });
+
   it('offers no roles of the applications marked hideInUserList', async () => {
     await renderGroup(accounting, {
       api: {

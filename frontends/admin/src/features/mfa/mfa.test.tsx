@@ -1,0 +1,143 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { jsonResponse, renderPage, type ApiRoutes } from '../../test-utils';
+import { bodiesTo, dialogWith, list, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type } from '../directory/test-helpers';
+import type { MfaTenant } from './mfa-api';
+import MfaConfigurationPage from './MfaConfigurationPage';
+
+const TENANTS = 'GET /api/v1/admin/tenants';
+const NAMESPACES = ['admin', 'directory', 'permissions'] as const;
+
+/** A tenant of North, without MFA; `overrides` say the rest. */
+function tenant(overrides: Partial<MfaTenant> & Pick<MfaTenant, 'id' | 'title'>): MfaTenant {
+  return {
+    areaId: 'a1',
+    areaName: 'North',
+    parentId: null,
+    parentTitle: null,
+    taxNumber: null,
+    viesNumber: null,
+    groupAlias: null,
+    auto: 'Manual',
+    isUserCustomized: false,
+    requiredTwoModeAuthentification: false,
+    childrenCount: 0,
+    modifiedOn: '2026-03-04T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const acme = tenant({ id: 't1', title: 'Acme' });
+const beta = tenant({ id: 't2', title: 'Beta', parentId: 't1', parentTitle: 'Acme', requiredTwoModeAuthentification: true });
+
+const switchOf = (title: string) => screen.getByRole('switch', { name: `Require a second factor from the users of ${title}` });
+
+beforeEach(() => sessionStorage.clear());
+
+describe('MfaConfigurationPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
+  function renderMfa(api: ApiRoutes = {}) {
+    return renderPage(<MfaConfigurationPage />, {
+      route: '/twomodeauth',
+      namespaces: [...NAMESPACES],
+      api: { [TENANTS]: list([acme, beta], 12), ...api },
+    });
+  }
+
+  it('lists the tenants by title with their second-factor switch, searched and paged', async () => {
+    const { fetchMock } = await renderMfa();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'MFA Configuration' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Acme' })).toHaveAttribute('href', '/tenants/t1');
+    expect(switchOf('Acme')).not.toBeChecked();
+    expect(switchOf('Beta')).toBeChecked();
+    expect(switchOf('Beta').closest('tr')).toHaveTextContent('Acme');
+    expect(queriesTo(fetchMock, TENANTS)[0]).toEqual({ skip: '0', top: '10', orderBy: 'title asc' });
+
+    type(screen.getByRole('searchbox', { name: 'Search' }), 'ac');
+    await waitFor(() => expect(queriesTo(fetchMock, TENANTS).at(-1)).toMatchObject({ $search: 'ac', skip: '0' }));
+    fireEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(queriesTo(fetchMock, TENANTS).at(-1)).toMatchObject({ $search: 'ac', skip: '10', top: '10' }));
+  });
+
+  it('requires a second factor once confirmed, and shows the tenant as the server now has it', async () => {
+    const { fetchMock } = await renderMfa({
+      'POST /api/v1/admin/tenants/twoModeAuth/t1': { id: 't1', title: 'Acme', requiredTwoModeAuthentification: true },
+    });
+    await screen.findByRole('link', { name: 'Acme' });
+
+    fireEvent.click(switchOf('Acme'));
+    const dialog = await dialogWith('Require a second factor from the users of Acme?');
+    expect(sentTo(fetchMock, 'POST /api/v1/admin/tenants/twoModeAuth/t1')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Require' }));
+
+    expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+    expect(await bodiesTo(fetchMock, 'POST /api/v1/admin/tenants/twoModeAuth/t1')).toEqual([{ enable: true }]);
+    await waitFor(() => expect(switchOf('Acme')).toBeChecked());
+    expect(switchOf('Acme')).toBeEnabled();
+    // The row changed from the answer: the list was not asked again.
+    expect(sentTo(fetchMock, TENANTS)).toHaveLength(1);
+  });
+
+  it('stops requiring it once confirmed, with the opposite question', async () => {
+    const { fetchMock } = await renderMfa({
+      'POST /api/v1/admin/tenants/twoModeAuth/t2': { id: 't2', title: 'Beta', requiredTwoModeAuthentification: false },
+    });
+    await screen.findByRole('link', { name: 'Beta' });
+
+    fireEvent.click(switchOf('Beta'));
+    const dialog = await dialogWith('Stop requiring a second factor from the users of Beta?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop requiring' }));
+
+    await waitFor(() => expect(sentTo(fetchMock, 'POST /api/v1/admin/tenants/twoModeAuth/t2')).toHaveLength(1));
+    expect(await bodiesTo(fetchMock, 'POST /api/v1/admin/tenants/twoModeAuth/t2')).toEqual([{ enable: false }]);
+    await waitFor(() => expect(switchOf('Beta')).not.toBeChecked());
+    expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+  });
+
+  it('changes nothing when the question is cancelled', async () => {
+    const { fetchMock } = await renderMfa();
+    await screen.findByRole('link', { name: 'Acme' });
+
+    fireEvent.click(switchOf('Acme'));
+    const dialog = await dialogWith('Require a second factor from the users of Acme?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(switchOf('Acme')).not.toBeChecked();
+    expect(sentTo(fetchMock, 'POST /api/v1/admin/tenants/twoModeAuth/t1')).toHaveLength(0);
+  });
+
+  it('puts the switch back and shows the reason when the server refuses', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const { fetchMock } = await renderMfa({
+      'POST /api/v1/admin/tenants/twoModeAuth/t1': () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    await screen.findByRole('link', { name: 'Acme' });
+
+    fireEvent.click(switchOf('Acme'));
+    fireEvent.click(within(await dialogWith('Require a second factor from the users of Acme?')).getByRole('button', { name: 'Require' }));
+
+    // While the change is on its way the switch shows it, and cannot be pressed again.
+    await waitFor(() => expect(sentTo(fetchMock, 'POST /api/v1/admin/tenants/twoModeAuth/t1')).toHaveLength(1));
+    await waitFor(() => expect(switchOf('Acme')).toBeChecked());
+    expect(switchOf('Acme')).toBeDisabled();
+
+    answer(jsonResponse({ code: 'errors.not_found', message: 'This tenant does not exist' }, 404));
+
+    expect(await screen.findByText('This tenant does not exist')).toBeInTheDocument();
+    await waitFor(() => expect(switchOf('Acme')).not.toBeChecked());
+    expect(switchOf('Acme')).toBeEnabled();
+    expect(screen.queryByText('Changes have been saved')).not.toBeInTheDocument();
+  });
+
+  it('shows the spec’s text when the caller may not change it', async () => {
+    await renderMfa({ 'POST /api/v1/admin/tenants/twoModeAuth/t1': jsonResponse({ code: 'errors.forbidden', message: 'Forbidden' }, 403) });
+    await screen.findByRole('link', { name: 'Acme' });
+
+    fireEvent.click(switchOf('Acme'));
+    fireEvent.click(within(await dialogWith('Require a second factor from the users of Acme?')).getByRole('button', { name: 'Require' }));
+
+    expect(await screen.findByText("You don't have permission to perform this action")).toBeInTheDocument();
+    await waitFor(() => expect(switchOf('Acme')).not.toBeChecked());
+  });
+});

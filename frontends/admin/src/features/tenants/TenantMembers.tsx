@@ -1,0 +1,203 @@
+import FileExcelOutlined from '@ant-design/icons/FileExcelOutlined';
+import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import StopOutlined from '@ant-design/icons/StopOutlined';
+import TeamOutlined from '@ant-design/icons/TeamOutlined';
+import UserOutlined from '@ant-design/icons/UserOutlined';
+import type { HierarchyType, IdentityType } from '@gatehouse/contracts';
+import Button from 'antd/es/button';
+import Switch from 'antd/es/switch';
+import type { ColumnsType } from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
+import { useState } from 'react';
+import { downloadFile } from '../../api/admin-api';
+import { useCurrentUser } from '../../auth/use-current-user';
+import { mayCall } from '../directory/components/access';
+import { DataTable } from '../directory/components/DataTable';
+import { errorMessage } from '../directory/components/errors';
+import type { Feedback } from '../directory/components/feedback';
+import { listTableProps, toListQuery, useListState, type ListState } from '../directory/components/list-state';
+import { useDirectoryTranslation } from '../directory/use-directory-translation';
+import { AddTenantMemberDialog } from './AddTenantMemberDialog';
+import { RevokeAccessDialog } from './RevokeAccessDialog';
+import { tenantUrls, useTenantMembersQuery, type TenantDetail, type TenantMember } from './tenants-api';
+import { useTenantsTranslation } from './use-tenants-translation';
+
+/** The members table scrolls sideways only below this width, which the Members tab has at 1366 px. */
+const MEMBERS_TABLE_MIN_WIDTH = 640;
+
+/** The file the members export is saved as (unless the server names it). */
+export const MEMBERS_EXPORT_FILE = 'TenantMembers.xlsx';
+
+const HIERARCHY_COLORS: Record<HierarchyType, string> = { Own: 'green', ByHierarchy: 'orange', Both: 'blue' };
+
+/** A user's or a group's icon, named for assistive technologies and on hover. */
+function IdentityIcon({ type, label }: { type: IdentityType; label: string }) {
+  const Icon = type === 'Group' ? TeamOutlined : UserOutlined;
+  return (
+    <Tooltip title={label}>
+      <Icon role="img" aria-label={label} />
+    </Tooltip>
+  );
+}
+
+/** Whether the list leaves out the users whose roles here come only from the Global tenant (the default). */
+const excludesGlobal = (state: ListState) => state.filters.excludeUserGlobal !== 'false';
+
+/** The members list's API parameters: its state, with every member's roles. */
+export function membersQueryOf(state: ListState) {
+  return { ...toListQuery(state), includeRoles: true, excludeUserGlobal: excludesGlobal(state) };
+}
+
+export interface TenantMembersProps {
+  tenant: Pick<TenantDetail, 'id' | 'title'>;
+  feedback: Feedback;
+}
+
+/**
+ * The Members tab (Administrators): the users and groups with roles in the tenant, their own and
+ * those they hold by hierarchy, with the Include Users Global switch, the export, Add member and
+ * each member's Revoke access.
+ */
+export function TenantMembers({ tenant, feedback }: TenantMembersProps) {
+  const { t } = useTenantsTranslation();
+  const { t: td } = useDirectoryTranslation();
+  const user = useCurrentUser();
+  const canAdd = mayCall(user, 'tenants.addMember');
+  const canRevoke = mayCall(user, 'tenants.revokeAccess');
+  const list = useListState();
+  const [state, setState] = list;
+  const members = useTenantMembersQuery({ id: tenant.id, query: membersQueryOf(state) });
+  const [adding, setAdding] = useState(false);
+  const [revoking, setRevoking] = useState<TenantMember>();
+
+  const exportMembers = () =>
+    downloadFile(tenantUrls.membersExport(tenant.id, excludesGlobal(state)), MEMBERS_EXPORT_FILE).then(
+      () => feedback.success(t('members.exported', { fileName: MEMBERS_EXPORT_FILE })),
+      (failure: unknown) => feedback.error(errorMessage(failure, td)),
+    );
+
+  const columns: ColumnsType<TenantMember> = [
+    {
+      key: 'displayName',
+      title: t('members.name'),
+      sorter: true,
+      ellipsis: true,
+      render: (_, member) => (
+        <span className="tenants-member">
+          <span className="tenants-member__name">
+            <IdentityIcon type={member.identityType} label={t(`identityType.${member.identityType}`)} /> {member.displayName}
+          </span>
+          {member.email ? <span className="tenants-member__email">{member.email}</span> : null}
+        </span>
+      ),
+    },
+    {
+      key: 'hierarchyType',
+      title: t('members.access'),
+      sorter: true,
+      width: 150,
+      render: (_, member) => (
+        <span className="tenants-roles">
+          <Tag color={HIERARCHY_COLORS[member.hierarchyType]}>{t(`hierarchyType.${member.hierarchyType}`)}</Tag>
+          {member.isInheritable ? <Tag variant="outlined">{t('members.inheritable')}</Tag> : null}
+        </span>
+      ),
+    },
+    {
+      key: 'roles',
+      title: t('members.roles'),
+      render: (_, member) => (
+        <span className="tenants-roles">
+          {member.roles.map((role) => (
+            <Tag key={`${role.applicationId}-${role.roleId}`} color={role.hierarchyType === 'ByHierarchy' ? undefined : 'blue'}>
+              {role.applicationName}:{' '}
+              {role.hierarchyType === 'ByHierarchy' ? t('members.roleByHierarchy', { role: role.roleName }) : role.roleName}
+            </Tag>
+          ))}
+        </span>
+      ),
+    },
+  ];
+  if (canRevoke) {
+    columns.push({
+      key: 'actions',
+      title: td('common.actions'),
+      width: 96,
+      fixed: 'right',
+      render: (_, member) =>
+        member.roles.length ? (
+          <Tooltip title={t('members.revoke')}>
+            <Button
+              type="text"
+              danger
+              icon={<StopOutlined />}
+              aria-label={t('members.revokeOf', { name: member.displayName })}
+              onClick={() => setRevoking(member)}
+            />
+          </Tooltip>
+        ) : null,
+    });
+  }
+
+  return (
+    <>
+      <DataTable<TenantMember>
+        label={t('detail.members')}
+        rowKey="identityId"
+        columns={columns}
+        minWidth={MEMBERS_TABLE_MIN_WIDTH}
+        {...listTableProps(list, members)}
+        filters={
+          user.isAdministrator ? (
+            <Tooltip title={t('members.includeGlobalHelp')}>
+              <label className="tenants-flag">
+                <Switch
+                  checked={!excludesGlobal(state)}
+                  onChange={(include) => setState({ filters: { ...state.filters, excludeUserGlobal: String(!include) } })}
+                />{' '}
+                {t('members.includeGlobal')}
+              </label>
+            </Tooltip>
+          ) : null
+        }
+        toolbar={
+          <>
+            <Button icon={<FileExcelOutlined />} onClick={() => void exportMembers()}>
+              {t('members.export')}
+            </Button>
+            {canAdd ? (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>
+                {t('members.addMember')}
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      {adding ? (
+        <AddTenantMemberDialog
+          tenantId={tenant.id}
+          withGlobal={user.isAdministrator}
+          onClose={() => setAdding(false)}
+          onAdded={() => {
+            setAdding(false);
+            feedback.success(t('addMember.added'));
+          }}
+        />
+      ) : null}
+      {revoking ? (
+        <RevokeAccessDialog
+          tenantId={tenant.id}
+          member={revoking}
+          isAdministrator={user.isAdministrator}
+          feedback={feedback}
+          onClose={() => setRevoking(undefined)}
+          onRevoked={() => {
+            setRevoking(undefined);
+            feedback.success(t('revoke.revoked'));
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,211 @@
+import ApartmentOutlined from '@ant-design/icons/ApartmentOutlined';
+import CheckOutlined from '@ant-design/icons/CheckOutlined';
+import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
+import FileExcelOutlined from '@ant-design/icons/FileExcelOutlined';
+import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import Button from 'antd/es/button';
+import type { ColumnsType } from 'antd/es/table';
+import Tooltip from 'antd/es/tooltip';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { downloadFile } from '../../api/admin-api';
+import { useCurrentUser } from '../../auth/use-current-user';
+import { mayCall } from '../directory/components/access';
+import { errorMessage } from '../directory/components/errors';
+import { useFeedback } from '../directory/components/feedback';
+import { listTableProps, toListQuery, useListState, type ListState, type ListStateHook } from '../directory/components/list-state';
+import { ListPage } from '../directory/components/ListPage';
+import { AreaFilter } from '../directory/components/selects';
+import { useDirectoryTranslation } from '../directory/use-directory-translation';
+import { tenantLinkState, tenantPath } from './crumbs';
+import { HierarchyDrawer } from './HierarchyDrawer';
+import { NewTenantModal } from './NewTenantModal';
+import { tenantUrls, useDeleteTenantMutation, useTenantsQuery, type Tenant } from './tenants-api';
+import { TriStateCheckbox, type TriState } from './TriStateCheckbox';
+import { useTenantsTranslation } from './use-tenants-translation';
+import './tenants.css';
+
+/** Where the list's query is remembered (the pattern of the other lists' keys). */
+export const TENANTS_LIST_KEY = 'IDENTITY-TENANTS-LIST';
+
+/** The file the export is saved as. */
+export const TENANTS_EXPORT_FILE = 'Tenants.xlsx';
+
+/** The table scrolls sideways only below this width: at 1366 px, beside the open menu, every column is in view. */
+const TENANTS_TABLE_MIN_WIDTH = 1060;
+
+/** The list's API parameters: its state, and each tenant's ancestors (the parent column's path). */
+export function tenantsQueryOf(state: ListState) {
+  return { ...toListQuery(state), includeHierarchy: true };
+}
+
+/** The filters' three states as the list state keeps them: `creation` Auto / Manual, `isUserCustomized` true / false, '' for both. */
+const creationOf = (state: ListState): TriState => (state.filters.creation ? state.filters.creation === 'Auto' : undefined);
+const customizedOf = (state: ListState): TriState => (state.filters.isUserCustomized ? state.filters.isUserCustomized === 'true' : undefined);
+
+/** The root-first path of a tenant's ancestors, ending with its parent. */
+function ancestryOf(tenant: Tenant): string | undefined {
+  const items = [...(tenant.hierarchyItems ?? [])].sort((a, b) => a.order - b.order);
+  return items.length > 1 ? items.map((item) => item.title).join(' › ') : undefined;
+}
+
+/** /admin/tenants: the tenants with their filters, export, creation and deletion (Administrator or Manager), and each one's hierarchy. */
+export default function TenantsPage() {
+  const { t } = useTenantsTranslation();
+  const { t: td } = useDirectoryTranslation();
+  const formatDateTime = useFormatDateTime();
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const canCreate = mayCall(user, 'tenants.create');
+  const canDelete = mayCall(user, 'tenants.delete');
+  const feedback = useFeedback();
+  const list = useListState(TENANTS_LIST_KEY, { sort: { field: 'title', direction: 'asc' } });
+  const query = tenantsQueryOf(list[0]);
+  const tenants = useTenantsQuery(query);
+  const [deleteTenant] = useDeleteTenantMutation();
+  const [creating, setCreating] = useState(false);
+  const [hierarchyOf, setHierarchyOf] = useState<Tenant>();
+
+  const exportTenants = () =>
+    // The export is the whole list as filtered, searched and sorted: no page.
+    downloadFile(tenantUrls.export({ ...query, skip: undefined, top: undefined }), TENANTS_EXPORT_FILE).then(
+      () => feedback.success(t('list.exported', { fileName: TENANTS_EXPORT_FILE })),
+      (failure: unknown) => feedback.error(errorMessage(failure, td)),
+    );
+
+  const remove = async (tenant: Tenant) => {
+    const confirmed = await feedback.confirm({
+      title: t('list.deleteConfirm', { title: tenant.title }),
+      content: t('list.deleteWarning'),
+      okText: td('common.delete'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    const result = await deleteTenant(tenant.id);
+    // The server says why (child tenants, another area's tenant).
+    if (result.error) feedback.error(errorMessage(result.error, td, { explains403: true }));
+    else feedback.success(t('list.deleted', { title: tenant.title }));
+  };
+
+  const onCreated = (tenant: Tenant) => {
+    setCreating(false);
+    feedback.success(t('list.created', { title: tenant.title }));
+    void navigate(tenantPath(tenant.id), { state: tenantLinkState(t, tenant.title) });
+  };
+
+  const columns: ColumnsType<Tenant> = [
+    {
+      key: 'title',
+      title: t('list.name'),
+      sorter: true,
+      ellipsis: true,
+      render: (_, tenant) => (
+        <Link to={tenantPath(tenant.id)} state={tenantLinkState(t, tenant.title)}>
+          {tenant.title}
+        </Link>
+      ),
+    },
+    { key: 'areaName', dataIndex: 'areaName', title: t('list.area'), sorter: true, ellipsis: true },
+    {
+      key: 'parentTitle',
+      title: t('list.parent'),
+      sorter: true,
+      ellipsis: true,
+      render: (_, tenant) => {
+        const ancestry = ancestryOf(tenant);
+        return ancestry ? <Tooltip title={ancestry}>{tenant.parentTitle}</Tooltip> : tenant.parentTitle;
+      },
+    },
+    { key: 'taxNumber', dataIndex: 'taxNumber', title: t('list.taxNumber'), width: 110 },
+    { key: 'viesNumber', dataIndex: 'viesNumber', title: t('list.viesNumber'), width: 130 },
+    { key: 'auto', title: t('list.creation'), width: 110, render: (_, tenant) => t(`creation.${tenant.auto}`) },
+    {
+      key: 'isUserCustomized',
+      title: t('list.customized'),
+      width: 130,
+      align: 'center',
+      render: (_, tenant) => (tenant.isUserCustomized ? <CheckOutlined aria-label={t('list.customized')} /> : null),
+    },
+    { key: 'modifiedOn', title: t('list.modifiedOn'), sorter: true, width: 200, render: (_, tenant) => formatDateTime(tenant.modifiedOn) },
+    {
+      key: 'actions',
+      title: td('common.actions'),
+      width: canDelete ? 100 : 64,
+      fixed: 'right',
+      render: (_, tenant) => (
+        <span className="directory-row-actions">
+          <Tooltip title={t('list.hierarchy')}>
+            <Button
+              type="text"
+              icon={<ApartmentOutlined />}
+              aria-label={t('list.hierarchyOf', { title: tenant.title })}
+              onClick={() => setHierarchyOf(tenant)}
+            />
+          </Tooltip>
+          {canDelete ? (
+            <Button
+              type="text"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('list.deleteTenant', { title: tenant.title })}
+              onClick={() => void remove(tenant)}
+            />
+          ) : null}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ListPage<Tenant>
+        title={t('list.title')}
+        rowKey="id"
+        columns={columns}
+        minWidth={TENANTS_TABLE_MIN_WIDTH}
+        {...listTableProps(list, tenants)}
+        filters={<TenantFilters list={list} />}
+        toolbar={
+          <>
+            <Button icon={<FileExcelOutlined />} onClick={() => void exportTenants()}>
+              {t('list.export')}
+            </Button>
+            {canCreate ? (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+                {t('list.newTenant')}
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      {creating ? <NewTenantModal onClose={() => setCreating(false)} onCreated={onCreated} /> : null}
+      {hierarchyOf ? <HierarchyDrawer tenant={hierarchyOf} onClose={() => setHierarchyOf(undefined)} /> : null}
+      {feedback.holder}
+    </>
+  );
+}
+
+/** The area filter and the creation-type and customised three-state boxes. */
+function TenantFilters({ list }: { list: ListStateHook }) {
+  const { t } = useTenantsTranslation();
+  const [state, setState] = list;
+  const setFilter = (name: string, value: string) => setState({ filters: { ...state.filters, [name]: value } });
+  return (
+    <>
+      <AreaFilter list={list} label={t('list.area')} placeholder={t('list.allAreas')} />
+      <TriStateCheckbox
+        label={t('list.autoFilter')}
+        help={t('list.autoFilterHelp')}
+        value={creationOf(state)}
+        onChange={(value) => setFilter('creation', value === undefined ? '' : value ? 'Auto' : 'Manual')}
+      />
+      <TriStateCheckbox
+        label={t('list.customizedFilter')}
+        help={t('list.customizedFilterHelp')}
+        value={customizedOf(state)}
+        onChange={(value) => setFilter('isUserCustomized', value === undefined ? '' : String(value))}
+      />
+    </>
+  );
+}
