@@ -183,33 +183,29 @@ describe('routes', () => {
     expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
   }, 40_000);
 
-  it.each([
-    ['/logs', 'Logs'],
-  ])('shows %s as a titled "Not available yet" page', async (path, title) => {
-    await renderApp({ path });
+  it('shows the Logs page at /logs inside the layout, on its first tab', async () => {
+    await renderApp({
+      path: '/logs',
+      namespaces: ['admin', 'directory', 'logs'],
+      api: { 'GET /api/v1/admin/logs/authenticationlogs': { items: [], count: 0 } },
+    });
 
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
-    expect(screen.getByText('Not available yet')).toBeInTheDocument();
-    expect(
-      screen.getByText(`The ${title} screen is not part of this version of the administration console yet.`),
-    ).toBeInTheDocument();
-  });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Logs' })).toBeInTheDocument();
+    expect(await screen.findByRole('tab', { name: 'Authentication Logs', selected: true })).toBeInTheDocument();
+    expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
+  }, 40_000);
 
-  it('leads from a "Not available yet" page back to the dashboard', async () => {
-    await renderApp({ path: '/logs' });
-
-    fireEvent.click(await screen.findByRole('button', { name: 'Back to the dashboard' }));
-
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
-    expect(window.location.pathname).toBe('/admin');
-  });
-
-  it('translates the "Not available yet" page', async () => {
-    await renderApp({ path: '/logs', language: 'fr' });
+  it('shows the Logs page in French', async () => {
+    await renderApp({
+      path: '/logs',
+      language: 'fr',
+      namespaces: ['admin', 'directory', 'logs'],
+      api: { 'GET /api/v1/admin/logs/authenticationlogs': { items: [], count: 0 } },
+    });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Journaux' })).toBeInTheDocument();
-    expect(screen.getByText('Pas encore disponible')).toBeInTheDocument();
-  });
+    expect(await screen.findByRole('tab', { name: 'Journaux d’authentification' })).toBeInTheDocument();
+  }, 40_000);
 
   it.each(['/securityConfig'])('opens %s to God', async (path) => {
     await renderApp({ path, roles: ['God'] });
@@ -238,7 +234,7 @@ describe('routes', () => {
   );
 
   it('keeps the layout around every page and marks the current menu entry', async () => {
-    await renderApp({ path: '/logs' });
+    await renderApp({ path: '/logs', namespaces: ['admin', 'directory', 'logs'], api: { 'GET /api/v1/admin/logs/authenticationlogs': { items: [], count: 0 } } });
 
     await screen.findByRole('heading', { level: 1, name: 'Logs' });
     const menu = within(screen.getByRole('navigation', { name: 'Main navigation' }));

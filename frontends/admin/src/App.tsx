@@ -1,14 +1,12 @@
 import { LocalizedConfigProvider, NotFoundPage } from '@gatehouse/frontend-shared';
 import type { i18n as I18n } from 'i18next';
 import { lazy, Suspense } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { Roles } from './auth/roles';
 import { RequireRole } from './auth/RequireRole';
-import type { AdminPhrases } from './i18n/en';
 import { ADMIN_BASENAME } from './routes';
 import type { SignedInAppProps } from './shell/SignedInApp';
-import { NotAvailablePage } from './shell/NotAvailablePage';
 import { BareSplash } from './shell/Splash';
 
 export { ADMIN_BASENAME };
@@ -38,15 +36,7 @@ const PermissionsPage = lazy(() => import('./features/permissions/PermissionsPag
 const GroupPermissionsPage = lazy(() => import('./features/permissions/GroupPermissionsPage'));
 const UserPermissionsPage = lazy(() => import('./features/permissions/UserPermissionsPage'));
 const MfaConfigurationPage = lazy(() => import('./features/mfa/MfaConfigurationPage'));
-
-type ScreenTitle = `menu.${keyof AdminPhrases['menu']}` | `screens.${keyof AdminPhrases['screens']}`;
-
-/** A specified screen that is not built yet; `godOnly` keeps it to the God role. */
-function NotYet({ title, godOnly = false }: { title: ScreenTitle; godOnly?: boolean }) {
-  const { t } = useTranslation('admin');
-  const page = <NotAvailablePage screen={t(title)} />;
-  return godOnly ? <RequireRole roles={[Roles.God]}>{page}</RequireRole> : page;
-}
+const LogsPage = lazy(() => import('./features/logs/LogsPage'));
 
 export interface AppProps extends SignedInAppProps {
   i18n: I18n;
@@ -78,7 +68,7 @@ export function AdminRoutes({ loadForCallback, ...signedIn }: Omit<AppProps, 'i1
           <Route path="permissions" element={<PermissionsPage />} />
           <Route path="permissions/users/check" element={<UserPermissionsPage />} />
           <Route path="permissions/:identityId" element={<GroupPermissionsPage />} />
-          <Route path="logs" element={<NotYet title="menu.logs" />} />
+          <Route path="logs" element={<LogsPage />} />
           <Route path="pats" element={<RequireRole roles={[Roles.Administrator]}><PatsPage /></RequireRole>} />
           <Route path="control-pats" element={<RequireRole roles={[Roles.God]}><ControlPatsPage /></RequireRole>} />
           <Route path="inspector" element={<RequireRole roles={[Roles.Administrator]}><InspectorPage /></RequireRole>} />

@@ -24,7 +24,7 @@ import { createAdminStore, type AdminStore } from './store';
 
 export { jsonResponse, stubApi, type ApiRoutes, type Handler } from '@gatehouse/frontend-shared/testing';
 
-export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications' | 'tenants' | 'permissions';
+export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications' | 'tenants' | 'permissions' | 'notifications' | 'logs';
 
 /** The console's i18n with the namespaces a test needs already fetched, so it renders at once. */
 export async function createTestI18n(language: Language = 'en', namespaces: Namespace[] = ['admin']): Promise<I18n> {
@@ -100,6 +100,7 @@ function preloadRoutes(namespaces: Namespace[]) {
     namespaces.includes('permissions') ? import('./features/permissions/GroupPermissionsPage') : undefined,
     namespaces.includes('permissions') ? import('./features/permissions/UserPermissionsPage') : undefined,
     namespaces.includes('permissions') ? import('./features/mfa/MfaConfigurationPage') : undefined,
+    namespaces.includes('logs') ? import('./features/logs/LogsPage') : undefined,
   ]);
 }
 
@@ -115,6 +116,14 @@ export async function renderApp(options: RenderAppOptions = {}) {
   const fetchMock = stubApi({
     'GET /api/v1/admin/me': adminMe(options.roles, options.me),
     'GET /api/v1/admin/dashboard/base': { usersCount: 0, groupsCount: 0, appsCount: 0, areasCount: 0, tenantsCount: 0 },
+    // Every page's notifications button: nothing new, nothing running.
+    'GET /api/v1/admin/notifications/active': { items: [], count: 0, unread: 0 },
+    'GET /api/v1/admin/tasks/active': { items: [], count: 0 },
+    // The dashboard's usage reports, empty: nothing to draw.
+    'GET /api/v1/admin/dashboard/loginLastHours': [],
+    'GET /api/v1/admin/dashboard/adminPerApp': [],
+    'GET /api/v1/admin/dashboard/globalAdminPerAreas': [],
+    'GET /api/v1/admin/dashboard/connectedPerApp': [],
     ...options.api,
   });
   const leave = vi.fn((_url: string) => undefined);

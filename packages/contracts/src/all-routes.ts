@@ -4,8 +4,10 @@ import { areasRoutes } from './admin/areas.js';
 import { dashboardRoutes } from './admin/dashboard.js';
 import { groupsRoutes } from './admin/groups.js';
 import { keysRoutes } from './admin/keys.js';
+import { logsRoutes } from './admin/logs.js';
 import { inspectorRoutes } from './admin/inspector.js';
 import { meRoutes } from './admin/me.js';
+import { notificationsRoutes } from './admin/notifications.js';
 import { rightsRequestsRoutes } from './admin/rights-requests.js';
 import { securityConfigRoutes } from './admin/security-config.js';
 import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
@@ -35,6 +37,8 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   rightsRequestsRoutes,
   securityConfigRoutes,
   inspectorRoutes,
+  logsRoutes,
+  notificationsRoutes,
   keysRoutes,
   appRolesRoutes,
   applicationUsersRoutes,

@@ -18,6 +18,8 @@ export * from './admin/keys.js';
 export * from './admin/app-roles.js';
 export * from './admin/security-config.js';
 export * from './admin/inspector.js';
+export * from './admin/logs.js';
+export * from './admin/notifications.js';
 export * from './account/sign-in.js';
 export * from './account/external-login.js';
 export * from './account/group-domains.js';

@@ -367,6 +367,11 @@ export const en = {
       DataPortability: 'Data portability',
     },
   },
+  // The notifications a user receives (stored in the recipient's language).
+  notifications: {
+    permission_assigned_one: 'You have been given the role {{roles}} in {{tenant}}',
+    permission_assigned_other: 'You have been given the roles {{roles}} in {{tenant}}',
+  },
   appRoles: {
     name_required: 'Please input your API title!',
     scope_required: 'Please enter the scope!',
@@ -507,6 +512,39 @@ export const en = {
       row_already_held: 'The role {{role}} of {{application}} is already held in {{tenant}}: nothing to do.',
       row_now_inheritable: 'The roles held in {{tenant}} now also apply in the tenants below it.',
       row_no_longer_inheritable: 'The roles held in {{tenant}} no longer apply in the tenants below it.',
+    },
+  },
+  logs: {
+    end_before_start: 'The end date must not be before the start date',
+    export_too_large: 'These filters select {{count}} rows, more than the {{max}} an export may hold: narrow the dates or the filters',
+    export: {
+      authentication_sheet: 'Authentication logs',
+      system_sheet: 'System logs',
+      authentication_columns: {
+        date: 'Date (UTC)',
+        userName: 'User',
+        result: 'Result',
+        provider: 'Provider',
+        reason: 'Reason',
+        applicationName: 'Application',
+        returnUrl: 'Return URL',
+        ip: 'IP address',
+        userAgent: 'Browser',
+      },
+      system_columns: {
+        date: 'Date (UTC)',
+        userName: 'User',
+        tenantName: 'Tenant',
+        operation: 'Operation',
+        metadata: 'Metadata',
+      },
+      results: {
+        Success: 'Success',
+        Failure: 'Failure',
+        UserLocked: 'User locked',
+        Unlocked: 'Unlocked',
+        FullUserLocked: 'Permanent lock',
+      },
     },
   },
 };

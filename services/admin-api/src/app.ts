@@ -16,7 +16,9 @@ import { dashboardRoutes } from './features/dashboard/router.js';
 import { groupExcelRoutes } from './features/groups/excel/router.js';
 import { groupRoutes, userGroupRoutes } from './features/groups/router.js';
 import { keyRoutes } from './features/keys/router.js';
+import { logRoutes } from './features/logs/router.js';
 import { meRoutes } from './features/me/router.js';
+import { notificationRoutes } from './features/notifications/router.js';
 import { inspectorRouter } from './features/inspector/router.js';
 import { rightsRequestRoutes } from './features/rights-requests/router.js';
 import { securityConfigRouter } from './features/security-config/router.js';
@@ -82,6 +84,7 @@ export function adminRouter(context: AppContext): Router {
     applicationUserRoutes(context),
     areaRoutes(context),
     meRoutes(context),
+    notificationRoutes(context),
     dashboardRoutes(context),
     // Fixed paths (users/export, groups/template/…) before the routers with `/:id` paths.
     userExcelRoutes(context),
@@ -94,6 +97,7 @@ export function adminRouter(context: AppContext): Router {
     rightsRequestRoutes(context),
     securityConfigRouter(context),
     inspectorRouter(context),
+    logRoutes(context),
     keyRoutes(context),
   ];
   for (const router of features) admin.use(router.routes(), router.allowedMethods());

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '@gatehouse/core';
 import { createTestDatabase } from '@gatehouse/core/testing';
+import { NOTIFICATION_HUB_EVENTS, NOTIFICATIONS_HUB_PATH } from '@gatehouse/contracts';
 import { expect } from 'chai';
+import { SignJWT, importJWK, type JWK } from 'jose';
+import { io } from 'socket.io-client';
 import { startServer } from './server.js';
 
 async function config(overrides: Record<string, unknown>): Promise<Config> {
@@ -96,6 +99,46 @@ describe('launcher', () => {
       expect(answer, 'the request in flight got its answer').to.match(/^HTTP\/1\.1 405 /);
       expect(server.context.dataSource.isInitialized, 'the database is closed').to.equal(false);
     } finally {
+      await database.drop();
+    }
+  });
+
+  it('serves the notification hub on its port, for console tokens only, and shuts down at once with consoles connected', async () => {
+    const database = await createTestDatabase();
+    const server = await startServer({ config: await config({ 'database.url': database.url, 'server.shutdownTimeoutMs': 30_000 }) });
+    const sockets: Array<ReturnType<typeof io>> = [];
+    const connect = (token?: string) => {
+      const socket = io(server.url, { path: NOTIFICATIONS_HUB_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: token ? { token } : {} });
+      sockets.push(socket);
+      return new Promise<string>((resolve) => {
+        socket.once(NOTIFICATION_HUB_EVENTS.beginConnection, () => resolve('accepted'));
+        socket.once('connect_error', (error: Error) => resolve(error.message));
+      });
+    };
+    try {
+      expect(await connect()).to.equal('unauthorized');
+      // A console token as the provider signs it, with the provider's own key, for the bootstrap administrator.
+      const { context } = server;
+      const [key] = await context.dataSource.query(`SELECT kid, alg, private_jwk_encrypted FROM signing_keys WHERE status = 'active' AND alg = 'RS256' LIMIT 1`);
+      const [admin] = await context.dataSource.query('SELECT id FROM users WHERE user_name = $1', [context.config.bootstrap.adminUserName]);
+      const now = Math.floor(Date.now() / 1000);
+      const token = await new SignJWT({ scope: 'admin', client_id: context.config.oidc.adminClientId, roles: ['Administrator'] })
+        .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
+        .setIssuer(context.config.oidc.issuer)
+        .setAudience(context.config.oidc.adminApiAudience)
+        .setSubject(admin.id)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
+        .sign(await importJWK(JSON.parse(context.secrets.decrypt(key.private_jwk_encrypted)) as JWK, key.alg));
+      expect(await connect(token)).to.equal('accepted');
+
+      const started = Date.now();
+      await server.close();
+      expect(Date.now() - started, 'the open websocket does not hold the shutdown').to.be.below(5000);
+      expect(sockets[1]!.connected).to.equal(false);
+    } finally {
+      for (const socket of sockets) socket.disconnect();
+      await server.close();
       await database.drop();
     }
   });

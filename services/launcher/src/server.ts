@@ -61,13 +61,15 @@ interface Listening {
  * Serves a handler on the configured port. Keep-alive sockets are tracked, so draining closes the
  * idle ones at once and waits for the busy ones.
  */
-async function listen(config: Config, handler: http.RequestListener): Promise<Listening> {
+async function listen(config: Config, handler: http.RequestListener, prepare?: (server: http.Server) => Promise<void>): Promise<Listening> {
   let draining = false;
   const server = http.createServer((req, res) => {
     // During shutdown a keep-alive connection is closed as soon as its last answer is sent.
     res.once('finish', () => draining && setImmediate(() => server.closeIdleConnections()));
     handler(req, res);
   });
+  // What shares the server (the notification hub's websockets) is attached before the first connection.
+  await prepare?.(server);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -106,15 +108,27 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const generatedAdminPassword = await prepareDatabase(context).catch(closeOnFailure);
   const idpInstance = services.includes('idp') ? await idp.createApp(context).catch(closeOnFailure) : undefined;
   const adminApp = services.includes('admin-api') ? adminApi.createApp(context).callback() : undefined;
-  const listening = await listen(config, routeByPath(idpInstance?.callback(), adminApp)).catch(closeOnFailure);
+  let hub: adminApi.NotificationHub | undefined;
+  const attachHub = async (server: http.Server) => {
+    if (adminApp) hub = await adminApi.attachNotificationHub(context, server);
+  };
+  const listening = await listen(config, routeByPath(idpInstance?.callback(), adminApp), attachHub).catch(async (error: unknown) => {
+    await hub?.close();
+    return closeOnFailure(error);
+  });
   const { port } = listening;
+  // The admin API deletes the log rows past their retention, every node in turn.
+  const logRetention = adminApp ? adminApi.startLogRetention(context) : undefined;
   const url = config.server.port === 0 ? `http://${config.server.host}:${port}` : config.server.publicUrl;
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      // Open websockets would hold the drain until its timeout: the consoles reconnect elsewhere.
+      await hub?.close();
       await listening.drain(config.server.shutdownTimeoutMs, context.logger);
       await idpInstance?.close();
+      await logRetention?.stop();
       await context.close();
     })());
 

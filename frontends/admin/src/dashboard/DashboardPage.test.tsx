@@ -1,14 +1,24 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderPage } from '../test-utils';
 import { DashboardPage } from './DashboardPage';
 
+// jsdom has no canvas (the reports are tested in reports/UsageReports.test.tsx).
+vi.mock('./reports/ReportChart', () => ({ default: () => null }));
+
 const BASE = 'GET /api/v1/admin/dashboard/base';
 const COUNTS = { usersCount: 1234, groupsCount: 56, appsCount: 7, areasCount: 3, tenantsCount: 89 };
+/** The usage reports, with nothing to draw. */
+const EMPTY_REPORTS = {
+  'GET /api/v1/admin/dashboard/loginLastHours': [],
+  'GET /api/v1/admin/dashboard/adminPerApp': [],
+  'GET /api/v1/admin/dashboard/globalAdminPerAreas': [],
+  'GET /api/v1/admin/dashboard/connectedPerApp': [],
+};
 
 function renderDashboard(options: Parameters<typeof renderPage>[1] = {}) {
-  return renderPage(<DashboardPage />, { namespaces: ['admin'], api: { [BASE]: COUNTS }, ...options });
+  return renderPage(<DashboardPage />, { namespaces: ['admin'], ...options, api: { [BASE]: COUNTS, ...EMPTY_REPORTS, ...options.api } });
 }
 
 function tile(name: RegExp | string) {
@@ -120,10 +130,26 @@ describe('DashboardPage', () => {
     expect(shortcuts.getAllByRole('link')).toHaveLength(6);
   });
 
-  it('offers no button that leads nowhere (job dashboard, Identify As)', async () => {
+  it('offers no button that leads nowhere (job dashboard, Identify As): only the reports’ Refresh and Zoom', async () => {
     await renderDashboard({ roles: ['God'] });
 
-    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    const buttons = screen.getAllByRole('button').map((button) => button.getAttribute('aria-label'));
+    expect(buttons).toHaveLength(8);
+    for (const name of buttons) expect(name).toMatch(/^(Refresh|Zoom in on) /);
     expect(screen.queryByText(/Identify As/i)).not.toBeInTheDocument();
+  });
+
+  it('shows the usage reports below the tiles', async () => {
+    await renderDashboard();
+
+    const reports = screen.getByRole('region', { name: 'Usage reports' });
+    expect(within(reports).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'Successful sign-ins per hour',
+      'Users connected per application',
+      'Global administrators per application',
+      'Global administrators per area',
+    ]);
+    const shortcuts = screen.getByRole('region', { name: 'Other screens' });
+    expect(shortcuts.compareDocumentPosition(reports) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

@@ -19,6 +19,7 @@ import { useCurrentUser } from '../auth/use-current-user';
 import type { AdminPhrases } from '../i18n/en';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { PageHeader } from '../shell/PageHeader';
+import { UsageReports } from './reports/UsageReports';
 import './dashboard.css';
 
 type MenuTitle = keyof AdminPhrases['menu'];
@@ -57,7 +58,7 @@ const LINK_TILES: readonly LinkTile[] = [
   { title: 'controlPats', path: '/control-pats', icon: <AuditOutlined />, godOnly: true },
 ];
 
-/** `/admin`: the welcome, the count tiles and the shortcuts to the other screens. */
+/** `/admin`: the welcome, the count tiles, the shortcuts to the other screens and the usage reports. */
 export function DashboardPage() {
   const { t, i18n } = useTranslation('admin');
   const user = useCurrentUser();
@@ -110,6 +111,7 @@ export function DashboardPage() {
           ))}
         </ul>
       </section>
+      <UsageReports />
     </div>
   );
 }

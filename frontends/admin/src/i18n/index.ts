@@ -2,6 +2,8 @@ import { createI18n, perLanguage, phraseLoaders, type CreateI18nOptions, type La
 import { applicationsPhraseLoaders, type ApplicationsPhrases } from '../features/applications/i18n';
 import { applicationRolesPhraseLoaders, type ApplicationRolesPhrases } from '../features/applications/roles/i18n';
 import type { DirectoryPhrases } from '../features/directory/i18n';
+import { logsPhraseLoaders, type LogsPhrases } from '../features/logs/i18n';
+import { notificationsPhraseLoaders, type NotificationsPhrases } from '../features/notifications/i18n';
 import { permissionsPhraseLoaders, type PermissionsPhrases } from '../features/permissions/i18n';
 import { tenantsPhraseLoaders, type TenantsPhrases } from '../features/tenants/i18n';
 import type { AdminPhrases } from './en';
@@ -28,6 +30,10 @@ export const adminNamespaces = {
   tenants: tenantsPhraseLoaders,
   // The Permissions pages (tenant identities, group details, a user's permissions) and the MFA configuration.
   permissions: permissionsPhraseLoaders,
+  // The Logs page and its four tabs.
+  logs: logsPhraseLoaders,
+  // The notifications flyout, its toasts and the running processes (on every page, fetched after it).
+  notifications: notificationsPhraseLoaders,
 };
 
 /**
@@ -50,5 +56,7 @@ declare module '@gatehouse/frontend-shared' {
     applications: ApplicationsPhrases;
     tenants: TenantsPhrases;
     permissions: PermissionsPhrases;
+    logs: LogsPhrases;
+    notifications: NotificationsPhrases;
   }
 }

@@ -7,7 +7,7 @@ import Button from 'antd/es/button';
 import Layout from 'antd/es/layout';
 import Menu from 'antd/es/menu';
 import Tag from 'antd/es/tag';
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../auth/auth-context';
@@ -16,6 +16,9 @@ import { IDENTITY_URL } from '../routes';
 import { menuEntries, selectedMenuKey } from './menu';
 import { Splash } from './Splash';
 import './shell.css';
+
+// The notifications button, flyout and live connection: a chunk of their own, after the page.
+const NotificationsCenter = lazy(() => import('../features/notifications/NotificationsCenter'));
 
 const SIDER_ID = 'admin-side-menu';
 
@@ -119,6 +122,9 @@ export function AdminLayout() {
             <Outlet />
           </Suspense>
         </Layout.Content>
+        <Suspense fallback={null}>
+          <NotificationsCenter />
+        </Suspense>
       </Layout>
     </Layout>
   );

@@ -35,7 +35,7 @@ const ENTRIES: readonly MenuEntry[] = [
   { key: 'users', path: '/users', icon: <UserOutlined />, roles: [Roles.Administrator, Roles.AreaAdministrator] },
   { key: 'groups', path: '/groups', icon: <TeamOutlined />, roles: [Roles.Administrator, Roles.AreaAdministrator] },
   { key: 'applications', path: '/applications', icon: <AppstoreOutlined />, roles: [Roles.Administrator] },
-  { key: 'logs', path: '/logs', icon: <FileSearchOutlined />, roles: [Roles.Administrator], notYet: true },
+  { key: 'logs', path: '/logs', icon: <FileSearchOutlined />, roles: [Roles.Administrator] },
   { key: 'areas', path: '/areas', icon: <EnvironmentOutlined />, roles: [Roles.Administrator] },
   { key: 'tenants', path: '/tenants', icon: <ApartmentOutlined />, roles: [Roles.Administrator] },
   { key: 'permissions', path: '/permissions', icon: <UnlockOutlined />, roles: [Roles.Administrator] },

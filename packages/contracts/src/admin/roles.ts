@@ -35,7 +35,19 @@ export const ENDPOINT_ROLES = {
   'applications.removeOwner': ADMIN,
 
   'me.get': SIGNED_IN,
+  // The caller's own notifications and running processes (the console's flyout and toasts).
+  'notifications.active': SIGNED_IN,
+  'notifications.markRead': SIGNED_IN,
+  'notifications.delete': SIGNED_IN,
+  'notifications.deleteAll': SIGNED_IN,
+  'tasks.active': SIGNED_IN,
   'dashboard.base': [...ADMIN, 'TenantAdministrator'],
+  // The dashboard's usage reports: whoever sees its count tiles.
+  'dashboard.loginLastHours': [...ADMIN, 'TenantAdministrator'],
+  'dashboard.adminPerApp': [...ADMIN, 'TenantAdministrator'],
+  'dashboard.globalAdminPerAreas': [...ADMIN, 'TenantAdministrator'],
+  'dashboard.connectedPerApp': [...ADMIN, 'TenantAdministrator'],
+  'dashboard.externalApiAccess': [...ADMIN, 'TenantAdministrator'],
 
   'areas.list': [...READ_USERS, 'Manager'],
 
@@ -100,6 +112,14 @@ export const ENDPOINT_ROLES = {
   'tenantIdentities.groupsTemplate': GRANT_ROLES,
   'tenantIdentities.bulkInsertUsers': GRANT_ROLES,
   'tenantIdentities.bulkInsertGroups': GRANT_ROLES,
+
+  // The Logs page: like the Permissions page, any role containing Administrator or Manager; the exports too.
+  'logs.authentication': [...READ_USERS, 'Manager'],
+  'logs.authenticationExport': [...READ_USERS, 'Manager'],
+  'logs.system': [...READ_USERS, 'Manager'],
+  'logs.systemExport': [...READ_USERS, 'Manager'],
+  'logs.session': [...READ_USERS, 'Manager'],
+  'logs.externalApiAccess': [...READ_USERS, 'Manager'],
 
   // An application's roles, their scopes and holders: administrators change them; the read-only TenantAdministrator reads them.
   'appRoles.list': [...ADMIN, 'TenantAdministrator'],

@@ -35,8 +35,14 @@ describe('admin endpoint roles', () => {
       'applications.homeInfo',
       'applications.icon',
       'me.get',
+      // The caller's own notifications and running processes.
+      'notifications.active',
+      'notifications.delete',
+      'notifications.deleteAll',
+      'notifications.markRead',
       // The password policy the SPAs show beside a new password.
       'policy.get',
+      'tasks.active',
     ]);
   });
 

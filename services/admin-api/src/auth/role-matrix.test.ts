@@ -83,6 +83,12 @@ async function personalAccessToken(w: World, caller: User): Promise<string> {
   return row.id;
 }
 
+/** A notification of the caller's own; answers its id. */
+async function notification(w: World, caller: User): Promise<string> {
+  const [row] = await w.context.dataSource.query(`INSERT INTO notifications (user_id, type, description) VALUES ($1, 'PermissionAssigned', 'A') RETURNING id`, [caller.id]);
+  return row.id;
+}
+
 /**
  * A call every role allowed by ENDPOINT_ROLES must be able to make successfully, built afresh for
  * each role (a deleted user cannot be deleted twice).
@@ -111,7 +117,23 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     url: `/applications/${await ownedApplication(w, caller)}/owners/${caller.id}`,
   }),
   'me.get': async () => ({ route: 'GET /me', url: '/me' }),
+  'notifications.active': async () => ({ route: 'GET /notifications/active', url: '/notifications/active' }),
+  'notifications.markRead': async () => ({ route: 'PUT /notifications', url: '/notifications', body: {} }),
+  'notifications.delete': async (w, caller) => ({ route: 'DELETE /notifications/:id', url: `/notifications/${await notification(w, caller)}` }),
+  'notifications.deleteAll': async () => ({ route: 'DELETE /notifications', url: '/notifications' }),
+  'tasks.active': async () => ({ route: 'GET /tasks/active', url: '/tasks/active' }),
   'dashboard.base': async () => ({ route: 'GET /dashboard/base', url: '/dashboard/base' }),
+  'dashboard.loginLastHours': async () => ({ route: 'GET /dashboard/loginLastHours', url: '/dashboard/loginLastHours' }),
+  'dashboard.adminPerApp': async () => ({ route: 'GET /dashboard/adminPerApp', url: '/dashboard/adminPerApp' }),
+  'dashboard.globalAdminPerAreas': async (w) => ({
+    route: 'GET /dashboard/globalAdminPerAreas',
+    url: `/dashboard/globalAdminPerAreas?tenant=${w.tenant.id}&application=${w.identity.id}`,
+  }),
+  'dashboard.connectedPerApp': async () => ({ route: 'GET /dashboard/connectedPerApp', url: '/dashboard/connectedPerApp' }),
+  'dashboard.externalApiAccess': async () => ({
+    route: 'GET /dashboard/externalApiAccess',
+    url: `/dashboard/externalApiAccess?startDate=${encodeURIComponent('2025-01-01 00:00:00')}&endDate=${encodeURIComponent('2025-12-31 23:59:59')}`,
+  }),
   'areas.list': async () => ({ route: 'GET /areas', url: '/areas' }),
 
   'users.list': async () => ({ route: 'GET /users', url: '/users?$search=a&top=25' }),
@@ -277,6 +299,13 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     url: '/tenantIdentities/bulk_insert/groups',
     file: await xlsx([['Group', 'Tenant', 'Application', 'Role'], [(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id, w.tenant.id, w.app.name, 'Reader']]),
   }),
+
+  'logs.authentication': async () => ({ route: 'GET /logs/authenticationlogs', url: '/logs/authenticationlogs?result=Failure' }),
+  'logs.authenticationExport': async () => ({ route: 'GET /logs/authenticationlogs/export', url: '/logs/authenticationlogs/export?user=zz-none' }),
+  'logs.system': async () => ({ route: 'GET /logs/systemlog', url: '/logs/systemlog?operation=CreateUser' }),
+  'logs.systemExport': async () => ({ route: 'GET /logs/systemlog/export', url: '/logs/systemlog/export?user=zz-none' }),
+  'logs.session': async (w) => ({ route: 'GET /logs/sessionlog', url: `/logs/sessionlog?tenant=${w.tenant.id}&includeHierarchy=true` }),
+  'logs.externalApiAccess': async () => ({ route: 'GET /logs/externalApiAccessLog', url: '/logs/externalApiAccessLog?apiEntry=GetRoles' }),
 
   'appRoles.list': async (w) => ({ route: 'GET /app/:appId/roles', url: `/app/${w.app.id}/roles` }),
   'appRoles.get': async (w) => ({ route: 'GET /app/:appId/roles/:roleId', url: `/app/${w.app.id}/roles/${w.app.roleByName.Reader!.id}` }),

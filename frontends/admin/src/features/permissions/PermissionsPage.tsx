@@ -1,8 +1,9 @@
 import SafetyCertificateOutlined from '@ant-design/icons/SafetyCertificateOutlined';
 import Button from 'antd/es/button';
 import Tabs from 'antd/es/tabs';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { breadcrumbState, PageHeader } from '../../shell/PageHeader';
+import { useRememberedTab } from '../../shell/use-remembered-tab';
 import { permissionsCrumb, PERMISSION_TABS, USER_PERMISSIONS_PATH, type PermissionTab } from './crumbs';
 import { IdentityGroupsTab } from './IdentityGroupsTab';
 import { IdentityUsersTab } from './IdentityUsersTab';
@@ -12,49 +13,6 @@ import './permissions.css';
 
 /** Where the active tab is remembered for the browser tab (the lists' pattern of keys). */
 export const PERMISSIONS_TAB_KEY = 'IDENTITY-PERMISSIONS-TAB';
-
-function isTab(value: unknown): value is PermissionTab {
-  return (PERMISSION_TABS as readonly unknown[]).includes(value);
-}
-
-function storedTab(): PermissionTab | undefined {
-  try {
-    const stored = sessionStorage.getItem(PERMISSIONS_TAB_KEY);
-    return isTab(stored) ? stored : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function storeTab(tab: PermissionTab): void {
-  try {
-    sessionStorage.setItem(PERMISSIONS_TAB_KEY, tab);
-  } catch {
-    // A blocked storage only costs the remembered tab.
-  }
-}
-
-/**
- * The active tab: the address's `?tab=` (a link, the way back from a group), else the one last
- * chosen in this browser tab, else Users. Choosing one writes both.
- */
-function useActiveTab(): [PermissionTab, (tab: PermissionTab) => void] {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const fromUrl = searchParams.get('tab');
-  const active = isTab(fromUrl) ? fromUrl : (storedTab() ?? 'users');
-  const choose = (tab: PermissionTab) => {
-    storeTab(tab);
-    setSearchParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        next.set('tab', tab);
-        return next;
-      },
-      { replace: true },
-    );
-  };
-  return [active, choose];
-}
 
 /** /admin/permissions: who holds roles in which tenants, users and groups, with the tenant-role imports. */
 export default function PermissionsPage() {
@@ -68,7 +26,7 @@ export default function PermissionsPage() {
 function PermissionsTabs() {
   const { t } = usePermissionsTranslation();
   const navigate = useNavigate();
-  const [tab, setTab] = useActiveTab();
+  const [tab, setTab] = useRememberedTab(PERMISSION_TABS, PERMISSIONS_TAB_KEY, 'users');
 
   return (
     <>

@@ -365,6 +365,10 @@ export const de: Phrases = {
       DataPortability: 'Datenübertragbarkeit',
     },
   },
+  notifications: {
+    permission_assigned_one: 'Ihnen wurde die Rolle {{roles}} in {{tenant}} zugewiesen',
+    permission_assigned_other: 'Ihnen wurden die Rollen {{roles}} in {{tenant}} zugewiesen',
+  },
   appRoles: {
     name_required: 'Bitte geben Sie den Titel Ihrer API ein!',
     scope_required: 'Bitte geben Sie den Scope ein!',
@@ -505,6 +509,39 @@ export const de: Phrases = {
       row_already_held: 'Die Rolle {{role}} von {{application}} ist in {{tenant}} bereits vorhanden: nichts zu tun.',
       row_now_inheritable: 'Die in {{tenant}} gehaltenen Rollen gelten jetzt auch in den Einheiten darunter.',
       row_no_longer_inheritable: 'Die in {{tenant}} gehaltenen Rollen gelten nicht mehr in den Einheiten darunter.',
+    },
+  },
+  logs: {
+    end_before_start: 'Das Enddatum darf nicht vor dem Startdatum liegen',
+    export_too_large: 'Diese Filter wählen {{count}} Zeilen aus, mehr als die {{max}}, die ein Export enthalten darf: Grenzen Sie die Daten oder die Filter ein',
+    export: {
+      authentication_sheet: 'Anmeldeprotokolle',
+      system_sheet: 'Systemprotokolle',
+      authentication_columns: {
+        date: 'Datum (UTC)',
+        userName: 'Benutzer',
+        result: 'Ergebnis',
+        provider: 'Anbieter',
+        reason: 'Grund',
+        applicationName: 'Anwendung',
+        returnUrl: 'Rücksprung-URL',
+        ip: 'IP-Adresse',
+        userAgent: 'Browser',
+      },
+      system_columns: {
+        date: 'Datum (UTC)',
+        userName: 'Benutzer',
+        tenantName: 'Einheit',
+        operation: 'Vorgang',
+        metadata: 'Metadaten',
+      },
+      results: {
+        Success: 'Erfolg',
+        Failure: 'Fehlschlag',
+        UserLocked: 'Benutzer gesperrt',
+        Unlocked: 'Entsperrt',
+        FullUserLocked: 'Dauerhafte Sperre',
+      },
     },
   },
 };

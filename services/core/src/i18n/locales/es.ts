@@ -365,6 +365,10 @@ export const es: Phrases = {
       DataPortability: 'Portabilidad de los datos',
     },
   },
+  notifications: {
+    permission_assigned_one: 'Se le ha asignado el rol {{roles}} en {{tenant}}',
+    permission_assigned_other: 'Se le han asignado los roles {{roles}} en {{tenant}}',
+  },
   appRoles: {
     name_required: '¡Introduzca el título de su API!',
     scope_required: '¡Introduzca el ámbito!',
@@ -505,6 +509,39 @@ export const es: Phrases = {
       row_already_held: 'El rol {{role}} de {{application}} ya se tiene en {{tenant}}: no hay nada que hacer.',
       row_now_inheritable: 'Los roles que se tienen en {{tenant}} ahora también se aplican en las entidades que están por debajo.',
       row_no_longer_inheritable: 'Los roles que se tienen en {{tenant}} ya no se aplican en las entidades que están por debajo.',
+    },
+  },
+  logs: {
+    end_before_start: 'La fecha de fin no puede ser anterior a la fecha de inicio',
+    export_too_large: 'Estos filtros seleccionan {{count}} filas, más de las {{max}} que puede contener una exportación: reduzca las fechas o los filtros',
+    export: {
+      authentication_sheet: 'Registros de autenticación',
+      system_sheet: 'Registros del sistema',
+      authentication_columns: {
+        date: 'Fecha (UTC)',
+        userName: 'Usuario',
+        result: 'Resultado',
+        provider: 'Proveedor',
+        reason: 'Motivo',
+        applicationName: 'Aplicación',
+        returnUrl: 'URL de retorno',
+        ip: 'Dirección IP',
+        userAgent: 'Navegador',
+      },
+      system_columns: {
+        date: 'Fecha (UTC)',
+        userName: 'Usuario',
+        tenantName: 'Entidad',
+        operation: 'Operación',
+        metadata: 'Metadatos',
+      },
+      results: {
+        Success: 'Éxito',
+        Failure: 'Fallo',
+        UserLocked: 'Usuario bloqueado',
+        Unlocked: 'Desbloqueado',
+        FullUserLocked: 'Bloqueo permanente',
+      },
     },
   },
 };

@@ -365,6 +365,10 @@ export const fr: Phrases = {
       DataPortability: 'Portabilité des données',
     },
   },
+  notifications: {
+    permission_assigned_one: 'Le rôle {{roles}} vous a été attribué dans {{tenant}}',
+    permission_assigned_other: 'Les rôles {{roles}} vous ont été attribués dans {{tenant}}',
+  },
   appRoles: {
     name_required: 'Veuillez saisir le titre de votre API !',
     scope_required: 'Veuillez saisir le scope !',
@@ -505,6 +509,39 @@ export const fr: Phrases = {
       row_already_held: 'Le rôle {{role}} de {{application}} est déjà détenu dans {{tenant}} : rien à faire.',
       row_now_inheritable: 'Les rôles détenus dans {{tenant}} s’appliquent désormais aussi dans les entités situées en dessous.',
       row_no_longer_inheritable: 'Les rôles détenus dans {{tenant}} ne s’appliquent plus dans les entités situées en dessous.',
+    },
+  },
+  logs: {
+    end_before_start: 'La date de fin ne peut pas être antérieure à la date de début',
+    export_too_large: 'Ces filtres sélectionnent {{count}} lignes, plus que les {{max}} qu’un export peut contenir : réduisez les dates ou les filtres',
+    export: {
+      authentication_sheet: 'Journaux d’authentification',
+      system_sheet: 'Journaux système',
+      authentication_columns: {
+        date: 'Date (UTC)',
+        userName: 'Utilisateur',
+        result: 'Résultat',
+        provider: 'Fournisseur',
+        reason: 'Motif',
+        applicationName: 'Application',
+        returnUrl: 'URL de retour',
+        ip: 'Adresse IP',
+        userAgent: 'Navigateur',
+      },
+      system_columns: {
+        date: 'Date (UTC)',
+        userName: 'Utilisateur',
+        tenantName: 'Entité',
+        operation: 'Opération',
+        metadata: 'Métadonnées',
+      },
+      results: {
+        Success: 'Réussite',
+        Failure: 'Échec',
+        UserLocked: 'Utilisateur bloqué',
+        Unlocked: 'Débloqué',
+        FullUserLocked: 'Blocage permanent',
+      },
     },
   },
 };

@@ -365,6 +365,10 @@ export const it: Phrases = {
       DataPortability: 'Portabilità dei dati',
     },
   },
+  notifications: {
+    permission_assigned_one: 'Le è stato assegnato il ruolo {{roles}} in {{tenant}}',
+    permission_assigned_other: 'Le sono stati assegnati i ruoli {{roles}} in {{tenant}}',
+  },
   appRoles: {
     name_required: 'Inserisci il titolo della tua API!',
     scope_required: 'Inserisci l’ambito!',
@@ -505,6 +509,39 @@ export const it: Phrases = {
       row_already_held: 'Il ruolo {{role}} di {{application}} è già assegnato in {{tenant}}: niente da fare.',
       row_now_inheritable: 'I ruoli assegnati in {{tenant}} ora valgono anche nelle entità sottostanti.',
       row_no_longer_inheritable: 'I ruoli assegnati in {{tenant}} non valgono più nelle entità sottostanti.',
+    },
+  },
+  logs: {
+    end_before_start: 'La data di fine non può essere precedente alla data di inizio',
+    export_too_large: 'Questi filtri selezionano {{count}} righe, più delle {{max}} che un’esportazione può contenere: restringa le date o i filtri',
+    export: {
+      authentication_sheet: 'Log di autenticazione',
+      system_sheet: 'Log di sistema',
+      authentication_columns: {
+        date: 'Data (UTC)',
+        userName: 'Utente',
+        result: 'Esito',
+        provider: 'Provider',
+        reason: 'Motivo',
+        applicationName: 'Applicazione',
+        returnUrl: 'URL di ritorno',
+        ip: 'Indirizzo IP',
+        userAgent: 'Browser',
+      },
+      system_columns: {
+        date: 'Data (UTC)',
+        userName: 'Utente',
+        tenantName: 'Entità',
+        operation: 'Operazione',
+        metadata: 'Metadati',
+      },
+      results: {
+        Success: 'Riuscito',
+        Failure: 'Non riuscito',
+        UserLocked: 'Utente bloccato',
+        Unlocked: 'Sbloccato',
+        FullUserLocked: 'Blocco permanente',
+      },
     },
   },
 };

@@ -365,6 +365,10 @@ export const ptBR: Phrases = {
       DataPortability: 'Portabilidade dos dados',
     },
   },
+  notifications: {
+    permission_assigned_one: 'Você recebeu a função {{roles}} em {{tenant}}',
+    permission_assigned_other: 'Você recebeu as funções {{roles}} em {{tenant}}',
+  },
   appRoles: {
     name_required: 'Insira o título da sua API!',
     scope_required: 'Insira o escopo!',
@@ -505,6 +509,39 @@ export const ptBR: Phrases = {
       row_already_held: 'A função {{role}} de {{application}} já está atribuída em {{tenant}}: nada a fazer.',
       row_now_inheritable: 'As funções atribuídas em {{tenant}} agora valem também nas entidades abaixo dela.',
       row_no_longer_inheritable: 'As funções atribuídas em {{tenant}} não valem mais nas entidades abaixo dela.',
+    },
+  },
+  logs: {
+    end_before_start: 'A data final não pode ser anterior à data inicial',
+    export_too_large: 'Esses filtros selecionam {{count}} linhas, mais do que as {{max}} que uma exportação pode conter: restrinja as datas ou os filtros',
+    export: {
+      authentication_sheet: 'Logs de autenticação',
+      system_sheet: 'Logs do sistema',
+      authentication_columns: {
+        date: 'Data (UTC)',
+        userName: 'Usuário',
+        result: 'Resultado',
+        provider: 'Provedor',
+        reason: 'Motivo',
+        applicationName: 'Aplicativo',
+        returnUrl: 'URL de retorno',
+        ip: 'Endereço IP',
+        userAgent: 'Navegador',
+      },
+      system_columns: {
+        date: 'Data (UTC)',
+        userName: 'Usuário',
+        tenantName: 'Entidade',
+        operation: 'Operação',
+        metadata: 'Metadados',
+      },
+      results: {
+        Success: 'Sucesso',
+        Failure: 'Falha',
+        UserLocked: 'Usuário bloqueado',
+        Unlocked: 'Desbloqueado',
+        FullUserLocked: 'Bloqueio permanente',
+      },
     },
   },
 };

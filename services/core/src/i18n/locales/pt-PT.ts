@@ -365,6 +365,10 @@ export const ptPT: Phrases = {
       DataPortability: 'Portabilidade dos dados',
     },
   },
+  notifications: {
+    permission_assigned_one: 'Foi-lhe atribuída a função {{roles}} em {{tenant}}',
+    permission_assigned_other: 'Foram-lhe atribuídas as funções {{roles}} em {{tenant}}',
+  },
   appRoles: {
     name_required: 'Introduza o título da sua API!',
     scope_required: 'Introduza o âmbito!',
@@ -505,6 +509,39 @@ export const ptPT: Phrases = {
       row_already_held: 'A função {{role}} de {{application}} já está atribuída em {{tenant}}: nada a fazer.',
       row_now_inheritable: 'As funções atribuídas em {{tenant}} aplicam-se agora também nas entidades abaixo dela.',
       row_no_longer_inheritable: 'As funções atribuídas em {{tenant}} deixam de se aplicar nas entidades abaixo dela.',
+    },
+  },
+  logs: {
+    end_before_start: 'A data de fim não pode ser anterior à data de início',
+    export_too_large: 'Estes filtros selecionam {{count}} linhas, mais do que as {{max}} que uma exportação pode conter: restrinja as datas ou os filtros',
+    export: {
+      authentication_sheet: 'Registos de autenticação',
+      system_sheet: 'Registos do sistema',
+      authentication_columns: {
+        date: 'Data (UTC)',
+        userName: 'Utilizador',
+        result: 'Resultado',
+        provider: 'Fornecedor',
+        reason: 'Motivo',
+        applicationName: 'Aplicação',
+        returnUrl: 'URL de retorno',
+        ip: 'Endereço IP',
+        userAgent: 'Navegador',
+      },
+      system_columns: {
+        date: 'Data (UTC)',
+        userName: 'Utilizador',
+        tenantName: 'Entidade',
+        operation: 'Operação',
+        metadata: 'Metadados',
+      },
+      results: {
+        Success: 'Sucesso',
+        Failure: 'Falha',
+        UserLocked: 'Utilizador bloqueado',
+        Unlocked: 'Desbloqueado',
+        FullUserLocked: 'Bloqueio permanente',
+      },
     },
   },
 };

@@ -5,6 +5,7 @@ import type { Caller } from '../../../auth/koa-admin-auth.js';
 import type { CallerScope } from '../../../auth/scope.js';
 import { findRoles, findTenant, type RoleRecord, type TenantRecord } from '../../directory/lookups.js';
 import { actorOf, publishUserEvents, validationError, visibleUser, type Actor } from '../access.js';
+import { notifyRolesGranted } from '../../notifications/permission-assigned.js';
 import { findUserGroups, type UserStateRow } from '../repository.js';
 import { accessItem, permissionsOf, tenantItem } from './presenter.js';
 import {
@@ -130,8 +131,9 @@ export class UserRolesService {
     assertMayGrant(scope, application, [tenantId], roles.map((role) => role.name));
     const tenant = await findTenant(this.db, tenantId);
     if (!tenant) throw validationError([{ field: 'tenantId', code: 'users.tenant_not_found' }]);
-    const { changed } = await this.addRoles(await actorOf(this.db, caller), user, tenant, [{ application, roles }]);
+    const { changed, added } = await this.addRoles(await actorOf(this.db, caller), user, tenant, [{ application, roles }]);
     if (changed) publishUserEvents(this.context, id, ['roles.changed']);
+    await this.notifyGranted(user, tenant, added);
     return this.applicationAccess(id, application);
   }
 
@@ -162,14 +164,24 @@ export class UserRolesService {
     }
     const tenant = await findTenant(this.db, grant.tenantId);
     if (!tenant) throw validationError([{ field: 'tenantId', code: 'users.tenant_not_found' }]);
-    const result = await this.addRoles(await actorOf(this.db, caller), user, tenant, grants, grant.isInheritable);
+    const { added, ...result } = await this.addRoles(await actorOf(this.db, caller), user, tenant, grants, grant.isInheritable);
     if (result.changed) publishUserEvents(this.context, id, ['roles.changed']);
+    await this.notifyGranted(user, tenant, added);
     return result;
+  }
+
+  /** Tells the user which roles they were given (PermissionAssigned); never fails the grant. */
+  private notifyGranted(user: UserStateRow, tenant: TenantRecord, added: RoleGrantGroup[]): Promise<void> {
+    return notifyRolesGranted(this.context, {
+      user: { id: user.id, language: user.language },
+      tenantTitle: tenant.title,
+      grants: added.map(({ application, roles }) => ({ applicationName: application.display_name, roleNames: roles.map((role) => role.name) })),
+    });
   }
 
   /**
    * Adds the roles to the user's own membership of the tenant in one transaction, and logs, per
-   * application, those the membership did not already have.
+   * application, those the membership did not already have; answers those as `added`.
    */
   private async addRoles(
     actor: Actor,
@@ -177,7 +189,7 @@ export class UserRolesService {
     tenant: TenantRecord,
     grants: RoleGrantGroup[],
     isInheritable?: boolean,
-  ): Promise<{ created: boolean; changed: boolean }> {
+  ): Promise<{ created: boolean; changed: boolean; added: RoleGrantGroup[] }> {
     return this.db.transaction(async (em) => {
       const membership = await lockOwnMembership(em, tenant.id, user.id, isInheritable ?? true);
       const flagChanged = !membership.created && isInheritable !== undefined && isInheritable !== membership.isInheritable;
@@ -186,9 +198,11 @@ export class UserRolesService {
       const target = { targetUserId: user.id, targetUserName: user.user_name };
       const log = (metadata: Record<string, unknown>) =>
         writeSystemLog(em, { operation: 'Permission', ...actor, tenantId: tenant.id, tenantName: tenant.title, metadata });
+      const added: RoleGrantGroup[] = [];
       for (const { application, roles } of grants) {
         const addedRoles = roles.filter((role) => addedIds.has(role.id));
         if (addedRoles.length === 0) continue;
+        added.push({ application, roles: addedRoles });
         await log({
           action: 'grant',
           ...target,
@@ -199,7 +213,7 @@ export class UserRolesService {
         });
       }
       if (flagChanged && addedIds.size === 0) await log({ action: 'setInheritable', ...target, isInheritable });
-      return { created: membership.created, changed: membership.created || flagChanged || addedIds.size > 0 };
+      return { created: membership.created, changed: membership.created || flagChanged || addedIds.size > 0, added };
     });
   }
 
