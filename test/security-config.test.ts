@@ -99,6 +99,9 @@ describe('security configuration: applied at once, without a restart', function 
     expect(answers.map((a) => a.status)).to.deep.equal([401, 401, 423]);
     expect(answers[1]!.body.errors).to.deep.equal(['Incorrect username or password. 1 attempt left']);
     expect(answers[2]!.body.code).to.equal('account.locked');
+    // The message and the field name the threshold in force, not the default.
+    expect(String((answers[2]!.body.errors as string[])[0])).to.match(/^Your account is locked after 3 failed attempts\. Try again after /);
+    expect(answers[2]!.body.lockedAfter).to.equal(3);
     const [row] = await server.server.context.dataSource.query(
       `SELECT lockout_end - now() AS remaining FROM users WHERE normalized_user_name = 'jack@example.com'`,
     );

@@ -3,9 +3,12 @@ import { useTranslation } from 'react-i18next';
 
 type Join<Prefix extends string, Key extends string> = Prefix extends '' ? Key : `${Prefix}.${Key}`;
 
-/** Every phrase of a phrases object, as a dotted path ('common.save'). */
+/** A plural phrase (`x_one`, `x_other`) is asked for as `x`, with a `count`. */
+type WithoutPlural<K extends string> = K extends `${infer Base}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}` ? Base : K;
+
+/** Every phrase of a phrases object, as a dotted path ('common.save'); plural forms folded into their base key. */
 export type PhraseKey<T, Prefix extends string = ''> = {
-  [K in keyof T & string]: T[K] extends string ? Join<Prefix, K> : PhraseKey<T[K], Join<Prefix, K>>;
+  [K in keyof T & string]: T[K] extends string ? Join<Prefix, WithoutPlural<K>> : PhraseKey<T[K], Join<Prefix, K>>;
 }[keyof T & string];
 
 /** A `t` whose keys are checked against the phrases `T` (the namespace's English file). */

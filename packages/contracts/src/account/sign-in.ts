@@ -20,6 +20,8 @@ export const loginResponseSchema = z.object({
   attemptsLeft: z.number().int().optional(),
   /** ISO date-time the temporary lock ends. */
   lockedUntil: z.string().optional(),
+  /** The failures in a row that locked the account, as the lockout setting says. */
+  lockedAfter: z.number().int().optional(),
   /** The user must sign in with Microsoft (a group account). */
   externalLoginRequired: z.boolean().optional(),
   /** The second factor asked for: an e-mailed code or an authenticator app's code. */

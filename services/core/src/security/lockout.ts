@@ -15,9 +15,10 @@ export const DEFAULT_LOCKOUT_POLICY: LockoutPolicy = { maxFailedAttempts: 5, loc
 /** What a failed attempt did. */
 export type FailureOutcome =
   | { kind: 'counted'; attemptsLeft: number }
-  | { kind: 'locked'; until: Date }
+  /** `attempts`: the failures in a row that lock an account, as the policy now says. */
+  | { kind: 'locked'; until: Date; attempts: number }
   | { kind: 'permanently_locked' }
-  | { kind: 'already_locked'; until: Date }
+  | { kind: 'already_locked'; until: Date; attempts: number }
   | { kind: 'already_permanently_locked' };
 
 export interface LockState {
@@ -44,7 +45,7 @@ export type Reservation =
   | { kind: 'reserved' }
   /** Every remaining failure is held by attempts still being verified. */
   | { kind: 'busy' }
-  | { kind: 'locked'; until: Date }
+  | { kind: 'locked'; until: Date; attempts: number }
   | { kind: 'permanent' };
 
 /** The tables that count failures: accounts, and user names that match no account. */
@@ -105,8 +106,9 @@ interface FailureRow {
 
 function outcomeOf(row: FailureRow, policy: LockoutPolicy): FailureOutcome {
   if (row.was_permanent) return { kind: 'already_permanently_locked' };
-  if (row.was_locked) return { kind: 'already_locked', until: row.lockout_end! };
-  if (row.locked_now) return row.locked ? { kind: 'permanently_locked' } : { kind: 'locked', until: row.lockout_end! };
+  const attempts = policy.maxFailedAttempts;
+  if (row.was_locked) return { kind: 'already_locked', until: row.lockout_end!, attempts };
+  if (row.locked_now) return row.locked ? { kind: 'permanently_locked' } : { kind: 'locked', until: row.lockout_end!, attempts };
   return { kind: 'counted', attemptsLeft: Math.max(1, policy.maxFailedAttempts - row.failed_attempts) };
 }
 
@@ -114,7 +116,7 @@ async function reserve(db: Db, counter: Counter, key: string, policy: LockoutPol
   const row = firstRow<ReserveRow>(await db.query(SQL.get(counter.table)!.reserve, [key, policy.maxFailedAttempts]));
   if (row.reserved) return { kind: 'reserved' };
   if (row.locked) return { kind: 'permanent' };
-  return row.lockout_end ? { kind: 'locked', until: row.lockout_end } : { kind: 'busy' };
+  return row.lockout_end ? { kind: 'locked', until: row.lockout_end, attempts: policy.maxFailedAttempts } : { kind: 'busy' };
 }
 
 async function settle(db: Db, counter: Counter, key: string, policy: LockoutPolicy): Promise<FailureOutcome> {

@@ -2,6 +2,9 @@ import { formatDateTime } from '@gatehouse/frontend-shared';
 import { fieldErrorsOf, messagesOf, sameOriginPath, type AccountResponse, type LoginResponse, type ServerFieldError } from '../account-api';
 import type { AccountT } from '../use-account-translation';
 
+/** The product's default lockout threshold, for a server that does not say its own. */
+const DEFAULT_LOCKOUT_ATTEMPTS = 5;
+
 export type TwoFactorMethod = 'email' | 'totp';
 
 /** What the page does with an answer of login, verifyCode or the expired-password change. */
@@ -17,6 +20,8 @@ export type LoginOutcome =
       externalLoginRequired: boolean;
       /** The end of a temporary lock (ISO 8601), shown in the user's time zone. */
       lockedUntil: string | undefined;
+      /** The failures in a row that locked the account (the lockout setting), when locked. */
+      lockedAfter?: number;
       /** The messages that are about one field of the form (a refused new password). */
       fieldErrors: ServerFieldError[];
     };
@@ -52,6 +57,7 @@ export function interpretLogin(response: AccountResponse<LoginResponse>, fallbac
     code: body.code,
     externalLoginRequired: body.externalLoginRequired === true,
     lockedUntil: body.lockedUntil,
+    lockedAfter: body.lockedAfter,
     fieldErrors: response.status >= 500 ? [] : fieldErrorsOf(body),
   };
 }
@@ -63,7 +69,7 @@ export function interpretLogin(response: AccountResponse<LoginResponse>, fallbac
  */
 export function refusalTexts(refusal: Refusal, t: AccountT): string[] {
   if (refusal.code === 'account.locked' && refusal.lockedUntil && !Number.isNaN(Date.parse(refusal.lockedUntil))) {
-    return [t('login.locked', { until: formatDateTime(refusal.lockedUntil, { notSet: '' }) })];
+    return [t('login.locked', { until: formatDateTime(refusal.lockedUntil, { notSet: '' }), count: refusal.lockedAfter ?? DEFAULT_LOCKOUT_ATTEMPTS })];
   }
   return refusal.messages.length ? refusal.messages : [t('login.unknownError')];
 }

@@ -176,6 +176,18 @@ describe('/account/login: the local form', () => {
     );
   });
 
+  it('names the threshold the server says locked the account', async () => {
+    vi.stubEnv('TZ', 'UTC');
+    api.on(
+      'POST /api/v1/account/login',
+      json(423, loginAnswer({ code: 'account.locked', errors: ['Locked (UTC).'], lockedUntil: '2026-11-22T10:05:00.000Z', lockedAfter: 3 })),
+    );
+    renderAccount('login');
+    await signIn('ana@client.example', 'wrong');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Your account is locked after 3 failed attempts\. Try again after 22-11-2026 10:05:00\.$/);
+  });
+
   it('shows the lock in the page’s language, and the server’s words when it gives no usable end', async () => {
     vi.stubEnv('TZ', 'America/New_York');
     api.on(

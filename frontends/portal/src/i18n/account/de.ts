@@ -34,7 +34,8 @@ export const de: AccountPhrases = {
     unknownError: 'Unbekannter Fehler, bitte laden Sie die Seite neu',
     groupNotice: 'Benutzer der Gruppe müssen sich mit ihrem Geschäftskonto (Office 365) anmelden.',
     microsoftButton: 'Mit Microsoft anmelden',
-    locked: 'Ihr Konto ist nach 5 Fehlversuchen gesperrt. Versuchen Sie es nach {{until}} erneut.',
+    locked_one: 'Ihr Konto ist nach {{count}} Fehlversuch gesperrt. Versuchen Sie es nach {{until}} erneut.',
+    locked_other: 'Ihr Konto ist nach {{count}} Fehlversuchen gesperrt. Versuchen Sie es nach {{until}} erneut.',
   },
   forgot: {
     missingTitle: 'E-Mail fehlt',

@@ -35,7 +35,8 @@ export const en = {
     unknownError: 'Unknow Error , please refresh the page',
     groupNotice: 'Group users must connect through their professional account (Office 365).',
     microsoftButton: 'Sign in with Microsoft',
-    locked: 'Your account is locked after 5 failed attempts. Try again after {{until}}.',
+    locked_one: 'Your account is locked after {{count}} failed attempt. Try again after {{until}}.',
+    locked_other: 'Your account is locked after {{count}} failed attempts. Try again after {{until}}.',
   },
   forgot: {
     missingTitle: 'Email missing',

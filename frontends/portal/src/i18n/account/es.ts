@@ -34,7 +34,8 @@ export const es: AccountPhrases = {
     unknownError: 'Error desconocido, por favor actualice la página',
     groupNotice: 'Los usuarios del grupo deben conectarse con su cuenta profesional (Office 365).',
     microsoftButton: 'Iniciar sesión con Microsoft',
-    locked: 'Su cuenta está bloqueada tras 5 intentos fallidos. Inténtelo de nuevo después de {{until}}.',
+    locked_one: 'Su cuenta está bloqueada tras {{count}} intento fallido. Inténtelo de nuevo después de {{until}}.',
+    locked_other: 'Su cuenta está bloqueada tras {{count}} intentos fallidos. Inténtelo de nuevo después de {{until}}.',
   },
   forgot: {
     missingTitle: 'Falta el correo electrónico',

@@ -34,7 +34,8 @@ export const fr: AccountPhrases = {
     unknownError: 'Erreur inconnue, veuillez actualiser la page',
     groupNotice: 'Les utilisateurs du groupe doivent se connecter avec leur compte professionnel (Office 365).',
     microsoftButton: 'Se connecter avec Microsoft',
-    locked: 'Votre compte est bloqué après 5 tentatives échouées. Réessayez après {{until}}.',
+    locked_one: 'Votre compte est bloqué après {{count}} tentative échouée. Réessayez après {{until}}.',
+    locked_other: 'Votre compte est bloqué après {{count}} tentatives échouées. Réessayez après {{until}}.',
   },
   forgot: {
     missingTitle: 'E-mail manquant',

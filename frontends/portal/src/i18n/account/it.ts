@@ -34,7 +34,8 @@ export const it: AccountPhrases = {
     unknownError: 'Errore sconosciuto, ricarica la pagina',
     groupNotice: "Gli utenti del gruppo devono collegarsi con l'account professionale (Office 365).",
     microsoftButton: 'Accedi con Microsoft',
-    locked: 'Il tuo account è bloccato dopo 5 tentativi falliti. Riprova dopo {{until}}.',
+    locked_one: 'Il tuo account è bloccato dopo {{count}} tentativo fallito. Riprova dopo {{until}}.',
+    locked_other: 'Il tuo account è bloccato dopo {{count}} tentativi falliti. Riprova dopo {{until}}.',
   },
   forgot: {
     missingTitle: 'E-mail mancante',

@@ -34,7 +34,8 @@ export const ptBR: AccountPhrases = {
     unknownError: 'Erro desconhecido, atualize a página',
     groupNotice: 'Usuários do grupo devem se conectar com a conta profissional (Office 365).',
     microsoftButton: 'Entrar com a Microsoft',
-    locked: 'Sua conta foi bloqueada após 5 tentativas malsucedidas. Tente novamente depois de {{until}}.',
+    locked_one: 'Sua conta foi bloqueada após {{count}} tentativa malsucedida. Tente novamente depois de {{until}}.',
+    locked_other: 'Sua conta foi bloqueada após {{count}} tentativas malsucedidas. Tente novamente depois de {{until}}.',
   },
   forgot: {
     missingTitle: 'E-mail ausente',

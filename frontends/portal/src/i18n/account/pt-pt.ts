@@ -34,7 +34,8 @@ export const ptPT: AccountPhrases = {
     unknownError: 'Erro desconhecido, atualize a página',
     groupNotice: 'Os utilizadores do grupo devem ligar-se com a sua conta profissional (Office 365).',
     microsoftButton: 'Iniciar sessão com a Microsoft',
-    locked: 'A sua conta está bloqueada após 5 tentativas falhadas. Tente novamente depois de {{until}}.',
+    locked_one: 'A sua conta está bloqueada após {{count}} tentativa falhada. Tente novamente depois de {{until}}.',
+    locked_other: 'A sua conta está bloqueada após {{count}} tentativas falhadas. Tente novamente depois de {{until}}.',
   },
   forgot: {
     missingTitle: 'E-mail em falta',

@@ -17,6 +17,7 @@ export function refusalResponse(refusal: SignInRefusal, t: Translate, codes: rea
     errors: codes.map((code) => t(code, refusal.params)),
     attemptsLeft: refusal.attemptsLeft,
     lockedUntil: refusal.lockedUntil?.toISOString(),
+    lockedAfter: refusal.lockedAfter,
     externalLoginRequired: refusal.externalLoginRequired,
     redirectTo: refusal.redirectTo ?? null,
   });

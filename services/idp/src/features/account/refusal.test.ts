@@ -12,7 +12,14 @@ describe('lock refusals', () => {
     expect(lockRefusal({ kind: 'counted', attemptsLeft: 3 })).to.deep.equal({ ok: false, status: 401, code: 'account.invalid_credentials', params: { count: 3 }, attemptsLeft: 3 });
     expect(lockRefusal({ kind: 'busy' })).to.include({ status: 429, code: 'account.too_many_attempts', retryAfter: 1 });
     for (const kind of ['locked', 'already_locked'] as const) {
-      expect(lockRefusal({ kind, until })).to.deep.equal({ ok: false, status: 423, code: 'account.locked', params: { until: '2026-03-04 05:06 UTC' }, lockedUntil: until });
+      expect(lockRefusal({ kind, until, attempts: 7 })).to.deep.equal({
+        ok: false,
+        status: 423,
+        code: 'account.locked',
+        params: { until: '2026-03-04 05:06 UTC', count: 7 },
+        lockedUntil: until,
+        lockedAfter: 7,
+      });
     }
     for (const kind of ['permanent', 'permanently_locked', 'already_permanently_locked'] as const) {
       expect(lockRefusal({ kind })).to.deep.equal({ ok: false, status: 423, code: 'account.locked_permanently' });
@@ -20,14 +27,14 @@ describe('lock refusals', () => {
   });
 
   it('reads an account lock state: a permanent lock wins, else the temporary lock until its end', () => {
-    expect(lockStateRefusal({ locked: true, lockoutEnd: until }).code).to.equal('account.locked_permanently');
-    expect(lockStateRefusal({ locked: false, lockoutEnd: until })).to.include({ code: 'account.locked', lockedUntil: until });
+    expect(lockStateRefusal({ locked: true, lockoutEnd: until }, 5).code).to.equal('account.locked_permanently');
+    expect(lockStateRefusal({ locked: false, lockoutEnd: until }, 3)).to.include({ code: 'account.locked', lockedUntil: until, lockedAfter: 3 });
   });
 
   it('logs a failed attempt as Failure, UserLocked or FullUserLocked', () => {
     expect(logResultOf({ kind: 'counted', attemptsLeft: 1 })).to.equal('Failure');
-    expect(logResultOf({ kind: 'locked', until })).to.equal('UserLocked');
-    expect(logResultOf({ kind: 'already_locked', until })).to.equal('UserLocked');
+    expect(logResultOf({ kind: 'locked', until, attempts: 5 })).to.equal('UserLocked');
+    expect(logResultOf({ kind: 'already_locked', until, attempts: 5 })).to.equal('UserLocked');
     expect(logResultOf({ kind: 'permanently_locked' })).to.equal('FullUserLocked');
   });
 });

@@ -9,6 +9,8 @@ export interface SignInRefusal {
   params?: Record<string, unknown>;
   attemptsLeft?: number;
   lockedUntil?: Date;
+  /** The failures in a row that locked the account (the lockout setting's threshold). */
+  lockedAfter?: number;
   externalLoginRequired?: boolean;
   /** Seconds to wait before trying again (429). */
   retryAfter?: number;
@@ -53,7 +55,14 @@ export function lockRefusal(outcome: LockOutcome): SignInRefusal {
       return { ok: false, status: 401, code: 'account.invalid_credentials', params: { count: outcome.attemptsLeft }, attemptsLeft: outcome.attemptsLeft };
     case 'locked':
     case 'already_locked':
-      return { ok: false, status: 423, code: 'account.locked', params: { until: formatUtc(outcome.until) }, lockedUntil: outcome.until };
+      return {
+        ok: false,
+        status: 423,
+        code: 'account.locked',
+        params: { until: formatUtc(outcome.until), count: outcome.attempts },
+        lockedUntil: outcome.until,
+        lockedAfter: outcome.attempts,
+      };
     case 'permanent':
     case 'permanently_locked':
     case 'already_permanently_locked':
@@ -61,9 +70,9 @@ export function lockRefusal(outcome: LockOutcome): SignInRefusal {
   }
 }
 
-/** The refusal for an account's lock state (`lockout_end` in the future, or `locked`). */
-export function lockStateRefusal(state: { locked: boolean; lockoutEnd: Date | null }): SignInRefusal {
-  return lockRefusal(state.locked || !state.lockoutEnd ? { kind: 'permanent' } : { kind: 'locked', until: state.lockoutEnd });
+/** The refusal for an account's lock state (`lockout_end` in the future, or `locked`); `attempts`: the lockout threshold now. */
+export function lockStateRefusal(state: { locked: boolean; lockoutEnd: Date | null }, attempts: number): SignInRefusal {
+  return lockRefusal(state.locked || !state.lockoutEnd ? { kind: 'permanent' } : { kind: 'locked', until: state.lockoutEnd, attempts });
 }
 
 /** The authentication-log result of a failed attempt's outcome. */

@@ -1,4 +1,4 @@
-import { lockStatus, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry } from '@gatehouse/core';
+import { lockStatus, securitySettings, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry } from '@gatehouse/core';
 import { finishSignIn, type SignedIn } from '../account/finish.js';
 import { requiresProfessionalAccount } from '../account/password-steps.js';
 import { lockStateRefusal, refusal, type SignInRefusal } from '../account/refusal.js';
@@ -65,7 +65,7 @@ export class MicrosoftSignIn {
       return { ok: false, status: 403, code: found.code, retry: found.code === 'externalLogin.no_account' };
     }
     const { user } = found;
-    const refused = await refuseAccount(user, log);
+    const refused = await refuseAccount(user, log, securitySettings(this.context).current().Lockout.maxFailedAttempts);
     if (refused) return refused;
     const signedIn: SignedIn = { user, reason: REASONS[found.how], provider: MICROSOFT, source: sourceOf(request), externalLoginId: user.linkId };
     // "fed", as Entra ID itself marks a sign-in another identity provider performed.
@@ -77,7 +77,7 @@ export class MicrosoftSignIn {
 const sourceOf = ({ returnUrl, applicationName, ip, userAgent }: ExternalSignInRequest): ExternalSignInRequest => ({ returnUrl, applicationName, ip, userAgent });
 
 /** Draft and locked users are refused, as at a password sign-in. */
-async function refuseAccount(user: LinkedUser, log: LogAttempt): Promise<ExternalSignInRefusal | undefined> {
+async function refuseAccount(user: LinkedUser, log: LogAttempt, lockoutAttempts: number): Promise<ExternalSignInRefusal | undefined> {
   if (user.draft) {
     await log('Failure', 'Draft user', user);
     return { ...refusal(403, 'account.pending_approval'), retry: false };
@@ -85,5 +85,5 @@ async function refuseAccount(user: LinkedUser, log: LogAttempt): Promise<Externa
   const lock = lockStatus(user);
   if (lock === 'open') return undefined;
   await log(lock === 'permanent' ? 'FullUserLocked' : 'UserLocked', 'Sign-in attempt on a locked account', user);
-  return { ...lockStateRefusal(user), retry: false };
+  return { ...lockStateRefusal(user, lockoutAttempts), retry: false };
 }
