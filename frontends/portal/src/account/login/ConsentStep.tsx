@@ -10,7 +10,7 @@ export interface ConsentStepProps {
   onRedirect: (url: string) => void;
 }
 
-const KNOWN_SCOPES = new Set(['openid', 'profile', 'email', 'roles', 'offline_access']);
+const KNOWN_SCOPES = new Set(['openid', 'profile', 'email', 'roles', 'offline_access', 'company']);
 const KNOWN_RESOURCE_SCOPES = new Set(['admin']);
 
 /**

@@ -518,7 +518,7 @@ describe('/account/login: consent', () => {
         prompt: 'consent',
         client: { clientId: 'timesheets', displayName: 'Timesheets', firstParty: false },
         scopes: ['openid', 'profile', 'email', 'offline_access'],
-        missingScopes: ['email', 'offline_access', 'api:read'],
+        missingScopes: ['email', 'offline_access', 'company', 'api:read'],
         loginHint: null,
       }),
     );
@@ -530,7 +530,7 @@ describe('/account/login: consent', () => {
 
     expect(await screen.findByRole('heading', { name: 'Authorize Timesheets' })).toBeInTheDocument();
     const scopes = screen.getAllByRole('listitem').map((item) => item.textContent);
-    expect(scopes).toEqual(['Your e-mail address', 'Staying signed in while you are away', 'api:read']);
+    expect(scopes).toEqual(['Your e-mail address', 'Staying signed in while you are away', 'The company you work for now, and your roles there', 'api:read']);
 
     fireEvent.click(screen.getByRole('button', { name: 'Allow' }));
     await waitFor(() => expect(navigateTo).toHaveBeenCalledWith('/oidc/auth/uid-2'));

@@ -101,6 +101,7 @@ export const de: AccountPhrases = {
       email: 'Ihre E-Mail-Adresse',
       roles: 'Ihre Rollen in den Anwendungen',
       offline_access: 'Angemeldet bleiben, während Sie abwesend sind',
+      company: 'Das Unternehmen, für das Sie gerade arbeiten, und Ihre Rollen dort',
     },
     claim: 'Ihre Angabe „{{claim}}“',
     resourceScopes: {

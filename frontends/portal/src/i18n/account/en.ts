@@ -101,6 +101,7 @@ export const en = {
       email: 'Your e-mail address',
       roles: 'Your roles in its applications',
       offline_access: 'Staying signed in while you are away',
+      company: 'The company you work for now, and your roles there',
     },
     claim: 'Your “{{claim}}” information',
     resourceScopes: {

@@ -101,6 +101,7 @@ export const es: AccountPhrases = {
       email: 'Su dirección de correo electrónico',
       roles: 'Sus roles en sus aplicaciones',
       offline_access: 'Mantener la sesión mientras está ausente',
+      company: 'La empresa para la que trabaja ahora y sus roles en ella',
     },
     claim: 'Su dato «{{claim}}»',
     resourceScopes: {

@@ -101,6 +101,7 @@ export const fr: AccountPhrases = {
       email: 'Votre adresse e-mail',
       roles: 'Vos rôles dans ses applications',
       offline_access: 'Rester connecté en votre absence',
+      company: 'L’entreprise pour laquelle vous travaillez actuellement, et vos rôles dans celle-ci',
     },
     claim: 'Votre information « {{claim}} »',
     resourceScopes: {

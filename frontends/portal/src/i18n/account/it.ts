@@ -101,6 +101,7 @@ export const it: AccountPhrases = {
       email: 'Il tuo indirizzo e-mail',
       roles: 'I tuoi ruoli nelle applicazioni',
       offline_access: 'Mantenere l’accesso mentre sei assente',
+      company: 'L’azienda per cui lavori ora e i tuoi ruoli in essa',
     },
     claim: 'Il tuo dato «{{claim}}»',
     resourceScopes: {

@@ -100,6 +100,7 @@ export const ptBR: AccountPhrases = {
       email: 'Seu endereço de e-mail',
       roles: 'Suas funções nos aplicativos',
       offline_access: 'Manter você conectado enquanto estiver ausente',
+      company: 'A empresa para a qual você trabalha agora e seus papéis nela',
     },
     claim: 'Sua informação “{{claim}}”',
     resourceScopes: {

@@ -101,6 +101,7 @@ export const ptPT: AccountPhrases = {
       email: 'O seu endereço de e-mail',
       roles: 'As suas funções nas aplicações',
       offline_access: 'Manter a sessão enquanto está ausente',
+      company: 'A empresa para a qual trabalha agora e as suas funções nela',
     },
     claim: 'A sua informação «{{claim}}»',
     resourceScopes: {
