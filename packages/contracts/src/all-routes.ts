@@ -2,6 +2,7 @@ import { appRolesRoutes, applicationUsersRoutes } from './admin/app-roles.js';
 import { applicationsRoutes } from './admin/applications.js';
 import { areasRoutes } from './admin/areas.js';
 import { dashboardRoutes } from './admin/dashboard.js';
+import { fileStorageRoutes } from './admin/files.js';
 import { groupsRoutes } from './admin/groups.js';
 import { keysRoutes } from './admin/keys.js';
 import { logsRoutes } from './admin/logs.js';
@@ -39,6 +40,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   inspectorRoutes,
   logsRoutes,
   notificationsRoutes,
+  fileStorageRoutes,
   keysRoutes,
   appRolesRoutes,
   applicationUsersRoutes,

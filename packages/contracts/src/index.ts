@@ -13,6 +13,7 @@ export * from './admin/applications.js';
 export * from './admin/application-rules.js';
 export * from './admin/me.js';
 export * from './admin/dashboard.js';
+export * from './admin/files.js';
 export * from './admin/rights-requests.js';
 export * from './admin/keys.js';
 export * from './admin/app-roles.js';

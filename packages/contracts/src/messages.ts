@@ -3,7 +3,14 @@
  * Their keys are the API's error codes ({@link ErrorCode}).
  */
 export const en = {
+  jobs: {
+    adminReportCompleted: 'Your full admin report is ready',
+    failed: 'Your background process failed: {{error}}',
+    adminReportTitle: 'Full admin report',
+  },
   errors: {
+    file_not_found: 'File not found',
+    file_expired: 'This file has expired: generate it again',
     not_found: 'Not found',
     route_not_found: 'No API route matches {{method}} {{path}}',
     invalid_json: 'The request body is not valid JSON',

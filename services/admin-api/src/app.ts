@@ -19,6 +19,7 @@ import { keyRoutes } from './features/keys/router.js';
 import { logRoutes } from './features/logs/router.js';
 import { meRoutes } from './features/me/router.js';
 import { notificationRoutes } from './features/notifications/router.js';
+import { jobRoutes } from './features/jobs/router.js';
 import { inspectorRouter } from './features/inspector/router.js';
 import { rightsRequestRoutes } from './features/rights-requests/router.js';
 import { securityConfigRouter } from './features/security-config/router.js';
@@ -86,6 +87,7 @@ export function adminRouter(context: AppContext): Router {
     meRoutes(context),
     notificationRoutes(context),
     dashboardRoutes(context),
+    jobRoutes(context),
     // Fixed paths (users/export, groups/template/…) before the routers with `/:id` paths.
     userExcelRoutes(context),
     groupExcelRoutes(context),

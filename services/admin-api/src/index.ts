@@ -2,5 +2,6 @@ export { createApp, type AdminApiOptions } from './app.js';
 export { startLogRetention, type LogRetention } from './features/logs/retention.js';
 export { attachNotificationHub, type NotificationHub } from './features/notifications/hub.js';
 export { announceProcess, notify, type NewNotification } from './features/notifications/notify.js';
+export { startBackgroundJobs, type BackgroundJobs } from './features/jobs/runtime.js';
 /** Path prefixes this service answers when several services share one origin. */
 export const ROUTE_PREFIXES = ['/api/v1/admin', '/api/v1/keys', '/api/v1/account/lock', '/api/v1/account/unlock', '/admin', '/hubs/notifications'];

@@ -17,6 +17,7 @@ export * from './http/list-query.js';
 export * from './http/metrics.js';
 export * from './http/validation.js';
 export * from './i18n/index.js';
+export * from './jobs/index.js';
 export * from './logging/audit.js';
 export * from './logging/logger.js';
 export * from './roles/effective-roles.js';

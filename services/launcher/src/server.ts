@@ -119,6 +119,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { port } = listening;
   // The admin API deletes the log rows past their retention, every node in turn.
   const logRetention = adminApp ? adminApi.startLogRetention(context) : undefined;
+  // Background jobs (reports, imports) run on every node of the admin API; stopped before the database closes.
+  const backgroundJobs = adminApp ? await adminApi.startBackgroundJobs(context).catch(closeOnFailure) : undefined;
   const url = config.server.port === 0 ? `http://${config.server.host}:${port}` : config.server.publicUrl;
 
   let closing: Promise<void> | undefined;
@@ -129,6 +131,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await listening.drain(config.server.shutdownTimeoutMs, context.logger);
       await idpInstance?.close();
       await logRetention?.stop();
+      await backgroundJobs?.stop();
       await context.close();
     })());
 

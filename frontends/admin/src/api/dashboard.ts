@@ -19,6 +19,7 @@ const PATHS = {
   adminPerApp: '/api/v1/admin/dashboard/adminPerApp',
   globalAdminPerAreas: '/api/v1/admin/dashboard/globalAdminPerAreas',
   connectedPerApp: '/api/v1/admin/dashboard/connectedPerApp',
+  adminReport: '/api/v1/admin/dashboard/adminReport',
 } as const satisfies { [K in keyof Routes]?: Routes[K]['path'] };
 
 /** Role changes show in the administrator reports. */
@@ -48,6 +49,10 @@ export const dashboardApi = adminApi.injectEndpoints({
       providesTags: ROLE_TAGS,
       keepUnusedDataFor: 0,
     }),
+    // `POST …/adminReport`: queues the full report; its file comes back in a notification.
+    generateAdminReport: build.mutation<{ jobId: string }, void>({
+      query: () => ({ url: PATHS.adminReport, method: 'POST', body: {} }),
+    }),
     connectedPerApplication: build.query<ConnectedPerApplication[], void>({
       query: () => PATHS.connectedPerApp,
       providesTags: ['Dashboard'],
@@ -56,4 +61,11 @@ export const dashboardApi = adminApi.injectEndpoints({
   }),
 });
 
-export const { useDashboardBaseQuery, useLoginsPerHourQuery, useAdminsPerApplicationQuery, useAdminsPerAreaQuery, useConnectedPerApplicationQuery } = dashboardApi;
+export const {
+  useDashboardBaseQuery,
+  useLoginsPerHourQuery,
+  useAdminsPerApplicationQuery,
+  useAdminsPerAreaQuery,
+  useConnectedPerApplicationQuery,
+  useGenerateAdminReportMutation,
+} = dashboardApi;

@@ -72,6 +72,11 @@ export const de: AdminPhrases = {
         value: 'Benutzer',
         empty: 'In den letzten 30 Minuten hat sich niemand bei einer Anwendung angemeldet',
       },
+      adminReport: {
+        generate: 'Vollständigen Administratorbericht erstellen',
+        queuedTitle: 'Vorgang erfolgreich abgeschlossen',
+        queuedText: 'Ihr Vorgang wird im Hintergrund verarbeitet.',
+      },
       adminsPerApplication: {
         title: 'Globale Administratoren pro Anwendung',
         value: 'Administratoren',

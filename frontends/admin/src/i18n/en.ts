@@ -73,6 +73,11 @@ export const en = {
         value: 'Users',
         empty: 'Nobody has connected to an application in the last 30 minutes',
       },
+      adminReport: {
+        generate: 'Generate full admin Report',
+        queuedTitle: 'Operation Completed Successfully',
+        queuedText: 'Your operation will be processed in background.',
+      },
       adminsPerApplication: {
         title: 'Global administrators per application',
         value: 'Administrators',

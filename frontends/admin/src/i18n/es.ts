@@ -72,6 +72,11 @@ export const es: AdminPhrases = {
         value: 'Usuarios',
         empty: 'Nadie se ha conectado a una aplicación en los últimos 30 minutos',
       },
+      adminReport: {
+        generate: 'Generar el informe completo de administradores',
+        queuedTitle: 'Operación completada con éxito',
+        queuedText: 'Su operación se procesará en segundo plano.',
+      },
       adminsPerApplication: {
         title: 'Administradores globales por aplicación',
         value: 'Administradores',

@@ -72,6 +72,11 @@ export const fr: AdminPhrases = {
         value: 'Utilisateurs',
         empty: "Personne ne s'est connecté à une application ces 30 dernières minutes",
       },
+      adminReport: {
+        generate: 'Générer le rapport complet des administrateurs',
+        queuedTitle: 'Opération effectuée avec succès',
+        queuedText: 'Votre opération sera traitée en arrière-plan.',
+      },
       adminsPerApplication: {
         title: 'Administrateurs globaux par application',
         value: 'Administrateurs',

@@ -72,6 +72,11 @@ export const it: AdminPhrases = {
         value: 'Utenti',
         empty: "Nessuno si è connesso a un'applicazione negli ultimi 30 minuti",
       },
+      adminReport: {
+        generate: 'Genera il report completo degli amministratori',
+        queuedTitle: 'Operazione completata con successo',
+        queuedText: 'La tua operazione verrà elaborata in background.',
+      },
       adminsPerApplication: {
         title: 'Amministratori globali per applicazione',
         value: 'Amministratori',

@@ -72,6 +72,11 @@ export const ptBR: AdminPhrases = {
         value: 'Usuários',
         empty: 'Ninguém se conectou a uma aplicação nos últimos 30 minutos',
       },
+      adminReport: {
+        generate: 'Gerar o relatório completo de administradores',
+        queuedTitle: 'Operação concluída com sucesso',
+        queuedText: 'Sua operação será processada em segundo plano.',
+      },
       adminsPerApplication: {
         title: 'Administradores globais por aplicação',
         value: 'Administradores',

@@ -72,6 +72,11 @@ export const ptPT: AdminPhrases = {
         value: 'Utilizadores',
         empty: 'Ninguém se ligou a uma aplicação nos últimos 30 minutos',
       },
+      adminReport: {
+        generate: 'Gerar o relatório completo de administradores',
+        queuedTitle: 'Operação concluída com sucesso',
+        queuedText: 'A sua operação será processada em segundo plano.',
+      },
       adminsPerApplication: {
         title: 'Administradores globais por aplicação',
         value: 'Administradores',

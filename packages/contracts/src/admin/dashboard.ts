@@ -27,6 +27,10 @@ export const EXTERNAL_API_DEFAULT_DAYS = 30;
  */
 export const ADMINISTRATOR_ROLE = 'Administrator';
 
+/** A background job was queued: follow it among the active tasks, its outcome comes as a notification. */
+export const backgroundJobStartedSchema = z.object({ jobId: idSchema });
+export type BackgroundJobStarted = z.output<typeof backgroundJobStartedSchema>;
+
 /** Successful sign-ins of one UTC hour: `hour` is the hour's first instant (ISO 8601). */
 export const loginsPerHourSchema = z.object({ hour: z.string(), count });
 export type LoginsPerHour = z.output<typeof loginsPerHourSchema>;
@@ -163,5 +167,14 @@ export const dashboardRoutes = {
     summary: 'Calls to the external API per entry between startDate and endDate (default: the last 30 days)',
     query: externalApiAccessQuery,
     response: z.array(externalApiAccessCountSchema),
+  }),
+  adminReport: defineRoute({
+    method: 'POST',
+    path: `${DASHBOARD}/adminReport`,
+    endpoint: 'dashboard.adminReport',
+    access: 'roles',
+    summary: 'Starts the full report of global administrators per application (Excel) as a background job; its file is announced by a notification',
+    status: 202,
+    response: backgroundJobStartedSchema,
   }),
 } satisfies Record<string, RouteContract>;

@@ -40,6 +40,8 @@ export const notificationDataSchema = z.object({
   errors: z.array(rowMessageSchema).optional(),
   warnings: z.array(rowMessageSchema).optional(),
   messageError: z.string().optional(),
+  /** A file the job produced: the id to download through filestorage/downloadExcel. */
+  fileUrl: z.string().optional(),
 });
 export type NotificationData = z.output<typeof notificationDataSchema>;
 

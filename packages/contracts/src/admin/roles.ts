@@ -41,6 +41,8 @@ export const ENDPOINT_ROLES = {
   'notifications.delete': SIGNED_IN,
   'notifications.deleteAll': SIGNED_IN,
   'tasks.active': SIGNED_IN,
+  // A file a background job of the caller produced (only its owner gets it).
+  'filestorage.downloadExcel': SIGNED_IN,
   'dashboard.base': [...ADMIN, 'TenantAdministrator'],
   // The dashboard's usage reports: whoever sees its count tiles.
   'dashboard.loginLastHours': [...ADMIN, 'TenantAdministrator'],
@@ -48,6 +50,7 @@ export const ENDPOINT_ROLES = {
   'dashboard.globalAdminPerAreas': [...ADMIN, 'TenantAdministrator'],
   'dashboard.connectedPerApp': [...ADMIN, 'TenantAdministrator'],
   'dashboard.externalApiAccess': [...ADMIN, 'TenantAdministrator'],
+  'dashboard.adminReport': [...ADMIN, 'TenantAdministrator'],
 
   'areas.list': [...READ_USERS, 'Manager'],
 

@@ -34,6 +34,7 @@ describe('admin endpoint roles', () => {
     expect(Object.entries(ENDPOINT_ROLES).filter(([, roles]) => roles === SIGNED_IN).map(([name]) => name).sort()).to.deep.equal([
       'applications.homeInfo',
       'applications.icon',
+      'filestorage.downloadExcel',
       'me.get',
       // The caller's own notifications and running processes.
       'notifications.active',

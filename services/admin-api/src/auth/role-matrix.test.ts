@@ -1,3 +1,4 @@
+import { startBackgroundJobs, type BackgroundJobs } from '../features/jobs/runtime.js';
 import { randomBytes } from 'node:crypto';
 import { IDENTITY_ROLES, type AppContext, type Area, type Tenant, type User } from '@gatehouse/core';
 import { buildApplication, buildGroup, buildTenant, buildUser, grant } from '@gatehouse/core/testing';
@@ -122,6 +123,14 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   'notifications.delete': async (w, caller) => ({ route: 'DELETE /notifications/:id', url: `/notifications/${await notification(w, caller)}` }),
   'notifications.deleteAll': async () => ({ route: 'DELETE /notifications', url: '/notifications' }),
   'tasks.active': async () => ({ route: 'GET /tasks/active', url: '/tasks/active' }),
+  'filestorage.downloadExcel': async (w, caller) => {
+    const [file] = (await w.context.dataSource.query(
+      `INSERT INTO stored_files (owner_id, file_name, media_type, bytes, expires_at) VALUES ($1, 'a.xlsx', 'application/octet-stream', $2, now() + interval '1 day') RETURNING id`,
+      [caller.id, Buffer.from('x')],
+    )) as Array<{ id: string }>;
+    return { route: 'GET /filestorage/downloadExcel', url: `/filestorage/downloadExcel?url=${file!.id}` };
+  },
+  'dashboard.adminReport': async () => ({ route: 'POST /dashboard/adminReport', url: '/dashboard/adminReport', body: {} }),
   'dashboard.base': async () => ({ route: 'GET /dashboard/base', url: '/dashboard/base' }),
   'dashboard.loginLastHours': async () => ({ route: 'GET /dashboard/loginLastHours', url: '/dashboard/loginLastHours' }),
   'dashboard.adminPerApp': async () => ({ route: 'GET /dashboard/adminPerApp', url: '/dashboard/adminPerApp' }),
@@ -363,12 +372,15 @@ describe('admin API role matrix: every endpoint with every role', function () {
   this.timeout(600_000);
   let world: AdminWorld;
   let w: World;
+  let jobs: BackgroundJobs | undefined;
   /** One caller per role (and one with no role), holding that role in the world's tenant. */
   const callers = new Map<string, User>();
 
   before(async () => {
     world = await buildAdminWorld();
     const { context, areaA: area, tenantA: tenant, identity } = world;
+    // Endpoints that queue work need this node's background jobs, as the product runs them.
+    jobs = await startBackgroundJobs(context, { prefix: `gatehouse-matrix-${Date.now()}` });
     const app = await buildApplication(context.dataSource, { roles: ['Reader', 'Writer'] });
     w = { context, area, tenant, app, identity };
     for (const role of [...IDENTITY_ROLES, 'none']) {
@@ -377,6 +389,10 @@ describe('admin API role matrix: every endpoint with every role', function () {
       if (role !== 'none') await grant(context.dataSource, { tenant, user: caller, roles: [identity.roleByName[role]!] });
       callers.set(role, caller);
     }
+  });
+
+  after(async () => {
+    await jobs?.stop();
   });
 
   it('has a case for every endpoint, naming the route it calls', () => {

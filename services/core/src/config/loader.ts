@@ -21,6 +21,8 @@ export interface Config {
   metrics: { token?: string };
   /** The Logs page's tables: how long their rows are kept (0: forever) and how often older ones are deleted. */
   logs: { retentionDays: number; purgeIntervalMs: number };
+  jobs: { expireSeconds: number };
+  files: { lifetimeDays: number; purgeIntervalMs: number };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   security: {
     encryptionKey?: string;

@@ -19,7 +19,8 @@ describe('migrations', () => {
     expect(tables).to.include.members(['users', 'tenants', 'tenant_members', 'oidc_model_instances', 'signing_keys', 'mail_outbox']);
     expect(tables).to.include('bootstrap_state');
     expect(tables).to.include('user_avatars');
-    expect(tables).to.have.length(35);
+    expect(tables).to.include('stored_files');
+    expect(tables).to.have.length(36);
 
     const drift = await ds.driver.createSchemaBuilder().log();
     expect(drift.upQueries.map((q) => q.query), 'entities and migrations describe the same schema').to.deep.equal([]);

@@ -2,7 +2,7 @@ import { Application, ApplicationOwner, Disclaimer, DisclaimerAcceptance, Person
 import { Area, Group, GroupMember, SignInAttempt, Tenant, User, UserExternalLogin, UserPasswordHistory, UserToken } from './identity.js';
 import { AuthenticationLog, ExternalApiAccessLog, SessionLog, SystemLog } from './logs.js';
 import { OperationRequest, OperationRequestHistory, TenantMember, TenantMemberRole } from './membership.js';
-import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsRequest, RightsRequestFile, SecurityConfig, SigningKey } from './platform.js';
+import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsRequest, RightsRequestFile, SecurityConfig, SigningKey, StoredFile } from './platform.js';
 
 export * from './applications.js';
 export * from './identity.js';
@@ -15,5 +15,5 @@ export const entities = [
   Application, ApplicationOwner, Role, RoleScope, UserFavoriteApplication, Disclaimer, DisclaimerAcceptance,
   PersonalAccessToken, TenantMember, TenantMemberRole, OperationRequest, OperationRequestHistory,
   AuthenticationLog, SystemLog, SessionLog, ExternalApiAccessLog,
-  SecurityConfig, Notification, BackgroundJob, RightsRequest, RightsRequestFile, MailOutbox, SigningKey, OidcModelInstance,
+  SecurityConfig, Notification, BackgroundJob, RightsRequest, RightsRequestFile, MailOutbox, SigningKey, OidcModelInstance, StoredFile,
 ];

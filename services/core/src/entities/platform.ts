@@ -225,3 +225,27 @@ export class OidcModelInstance {
   @Timestamp('consumed_at', { nullable: true })
   consumedAt: Date | null;
 }
+
+/** A file a background job produced (a report, an export), downloadable by its owner until it expires. */
+@Entity('stored_files')
+@Index('stored_files__owner_id', ['ownerId'])
+@Index('stored_files__expires_at', ['expiresAt'])
+export class StoredFile {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'stored_files__pkey' })
+  id: string;
+  @Uuid('owner_id')
+  ownerId: string;
+  @ManyToOne(() => User, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'owner_id', foreignKeyConstraintName: 'stored_files__owner_id__fkey' })
+  owner?: Relation<User>;
+  @Varchar('file_name', 260)
+  fileName: string;
+  @Varchar('media_type', 100)
+  mediaType: string;
+  @Text('bytes', { type: 'bytea' })
+  bytes: Buffer;
+  @CreatedAt()
+  createdAt: Date;
+  @Timestamp('expires_at')
+  expiresAt: Date;
+}

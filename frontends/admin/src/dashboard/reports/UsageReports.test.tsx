@@ -144,6 +144,38 @@ describe('dashboard usage reports', () => {
     expect(within(dialog).queryByRole('combobox')).not.toBeInTheDocument();
   });
 
+  it('queues the full admin report from the zoomed administrators-per-application view, once', async () => {
+    const { fetchMock } = await renderReports({ 'POST /api/v1/admin/dashboard/adminReport': () => jsonResponse({ jobId: 'job-1' }, 202) });
+    const widget = report('Global administrators per application');
+    await chartIn(widget);
+    expect(within(widget).queryByRole('button', { name: 'Generate full admin Report' })).not.toBeInTheDocument();
+
+    fireEvent.click(within(widget).getByRole('button', { name: 'Zoom in on Global administrators per application' }));
+    const dialog = await dialogWith('Global administrators per application');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Generate full admin Report' }));
+
+    expect(await within(dialog).findByText('Operation Completed Successfully')).toBeInTheDocument();
+    expect(within(dialog).getByText('Your operation will be processed in background.')).toBeInTheDocument();
+    expect(sentTo(fetchMock, 'POST /api/v1/admin/dashboard/adminReport')).toHaveLength(1);
+    // Queued once: the button rests until the dialog opens again.
+    expect(within(dialog).getByRole('button', { name: 'Generate full admin Report' })).toBeDisabled();
+  });
+
+  it('says why the full admin report could not be queued', async () => {
+    await renderReports({
+      'POST /api/v1/admin/dashboard/adminReport': () =>
+        jsonResponse({ code: 'errors.service_unavailable', message: 'The service is temporarily unavailable', errors: [], requestId: 'r' }, 503),
+    });
+    const widget = report('Global administrators per application');
+    await chartIn(widget);
+    fireEvent.click(within(widget).getByRole('button', { name: 'Zoom in on Global administrators per application' }));
+    const dialog = await dialogWith('Global administrators per application');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Generate full admin Report' }));
+
+    expect(await within(dialog).findByText('The service is temporarily unavailable')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Generate full admin Report' })).toBeEnabled();
+  });
+
   it('filters administrators per area by entity and application in the zoomed view only', async () => {
     const { fetchMock } = await renderReports({
       [TENANTS]: (request: Request) => {

@@ -10,6 +10,7 @@ import {
   type ConnectedPerApplication,
   type LoginsPerHour,
 } from '../../api/dashboard';
+import { AdminsPerApplicationZoom } from './AdminsPerApplicationZoom';
 import { ReportCard, type ReportSpec } from './ReportCard';
 import './reports.css';
 
@@ -73,7 +74,12 @@ export function UsageReports() {
       <div className="reports">
         <ReportCard title={t('dashboard.reports.logins.title')} hint={t('dashboard.reports.logins.hint')} spec={specs.logins} query={logins} />
         <ReportCard title={t('dashboard.reports.connected.title')} hint={t('dashboard.reports.connected.hint')} spec={specs.connected} query={connected} />
-        <ReportCard title={t('dashboard.reports.adminsPerApplication.title')} spec={specs.adminsPerApplication} query={adminsPerApplication} />
+        <ReportCard
+          title={t('dashboard.reports.adminsPerApplication.title')}
+          spec={specs.adminsPerApplication}
+          query={adminsPerApplication}
+          zoomed={() => <AdminsPerApplicationZoom title={t('dashboard.reports.adminsPerApplication.title')} spec={specs.adminsPerApplication} query={adminsPerApplication} />}
+        />
         <ReportCard
           title={t('dashboard.reports.adminsPerArea.title')}
           spec={specs.adminsPerArea}

@@ -4,6 +4,8 @@ import Button from 'antd/es/button';
 import Space from 'antd/es/space';
 import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
+import { useState } from 'react';
+import { downloadFile } from '../../api/admin-api';
 import { relativeTime } from '../pats/pat-format';
 import type { NotificationData, UserNotification } from './notifications-api';
 import { useNotificationsTranslation } from './use-notifications-translation';
@@ -17,7 +19,31 @@ export interface NotificationItemProps {
   onOpenResult: (data: NotificationData) => void;
 }
 
-/** What an import's outcome says in a line: totals, and the errors and warnings to open. */
+/** The file a background job produced (a report, an export), kept for a while on the server. */
+const resultFileUrl = (fileId: string) => `/api/v1/admin/filestorage/downloadExcel?url=${encodeURIComponent(fileId)}`;
+
+/** "Open Result" for a job that produced a file: downloads it, saying why when it cannot (expired, say). */
+function FileResult({ fileId }: { fileId: string }) {
+  const { t } = useNotificationsTranslation();
+  const [failure, setFailure] = useState<string>();
+  return (
+    <>
+      <Button
+        size="small"
+        type="link"
+        onClick={() => {
+          setFailure(undefined);
+          downloadFile(resultFileUrl(fileId), 'Report.xlsx').catch((error: unknown) => setFailure(error instanceof Error ? error.message : String(error)));
+        }}
+      >
+        {t('data.openResult')}
+      </Button>
+      {failure ? <Alert type="error" showIcon title={failure} /> : null}
+    </>
+  );
+}
+
+/** What an import's outcome says in a line: totals, and the errors and warnings to open; or the file a job produced. */
 function DataSummary({ data, onOpenResult }: { data: NotificationData; onOpenResult: (data: NotificationData) => void }) {
   const { t } = useNotificationsTranslation();
   const errors = data.errors?.length ?? 0;
@@ -29,6 +55,7 @@ function DataSummary({ data, onOpenResult }: { data: NotificationData; onOpenRes
   return (
     <>
       {data.messageError ? <Alert type="error" showIcon title={t('data.errorTitle')} description={data.messageError} /> : null}
+      {data.fileUrl ? <FileResult fileId={data.fileUrl} /> : null}
       {counts.length || errors || warnings ? (
         <Space wrap size="small" className="notifications-item__summary">
           {counts.map((text) => (

@@ -177,6 +177,34 @@ describe('notifications: the floating button and its flyout', () => {
     await waitFor(() => expect(screen.queryByText('Area required')).not.toBeInTheDocument());
   });
 
+  it('downloads the file a background job produced with "Open Result", and says why when it is gone', async () => {
+    const createObjectURL = vi.fn((_blob: Blob) => 'blob:report');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: () => undefined }));
+    let expired = false;
+    const { routes } = notificationsApi([note({ type: 'AdminReport', description: 'The full admin report is ready.', data: { success: true, fileUrl: 'f-1' } })]);
+    const { fetchMock } = await renderCenter({
+      ...routes,
+      'GET /api/v1/admin/filestorage/downloadExcel': () =>
+        expired
+          ? jsonResponse({ code: 'errors.file_expired', message: 'This file has expired', errors: [], requestId: 'r' }, 404)
+          : new Response('xlsx-bytes', { status: 200, headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } }),
+    });
+    fireEvent.click(await bell());
+    const drawer = await screen.findByRole('dialog', { name: 'Notifications' });
+
+    fireEvent.click(await within(drawer).findByRole('button', { name: 'Open Result' }));
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalledTimes(1));
+    expect(await createObjectURL.mock.calls[0]![0].text()).toBe('xlsx-bytes');
+    const asked = fetchMock.mock.calls
+      .map(([input]) => new URL(input instanceof Request ? input.url : String(input), window.location.origin))
+      .find((url) => url.pathname.endsWith('/downloadExcel'))!;
+    expect(asked.searchParams.get('url')).toBe('f-1');
+
+    expired = true;
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Open Result' }));
+    expect(await within(drawer).findByText('This file has expired')).toBeInTheDocument();
+  });
+
   it('shows a failure’s message as an error banner, with no result to open', async () => {
     const { routes } = notificationsApi([note({ type: 'ExportTenants', description: null, data: { messageError: 'The export could not be written' } })]);
     await renderCenter(routes);

@@ -1,7 +1,14 @@
 import type { Phrases } from './en.js';
 
 export const de: Phrases = {
+  jobs: {
+    adminReportCompleted: 'Ihr vollständiger Administratorenbericht ist fertig',
+    failed: 'Ihr Hintergrundprozess ist fehlgeschlagen: {{error}}',
+    adminReportTitle: 'Vollständiger Administratorenbericht',
+  },
   errors: {
+    file_not_found: 'Datei nicht gefunden',
+    file_expired: 'Diese Datei ist abgelaufen: erzeugen Sie sie erneut',
     not_found: 'Nicht gefunden',
     route_not_found: 'Keine API-Route entspricht {{method}} {{path}}',
     invalid_json: 'Der Anfragetext ist kein gültiges JSON',

@@ -1,7 +1,14 @@
 import type { Phrases } from './en.js';
 
 export const es: Phrases = {
+  jobs: {
+    adminReportCompleted: 'Su informe completo de administradores está listo',
+    failed: 'Su proceso en segundo plano ha fallado: {{error}}',
+    adminReportTitle: 'Informe completo de administradores',
+  },
   errors: {
+    file_not_found: 'Archivo no encontrado',
+    file_expired: 'Este archivo ha caducado: vuelva a generarlo',
     not_found: 'No encontrado',
     route_not_found: 'Ninguna ruta de la API corresponde a {{method}} {{path}}',
     invalid_json: 'El cuerpo de la solicitud no es un JSON válido',

@@ -1,7 +1,14 @@
 import type { Phrases } from './en.js';
 
 export const fr: Phrases = {
+  jobs: {
+    adminReportCompleted: 'Votre rapport complet des administrateurs est prêt',
+    failed: 'Votre traitement en arrière-plan a échoué : {{error}}',
+    adminReportTitle: 'Rapport complet des administrateurs',
+  },
   errors: {
+    file_not_found: 'Fichier introuvable',
+    file_expired: 'Ce fichier a expiré : générez-le à nouveau',
     not_found: 'Introuvable',
     route_not_found: 'Aucune route de l’API ne correspond à {{method}} {{path}}',
     invalid_json: 'Le corps de la requête n’est pas un JSON valide',

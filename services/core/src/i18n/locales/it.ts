@@ -1,7 +1,14 @@
 import type { Phrases } from './en.js';
 
 export const it: Phrases = {
+  jobs: {
+    adminReportCompleted: 'Il rapporto completo degli amministratori è pronto',
+    failed: 'Il processo in background non è riuscito: {{error}}',
+    adminReportTitle: 'Rapporto completo degli amministratori',
+  },
   errors: {
+    file_not_found: 'File non trovato',
+    file_expired: 'Questo file è scaduto: generalo di nuovo',
     not_found: 'Non trovato',
     route_not_found: 'Nessuna rotta dell’API corrisponde a {{method}} {{path}}',
     invalid_json: 'Il corpo della richiesta non è un JSON valido',

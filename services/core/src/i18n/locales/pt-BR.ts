@@ -1,7 +1,14 @@
 import type { Phrases } from './en.js';
 
 export const ptBR: Phrases = {
+  jobs: {
+    adminReportCompleted: 'Seu relatório completo de administradores está pronto',
+    failed: 'Seu processo em segundo plano falhou: {{error}}',
+    adminReportTitle: 'Relatório completo de administradores',
+  },
   errors: {
+    file_not_found: 'Arquivo não encontrado',
+    file_expired: 'Este arquivo expirou: gere-o novamente',
     not_found: 'Não encontrado',
     route_not_found: 'Nenhuma rota da API corresponde a {{method}} {{path}}',
     invalid_json: 'O corpo da requisição não é um JSON válido',

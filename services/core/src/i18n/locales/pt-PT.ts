@@ -1,7 +1,14 @@
 import type { Phrases } from './en.js';
 
 export const ptPT: Phrases = {
+  jobs: {
+    adminReportCompleted: 'O seu relatório completo de administradores está pronto',
+    failed: 'O seu processo em segundo plano falhou: {{error}}',
+    adminReportTitle: 'Relatório completo de administradores',
+  },
   errors: {
+    file_not_found: 'Ficheiro não encontrado',
+    file_expired: 'Este ficheiro expirou: gere-o novamente',
     not_found: 'Não encontrado',
     route_not_found: 'Nenhuma rota da API corresponde a {{method}} {{path}}',
     invalid_json: 'O corpo do pedido não é um JSON válido',
