@@ -4,28 +4,13 @@ import { jsonResponse, renderPage, type ApiRoutes } from '../../test-utils';
 import { bodiesTo, dialogWith, list, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type } from '../directory/test-helpers';
 import type { MfaTenant } from './mfa-api';
 import MfaConfigurationPage from './MfaConfigurationPage';
+import { tenantRow } from '../tenants/test-data';
 
 const TENANTS = 'GET /api/v1/admin/tenants';
 const NAMESPACES = ['admin', 'directory', 'permissions'] as const;
 
 /** A tenant of North, without MFA; `overrides` say the rest. */
-function tenant(overrides: Partial<MfaTenant> & Pick<MfaTenant, 'id' | 'title'>): MfaTenant {
-  return {
-    areaId: 'a1',
-    areaName: 'North',
-    parentId: null,
-    parentTitle: null,
-    taxNumber: null,
-    viesNumber: null,
-    groupAlias: null,
-    auto: 'Manual',
-    isUserCustomized: false,
-    requiredTwoModeAuthentification: false,
-    childrenCount: 0,
-    modifiedOn: '2026-03-04T10:00:00.000Z',
-    ...overrides,
-  };
-}
+const tenant = (overrides: Partial<MfaTenant> & Pick<MfaTenant, 'id' | 'title'>): MfaTenant => tenantRow(overrides);
 
 const acme = tenant({ id: 't1', title: 'Acme' });
 const beta = tenant({ id: 't2', title: 'Beta', parentId: 't1', parentTitle: 'Acme', requiredTwoModeAuthentification: true });
