@@ -74,13 +74,19 @@ export const JOB_TYPES = [
   'BulkInsertPermisionRequestForTenant',
   'BulkInsertUserAndPermisionRequestForTenant',
   'BulkChangeUsernameEmail',
+  'ExportAuthenticationLogs',
+  'ExportSystemLogs',
 ] as const;
 export const JOB_STATUSES = ['Queued', 'Running', 'Succeeded', 'Failed', 'Cancelled'] as const;
 
 export const RIGHTS = ['Access', 'Information', 'Correction', 'TreatmentOpisition', 'Supression', 'DataPortability'] as const;
 export const RIGHTS_REQUEST_TYPES = ['Direct', 'Representative'] as const;
 
-export const USER_TOKEN_PURPOSES = ['PasswordReset', 'Invitation', 'EmailVerification', 'SignInCode', 'ExpiredPassword'] as const;
+/**
+ * JobDashboard: the one-time code that opens the jobs view in a new tab; IdentifyAs: the one-time
+ * code that hands an impersonation from the console to the identity provider.
+ */
+export const USER_TOKEN_PURPOSES = ['PasswordReset', 'Invitation', 'EmailVerification', 'SignInCode', 'ExpiredPassword', 'JobDashboard', 'IdentifyAs'] as const;
 /** Kept: no SMTP server is configured; the mail stays in the outbox. */
 export const MAIL_STATUSES = ['Pending', 'Sent', 'Failed', 'Kept'] as const;
 export const SIGNING_KEY_STATUSES = ['active', 'retiring', 'retired'] as const;

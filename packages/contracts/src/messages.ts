@@ -4,7 +4,21 @@
  */
 export const en = {
   jobs: {
-    adminReportCompleted: 'Your full admin report is ready',
+    /** What a finished job's notification says, per job type. */
+    done: {
+      AdminReport: 'Your full admin report is ready',
+      ExportMembers: 'Your export of the tenant members is ready',
+      ExportTenants: 'Your export of the tenants is ready',
+      ExportAuthenticationLogs: 'Your export of the authentication logs is ready',
+      ExportSystemLogs: 'Your export of the system logs is ready',
+      BulkInsertUsers: 'Users import finished: {{importedElements}} of {{totalElements}} rows applied',
+      BulkInsertGroupMembers: 'Group members import finished: {{importedElements}} of {{totalElements}} rows applied',
+      BulkInsertUsersWithTenant: 'User permissions import finished: {{importedElements}} of {{totalElements}} rows applied',
+      BulkInsertGroupsWithTenant: 'Group permissions import finished: {{importedElements}} of {{totalElements}} rows applied',
+      BulkInsertPermisionRequestForTenant: 'Access requests import finished: {{importedElements}} of {{totalElements}} rows applied',
+      BulkInsertUserAndPermisionRequestForTenant: 'Users and access requests import finished: {{importedElements}} of {{totalElements}} rows applied',
+      BulkChangeUsernameEmail: 'User name change finished: {{importedElements}} of {{totalElements}} rows applied',
+    },
     failed: 'Your background process failed: {{error}}',
     adminReportTitle: 'Full admin report',
   },

@@ -1,7 +1,8 @@
-import { AppError, createJobQueue, type AppContext, type CreateJobQueueOptions, type JobEvent, type JobQueue } from '@gatehouse/core';
+import { AppError, createJobQueue, type AppContext, type CreateJobQueueOptions, type JobEvent, type JobHandler, type JobQueue, type JobType } from '@gatehouse/core';
+import type { NotificationData } from '@gatehouse/contracts';
 import { announceProcess, notify } from '../notifications/notify.js';
-import { adminReportHandler } from './admin-report.js';
 import { startFilePurge } from './files.js';
+import { jobHandlers } from './handlers.js';
 
 const queues = new WeakMap<AppContext, JobQueue>();
 
@@ -17,6 +18,19 @@ async function userLanguage(context: AppContext, userId: string): Promise<string
   return row?.language ?? 'en';
 }
 
+/** What a finished job's notification carries: its file, or its import result. */
+export function outcomeOf(result: Record<string, unknown> | null): NotificationData {
+  const data: NotificationData = { success: result?.success === false ? false : true };
+  if (typeof result?.fileUrl === 'string') data.fileUrl = result.fileUrl;
+  if (typeof result?.totalElements === 'number') {
+    data.totalElements = result.totalElements;
+    data.importedElements = typeof result.importedElements === 'number' ? result.importedElements : 0;
+    data.errors = Array.isArray(result.errors) ? (result.errors as NotificationData['errors']) : [];
+    data.warnings = Array.isArray(result.warnings) ? (result.warnings as NotificationData['warnings']) : [];
+  }
+  return data;
+}
+
 /** Started processes show in the user's consoles; finished ones leave a notification in their language. */
 async function tell(context: AppContext, event: JobEvent): Promise<void> {
   const { job } = event;
@@ -27,12 +41,16 @@ async function tell(context: AppContext, event: JobEvent): Promise<void> {
   }
   const lng = await userLanguage(context, job.userId);
   if (event.kind === 'succeeded') {
-    const fileUrl = typeof job.result?.fileUrl === 'string' ? job.result.fileUrl : undefined;
+    const data = outcomeOf(job.result);
     await notify(context, job.userId, {
       // Named after the job, as the console's flyout labels them.
       type: job.type,
-      description: context.i18n.t('jobs.adminReportCompleted', { lng }) as string,
-      data: fileUrl ? { success: true, fileUrl } : { success: true },
+      description: context.i18n.t(`jobs.done.${job.type}`, {
+        lng,
+        totalElements: data.totalElements ?? 0,
+        importedElements: data.importedElements ?? 0,
+      }) as string,
+      data,
     });
     return;
   }
@@ -52,7 +70,7 @@ export interface BackgroundJobs {
 export async function startBackgroundJobs(context: AppContext, options: CreateJobQueueOptions = {}): Promise<BackgroundJobs> {
   if (queues.has(context)) throw new Error('background jobs are already running on this context');
   const queue = createJobQueue(context, options);
-  queue.register('AdminReport', adminReportHandler(context));
+  for (const [type, handler] of Object.entries(jobHandlers)) queue.register(type as JobType, handler(context) as JobHandler);
   queue.onEvent((event) => tell(context, event));
   await queue.start();
   queues.set(context, queue);

@@ -2,7 +2,20 @@ import type { Phrases } from './en.js';
 
 export const de: Phrases = {
   jobs: {
-    adminReportCompleted: 'Ihr vollständiger Administratorenbericht ist fertig',
+    done: {
+      AdminReport: 'Ihr vollständiger Administratorenbericht ist fertig',
+      ExportMembers: 'Ihr Export der Mandantenmitglieder ist fertig',
+      ExportTenants: 'Ihr Export der Mandanten ist fertig',
+      ExportAuthenticationLogs: 'Ihr Export der Anmeldeprotokolle ist fertig',
+      ExportSystemLogs: 'Ihr Export der Systemprotokolle ist fertig',
+      BulkInsertUsers: 'Benutzerimport abgeschlossen: {{importedElements}} von {{totalElements}} Zeilen übernommen',
+      BulkInsertGroupMembers: 'Import der Gruppenmitglieder abgeschlossen: {{importedElements}} von {{totalElements}} Zeilen übernommen',
+      BulkInsertUsersWithTenant: 'Import der Benutzerberechtigungen abgeschlossen: {{importedElements}} von {{totalElements}} Zeilen übernommen',
+      BulkInsertGroupsWithTenant: 'Import der Gruppenberechtigungen abgeschlossen: {{importedElements}} von {{totalElements}} Zeilen übernommen',
+      BulkInsertPermisionRequestForTenant: 'Import der Zugriffsanfragen abgeschlossen: {{importedElements}} von {{totalElements}} Zeilen übernommen',
+      BulkInsertUserAndPermisionRequestForTenant: 'Import der Benutzer und Zugriffsanfragen abgeschlossen: {{importedElements}} von {{totalElements}} Zeilen übernommen',
+      BulkChangeUsernameEmail: 'Änderung der Benutzernamen abgeschlossen: {{importedElements}} von {{totalElements}} Zeilen übernommen',
+    },
     failed: 'Ihr Hintergrundprozess ist fehlgeschlagen: {{error}}',
     adminReportTitle: 'Vollständiger Administratorenbericht',
   },

@@ -2,7 +2,20 @@ import type { Phrases } from './en.js';
 
 export const es: Phrases = {
   jobs: {
-    adminReportCompleted: 'Su informe completo de administradores está listo',
+    done: {
+      AdminReport: 'Su informe completo de administradores está listo',
+      ExportMembers: 'Su exportación de los miembros de la entidad está lista',
+      ExportTenants: 'Su exportación de las entidades está lista',
+      ExportAuthenticationLogs: 'Su exportación de los registros de autenticación está lista',
+      ExportSystemLogs: 'Su exportación de los registros del sistema está lista',
+      BulkInsertUsers: 'Importación de usuarios terminada: {{importedElements}} de {{totalElements}} filas aplicadas',
+      BulkInsertGroupMembers: 'Importación de miembros de grupo terminada: {{importedElements}} de {{totalElements}} filas aplicadas',
+      BulkInsertUsersWithTenant: 'Importación de permisos de usuarios terminada: {{importedElements}} de {{totalElements}} filas aplicadas',
+      BulkInsertGroupsWithTenant: 'Importación de permisos de grupos terminada: {{importedElements}} de {{totalElements}} filas aplicadas',
+      BulkInsertPermisionRequestForTenant: 'Importación de solicitudes de acceso terminada: {{importedElements}} de {{totalElements}} filas aplicadas',
+      BulkInsertUserAndPermisionRequestForTenant: 'Importación de usuarios y solicitudes de acceso terminada: {{importedElements}} de {{totalElements}} filas aplicadas',
+      BulkChangeUsernameEmail: 'Cambio de nombres de usuario terminada: {{importedElements}} de {{totalElements}} filas aplicadas',
+    },
     failed: 'Su proceso en segundo plano ha fallado: {{error}}',
     adminReportTitle: 'Informe completo de administradores',
   },

@@ -2,7 +2,20 @@ import type { Phrases } from './en.js';
 
 export const fr: Phrases = {
   jobs: {
-    adminReportCompleted: 'Votre rapport complet des administrateurs est prêt',
+    done: {
+      AdminReport: 'Votre rapport complet des administrateurs est prêt',
+      ExportMembers: 'Votre export des membres de l’entité est prêt',
+      ExportTenants: 'Votre export des entités est prêt',
+      ExportAuthenticationLogs: 'Votre export des journaux d’authentification est prêt',
+      ExportSystemLogs: 'Votre export des journaux système est prêt',
+      BulkInsertUsers: 'Import des utilisateurs terminé : {{importedElements}} lignes appliquées sur {{totalElements}}',
+      BulkInsertGroupMembers: 'Import des membres du groupe terminé : {{importedElements}} lignes appliquées sur {{totalElements}}',
+      BulkInsertUsersWithTenant: 'Import des autorisations des utilisateurs terminé : {{importedElements}} lignes appliquées sur {{totalElements}}',
+      BulkInsertGroupsWithTenant: 'Import des autorisations des groupes terminé : {{importedElements}} lignes appliquées sur {{totalElements}}',
+      BulkInsertPermisionRequestForTenant: 'Import des demandes d’accès terminé : {{importedElements}} lignes appliquées sur {{totalElements}}',
+      BulkInsertUserAndPermisionRequestForTenant: 'Import des utilisateurs et demandes d’accès terminé : {{importedElements}} lignes appliquées sur {{totalElements}}',
+      BulkChangeUsernameEmail: 'Changement des noms d’utilisateur terminé : {{importedElements}} lignes appliquées sur {{totalElements}}',
+    },
     failed: 'Votre traitement en arrière-plan a échoué : {{error}}',
     adminReportTitle: 'Rapport complet des administrateurs',
   },

@@ -2,7 +2,20 @@ import type { Phrases } from './en.js';
 
 export const it: Phrases = {
   jobs: {
-    adminReportCompleted: 'Il rapporto completo degli amministratori è pronto',
+    done: {
+      AdminReport: 'Il rapporto completo degli amministratori è pronto',
+      ExportMembers: 'L\'esportazione dei membri dell\'entità è pronta',
+      ExportTenants: 'L\'esportazione delle entità è pronta',
+      ExportAuthenticationLogs: 'L\'esportazione dei log di autenticazione è pronta',
+      ExportSystemLogs: 'L\'esportazione dei log di sistema è pronta',
+      BulkInsertUsers: 'Importazione utenti terminata: {{importedElements}} di {{totalElements}} righe applicate',
+      BulkInsertGroupMembers: 'Importazione membri del gruppo terminata: {{importedElements}} di {{totalElements}} righe applicate',
+      BulkInsertUsersWithTenant: 'Importazione permessi utenti terminata: {{importedElements}} di {{totalElements}} righe applicate',
+      BulkInsertGroupsWithTenant: 'Importazione permessi gruppi terminata: {{importedElements}} di {{totalElements}} righe applicate',
+      BulkInsertPermisionRequestForTenant: 'Importazione richieste di accesso terminata: {{importedElements}} di {{totalElements}} righe applicate',
+      BulkInsertUserAndPermisionRequestForTenant: 'Importazione utenti e richieste di accesso terminata: {{importedElements}} di {{totalElements}} righe applicate',
+      BulkChangeUsernameEmail: 'Modifica dei nomi utente terminata: {{importedElements}} di {{totalElements}} righe applicate',
+    },
     failed: 'Il processo in background non è riuscito: {{error}}',
     adminReportTitle: 'Rapporto completo degli amministratori',
   },

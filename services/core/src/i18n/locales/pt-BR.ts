@@ -2,7 +2,20 @@ import type { Phrases } from './en.js';
 
 export const ptBR: Phrases = {
   jobs: {
-    adminReportCompleted: 'Seu relatório completo de administradores está pronto',
+    done: {
+      AdminReport: 'Seu relatório completo de administradores está pronto',
+      ExportMembers: 'Sua exportação dos membros da entidade está pronta',
+      ExportTenants: 'Sua exportação das entidades está pronta',
+      ExportAuthenticationLogs: 'Sua exportação dos logs de autenticação está pronta',
+      ExportSystemLogs: 'Sua exportação dos logs do sistema está pronta',
+      BulkInsertUsers: 'Importação de usuários concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertGroupMembers: 'Importação de membros do grupo concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertUsersWithTenant: 'Importação de permissões de usuários concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertGroupsWithTenant: 'Importação de permissões de grupos concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertPermisionRequestForTenant: 'Importação de solicitações de acesso concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertUserAndPermisionRequestForTenant: 'Importação de usuários e solicitações de acesso concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkChangeUsernameEmail: 'Alteração de nomes de usuário concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+    },
     failed: 'Seu processo em segundo plano falhou: {{error}}',
     adminReportTitle: 'Relatório completo de administradores',
   },

@@ -2,7 +2,20 @@ import type { Phrases } from './en.js';
 
 export const ptPT: Phrases = {
   jobs: {
-    adminReportCompleted: 'O seu relatório completo de administradores está pronto',
+    done: {
+      AdminReport: 'O seu relatório completo de administradores está pronto',
+      ExportMembers: 'A sua exportação dos membros da entidade está pronta',
+      ExportTenants: 'A sua exportação das entidades está pronta',
+      ExportAuthenticationLogs: 'A sua exportação dos registos de autenticação está pronta',
+      ExportSystemLogs: 'A sua exportação dos registos do sistema está pronta',
+      BulkInsertUsers: 'Importação de utilizadores concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertGroupMembers: 'Importação de membros do grupo concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertUsersWithTenant: 'Importação de permissões de utilizadores concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertGroupsWithTenant: 'Importação de permissões de grupos concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertPermisionRequestForTenant: 'Importação de pedidos de acesso concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkInsertUserAndPermisionRequestForTenant: 'Importação de utilizadores e pedidos de acesso concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+      BulkChangeUsernameEmail: 'Alteração de nomes de utilizador concluída: {{importedElements}} de {{totalElements}} linhas aplicadas',
+    },
     failed: 'O seu processo em segundo plano falhou: {{error}}',
     adminReportTitle: 'Relatório completo de administradores',
   },
