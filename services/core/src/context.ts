@@ -61,13 +61,14 @@ export async function createContext(config: Config, options: CreateContextOption
     writeFileSync(path.join(dataDir, EMBEDDED_URL_FILE), JSON.stringify({ pid: process.pid, url }), { mode: 0o600 });
     logger.info({ dataDir, ms: Date.now() - started }, 'embedded PostgreSQL started');
   }
-  const dataSource = createDataSource({ url, poolSize: config.database.poolSize });
+  let opened: { dataSource: DataSource; pglite: boolean };
   try {
-    await dataSource.initialize();
+    opened = await openDataSource(url, config.database.poolSize);
   } catch (error) {
     await embedded?.stop();
     throw error;
   }
+  const { dataSource, pglite } = opened;
 
   let redis: Redis | undefined;
   if (config.redis.url) {
@@ -92,7 +93,7 @@ export async function createContext(config: Config, options: CreateContextOption
     throttle: new SignInThrottle(config.security, redis, logger, `gatehouse:${config.server.publicUrl}`),
     broadcast,
     embeddedDatabase: Boolean(embedded),
-    pglite: await isEmbeddedDatabase(dataSource),
+    pglite,
     async close() {
       if (closed) return;
       closed = true;
@@ -103,6 +104,24 @@ export async function createContext(config: Config, options: CreateContextOption
       await embedded?.stop();
     },
   };
+}
+
+/**
+ * The data source, initialised. PGlite is one session: its socket server runs each protocol
+ * message of every connection in turn, so two connections' extended-protocol statements (parse,
+ * bind, execute) interleave, and one runs the other's statement or waits forever behind the other's
+ * transaction. On it the pool keeps one connection, which serialises them; a transaction then holds
+ * the database until it ends, as PGlite's single session must anyway.
+ */
+async function openDataSource(url: string, poolSize: number): Promise<{ dataSource: DataSource; pglite: boolean }> {
+  const dataSource = createDataSource({ url, poolSize });
+  await dataSource.initialize();
+  const pglite = await isEmbeddedDatabase(dataSource);
+  if (pglite) {
+    const pool = (dataSource.driver as unknown as { master?: { options?: { max?: number } } }).master;
+    if (pool?.options) pool.options.max = 1;
+  }
+  return { dataSource, pglite };
 }
 
 /** Where a process serving the embedded database says so (readable by its owner only). */
