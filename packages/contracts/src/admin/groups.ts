@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { backgroundJobStartedSchema } from './dashboard.js';
 import { importResultSchema, type ImportResult } from './imports.js';
 import { GROUP_PERMISSIONS } from '../domain.js';
 import { idParams, idSchema, listPage, listQuery } from '../list.js';
@@ -230,10 +231,11 @@ export const groupsRoutes = {
     path: '/api/v1/admin/groups/bulk_insert/:groupId',
     endpoint: 'groups.bulkInsert',
     access: 'roles',
-    summary: 'Imports the group’s members from an uploaded Excel file (multipart field `file`)',
+    summary: 'Queues the import of the group’s members from an uploaded Excel file (multipart field `file`) as a background job; its result comes as a notification',
     params: groupIdParams,
     consumes: 'multipart/form-data',
-    response: groupImportOutcomeSchema,
+    status: 202,
+    response: backgroundJobStartedSchema,
   }),
   addUserToGroup: defineRoute({
     method: 'POST',

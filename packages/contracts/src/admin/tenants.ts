@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { HIERARCHY_TYPES, IDENTITY_TYPES, TENANT_CREATION_TYPES } from '../domain.js';
-import { importResultSchema } from './imports.js';
+import { backgroundJobStartedSchema } from './dashboard.js';
 import { idParams, idSchema, listPage, listQuery } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
 
-/** The media type of the tenant exports and templates. */
+/** The media type of the tenant templates. */
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const TENANTS = '/api/v1/admin/tenants';
@@ -229,9 +229,10 @@ export const tenantsRoutes = {
     path: `${TENANTS}/export`,
     endpoint: 'tenants.export',
     access: 'roles',
-    summary: 'Downloads the tenants the list’s filters select as an Excel file (Tenants.xlsx)',
+    summary: 'Starts the export of the tenants the list’s filters select (Tenants.xlsx) as a background job; its file is announced by a notification',
     query: tenantListQuery.omit({ skip: true, top: true }),
-    produces: XLSX,
+    status: 202,
+    response: backgroundJobStartedSchema,
   }),
   create: defineRoute({
     method: 'POST',
@@ -323,10 +324,11 @@ export const tenantsRoutes = {
     path: `${TENANTS}/:id/members/export`,
     endpoint: 'tenants.membersExport',
     access: 'roles',
-    summary: 'Downloads the tenant’s members and their roles as an Excel file',
+    summary: 'Starts the export of the tenant’s members and their roles (Members.xlsx) as a background job; its file is announced by a notification',
     params: idParams,
     query: z.object({ excludeUserGlobal: flag.default(true) }),
-    produces: XLSX,
+    status: 202,
+    response: backgroundJobStartedSchema,
   }),
   addMember: defineRoute({
     method: 'POST',
@@ -422,17 +424,19 @@ export const tenantIdentitiesRoutes = {
     path: `${IDENTITIES}/bulk_insert/users`,
     endpoint: 'tenantIdentities.bulkInsertUsers',
     access: 'roles',
-    summary: 'Gives users roles in tenants from an uploaded Excel file (multipart field `file`)',
+    summary: 'Queues the granting of users’ roles in tenants from an uploaded Excel file (multipart field `file`) as a background job; its result comes as a notification',
     consumes: 'multipart/form-data',
-    response: importResultSchema,
+    status: 202,
+    response: backgroundJobStartedSchema,
   }),
   bulkInsertGroups: defineRoute({
     method: 'POST',
     path: `${IDENTITIES}/bulk_insert/groups`,
     endpoint: 'tenantIdentities.bulkInsertGroups',
     access: 'roles',
-    summary: 'Gives groups roles in tenants from an uploaded Excel file (multipart field `file`)',
+    summary: 'Queues the granting of groups’ roles in tenants from an uploaded Excel file (multipart field `file`) as a background job; its result comes as a notification',
     consumes: 'multipart/form-data',
-    response: importResultSchema,
+    status: 202,
+    response: backgroundJobStartedSchema,
   }),
 } satisfies Record<string, RouteContract>;

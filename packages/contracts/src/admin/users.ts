@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HIERARCHY_TYPES, LANGUAGES } from '../domain.js';
 import { groupPermissionSchema } from './groups.js';
-import { importResultSchema } from './imports.js';
+import { backgroundJobStartedSchema } from './dashboard.js';
 import { idParams, idSchema, listPage, listQuery } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
 
@@ -265,8 +265,8 @@ export const usersRoutes = {
   }),
   bulkInsert: defineRoute({
     method: 'POST', path: `${USERS}/bulk_insert`, endpoint: 'users.bulkInsert', access: 'roles',
-    summary: 'Creates the users of an uploaded Excel file (field `file`)',
-    consumes: 'multipart/form-data', response: importResultSchema,
+    summary: 'Queues the creation of the users of an uploaded Excel file (field `file`) as a background job; its result comes as a notification',
+    consumes: 'multipart/form-data', status: 202, response: backgroundJobStartedSchema,
   }),
   changeUserNameTemplate: defineRoute({
     method: 'GET', path: `${USERS}/changeUserNameTemplate`, endpoint: 'users.changeUserNameTemplate', access: 'roles',
@@ -275,8 +275,8 @@ export const usersRoutes = {
   }),
   changeUserName: defineRoute({
     method: 'POST', path: `${USERS}/changeUserName`, endpoint: 'users.changeUserName', access: 'roles',
-    summary: 'Renames the users of an uploaded Excel file (field `file`)',
-    consumes: 'multipart/form-data', response: importResultSchema,
+    summary: 'Queues the renaming of the users of an uploaded Excel file (field `file`) as a background job; its result comes as a notification',
+    consumes: 'multipart/form-data', status: 202, response: backgroundJobStartedSchema,
   }),
   checkPermissions: defineRoute({
     method: 'GET', path: `${USERS}/check/permissions/:id`, endpoint: 'users.checkPermissions', access: 'roles',

@@ -101,6 +101,41 @@ export interface ReadSheetOptions<K extends string> {
 export async function readSheet<K extends string>(buffer: Buffer, options: ReadSheetOptions<K>): Promise<Array<SheetRow<K>>> {
   const errors = options.errors ?? importErrors;
   await assertReadableWorkbook(buffer, errors);
+  let scanned: Scan<K>;
+  try {
+    scanned = await scanSheet(buffer, options);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // On a busy process exceljs's streaming reader now and then loses a part of a sound workbook
+    // (the same bytes read again are fine): the file is called unreadable on a second failure only.
+    try {
+      scanned = await scanSheet(buffer, options);
+    } catch (again) {
+      if (again instanceof AppError) throw again;
+      throw errors('unreadable_file', {});
+    }
+  }
+  const { rows, tooMany } = scanned;
+  let { columnOf, missing } = scanned;
+  // No first row at all: no column either.
+  if (!columnOf && options.headerInFirstRow) ({ columnOf, missing } = headerColumns([], options.columns));
+  if (missing.length) throw errors('missing_columns', { missing });
+  if (!columnOf) throw errors('no_rows', {});
+  if (tooMany) throw errors('too_many_rows', { max: options.maxRows });
+  if (rows.length === 0 && !options.allowNoRows) throw errors('no_rows', {});
+  return rows;
+}
+
+/** What one read of the first sheet found: its data rows, the columns of its header row and the required ones it lacks. */
+interface Scan<K extends string> {
+  rows: Array<SheetRow<K>>;
+  columnOf: Map<K, number> | null;
+  missing: string[];
+  tooMany: boolean;
+}
+
+/** Reads the first sheet's rows with exceljs's streaming reader; throws whatever the reader throws. */
+async function scanSheet<K extends string>(buffer: Buffer, options: ReadSheetOptions<K>): Promise<Scan<K>> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
@@ -113,45 +148,34 @@ export async function readSheet<K extends string>(buffer: Buffer, options: ReadS
   let missing: string[] = [];
   let sheets = 0;
   let tooMany = false;
-  try {
-    for await (const worksheet of reader) {
-      const first = sheets++ === 0;
-      // Every sheet is read to its end, even those we ignore: leaving a sheet half read stalls the
-      // unzip stream, and a sheet parked in a temporary file is only removed once it has been read.
-      for await (const row of worksheet) {
-        if (!first || tooMany || missing.length) continue;
-        const values = (row.values ?? []) as unknown[];
-        if (!columnOf) {
-          if (!values.some((value) => cellText(value) !== '')) continue;
-          // Text below an empty first row is no header when the header must be the first row.
-          ({ columnOf, missing } = headerColumns(options.headerInFirstRow && row.number !== 1 ? [] : values, options.columns));
-          continue;
-        }
-        const cells = {} as Record<K, string>;
-        let empty = true;
-        for (const [key, column] of columnOf) {
-          cells[key] = cellText(values[column]);
-          if (cells[key]) empty = false;
-        }
-        if (empty) continue;
-        if (rows.length === options.maxRows) {
-          tooMany = true;
-          continue;
-        }
-        rows.push({ row: row.number, cells });
+  for await (const worksheet of reader) {
+    const first = sheets++ === 0;
+    // Every sheet is read to its end, even those we ignore: leaving a sheet half read stalls the
+    // unzip stream, and a sheet parked in a temporary file is only removed once it has been read.
+    for await (const row of worksheet) {
+      if (!first || tooMany || missing.length) continue;
+      const values = (row.values ?? []) as unknown[];
+      if (!columnOf) {
+        if (!values.some((value) => cellText(value) !== '')) continue;
+        // Text below an empty first row is no header when the header must be the first row.
+        ({ columnOf, missing } = headerColumns(options.headerInFirstRow && row.number !== 1 ? [] : values, options.columns));
+        continue;
       }
+      const cells = {} as Record<K, string>;
+      let empty = true;
+      for (const [key, column] of columnOf) {
+        cells[key] = cellText(values[column]);
+        if (cells[key]) empty = false;
+      }
+      if (empty) continue;
+      if (rows.length === options.maxRows) {
+        tooMany = true;
+        continue;
+      }
+      rows.push({ row: row.number, cells });
     }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw errors('unreadable_file', {});
   }
-  // No first row at all: no column either.
-  if (!columnOf && options.headerInFirstRow) ({ columnOf, missing } = headerColumns([], options.columns));
-  if (missing.length) throw errors('missing_columns', { missing });
-  if (!columnOf) throw errors('no_rows', {});
-  if (tooMany) throw errors('too_many_rows', { max: options.maxRows });
-  if (rows.length === 0 && !options.allowNoRows) throw errors('no_rows', {});
-  return rows;
+  return { rows, columnOf, missing, tooMany };
 }
 
 /** Maps each known column to its index in the header row, and names the required columns it lacks. */

@@ -42,6 +42,8 @@ export default function NotificationsCenter() {
   useNotificationHub({
     onNotification: (pushed) => {
       toasts.info({ key: pushed.id, title: typeLabel(pushed.type), description: pushed.description ?? t('toast.newNotification') });
+      // A finished process announces itself this way: its progress toast goes at once.
+      processes.refresh();
       void list.refetch().then((reloaded) => {
         if (open && reloaded.data) markShown(reloaded.data.items);
       });

@@ -3,8 +3,7 @@ import UploadOutlined from '@ant-design/icons/UploadOutlined';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import { useState } from 'react';
-import { useDispatch } from 'react-redux';
-import { adminApi, downloadFile } from '../../api/admin-api';
+import { downloadFile } from '../../api/admin-api';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { mayCall } from '../directory/components/access';
 import { BulkImportDialog } from '../directory/components/BulkImportDialog';
@@ -39,22 +38,20 @@ export interface IdentityBulkMenuProps {
 }
 
 /**
- * The tab's bulk menu: download the import's template, upload a filled one and see its result.
+ * The tab's bulk menu: download the import's template, and upload a filled one, imported in the
+ * background (its result comes as a notification).
  * Shown only to those who may grant roles (the API refuses the others).
  */
 export function IdentityBulkMenu({ kind, feedback }: IdentityBulkMenuProps) {
   const { t } = usePermissionsTranslation();
   const { t: td } = useDirectoryTranslation();
   const user = useCurrentUser();
-  const dispatch = useDispatch();
   const [importing, setImporting] = useState(false);
   const config = KINDS[kind];
   if (!mayCall(user, config.endpoint)) return null;
 
   const download = () =>
     downloadFile(config.template, config.templateFile).catch((failure: unknown) => feedback.error(errorMessage(failure, td)));
-  // An import grants roles in tenants: every badge list, and what the users and groups hold, may change.
-  const reload = () => dispatch(adminApi.util.invalidateTags(['User', 'Group', 'Tenant']));
 
   return (
     <>
@@ -71,7 +68,7 @@ export function IdentityBulkMenu({ kind, feedback }: IdentityBulkMenuProps) {
           {t('page.bulk')} <DownOutlined aria-hidden />
         </Button>
       </Dropdown>
-      <BulkImportDialog open={importing} title={t(config.uploadLabel)} uploadUrl={config.upload} onClose={() => setImporting(false)} onImported={reload} />
+      <BulkImportDialog open={importing} title={t(config.uploadLabel)} uploadUrl={config.upload} onClose={() => setImporting(false)} />
     </>
   );
 }

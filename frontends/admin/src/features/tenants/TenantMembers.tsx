@@ -10,8 +10,8 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import { useState } from 'react';
-import { downloadFile } from '../../api/admin-api';
 import { useCurrentUser } from '../../auth/use-current-user';
+import { useJobQueuedNotice } from '../../shell/use-job-queued-notice';
 import { mayCall } from '../directory/components/access';
 import { DataTable } from '../directory/components/DataTable';
 import { errorMessage } from '../directory/components/errors';
@@ -20,14 +20,11 @@ import { listTableProps, toListQuery, useListState, type ListState } from '../di
 import { useDirectoryTranslation } from '../directory/use-directory-translation';
 import { AddTenantMemberDialog } from './AddTenantMemberDialog';
 import { RevokeAccessDialog } from './RevokeAccessDialog';
-import { tenantUrls, useTenantMembersQuery, type TenantDetail, type TenantMember } from './tenants-api';
+import { useExportTenantMembersMutation, useTenantMembersQuery, type TenantDetail, type TenantMember } from './tenants-api';
 import { useTenantsTranslation } from './use-tenants-translation';
 
 /** The members table scrolls sideways only below this width, which the Members tab has at 1366 px. */
 const MEMBERS_TABLE_MIN_WIDTH = 640;
-
-/** The file the members export is saved as (unless the server names it). */
-export const MEMBERS_EXPORT_FILE = 'TenantMembers.xlsx';
 
 const HIERARCHY_COLORS: Record<HierarchyType, string> = { Own: 'green', ByHierarchy: 'orange', Both: 'blue' };
 
@@ -71,11 +68,15 @@ export function TenantMembers({ tenant, feedback }: TenantMembersProps) {
   const [adding, setAdding] = useState(false);
   const [revoking, setRevoking] = useState<TenantMember>();
 
-  const exportMembers = () =>
-    downloadFile(tenantUrls.membersExport(tenant.id, excludesGlobal(state)), MEMBERS_EXPORT_FILE).then(
-      () => feedback.success(t('members.exported', { fileName: MEMBERS_EXPORT_FILE })),
-      (failure: unknown) => feedback.error(errorMessage(failure, td)),
-    );
+  const [startExport, exporting] = useExportTenantMembersMutation();
+  const queued = useJobQueuedNotice();
+
+  // Written in the background: the file comes with a notification.
+  const exportMembers = async () => {
+    const result = await startExport({ id: tenant.id, excludeUserGlobal: excludesGlobal(state) });
+    if (result.error) feedback.error(errorMessage(result.error, td));
+    else queued.show(t('exportQueued.title'), t('exportQueued.text'));
+  };
 
   const columns: ColumnsType<TenantMember> = [
     {
@@ -163,7 +164,7 @@ export function TenantMembers({ tenant, feedback }: TenantMembersProps) {
         }
         toolbar={
           <>
-            <Button icon={<FileExcelOutlined />} onClick={() => void exportMembers()}>
+            <Button icon={<FileExcelOutlined />} loading={exporting.isLoading} onClick={() => void exportMembers()}>
               {t('members.export')}
             </Button>
             {canAdd ? (
@@ -198,6 +199,7 @@ export function TenantMembers({ tenant, feedback }: TenantMembersProps) {
           }}
         />
       ) : null}
+      {queued.holder}
     </>
   );
 }

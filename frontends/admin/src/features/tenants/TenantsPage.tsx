@@ -9,8 +9,8 @@ import type { ColumnsType } from 'antd/es/table';
 import Tooltip from 'antd/es/tooltip';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { downloadFile } from '../../api/admin-api';
 import { useCurrentUser } from '../../auth/use-current-user';
+import { useJobQueuedNotice } from '../../shell/use-job-queued-notice';
 import { mayCall } from '../directory/components/access';
 import { errorMessage } from '../directory/components/errors';
 import { useFeedback } from '../directory/components/feedback';
@@ -21,16 +21,13 @@ import { useDirectoryTranslation } from '../directory/use-directory-translation'
 import { tenantLinkState, tenantPath } from './crumbs';
 import { HierarchyDrawer } from './HierarchyDrawer';
 import { NewTenantModal } from './NewTenantModal';
-import { tenantUrls, useDeleteTenantMutation, useTenantsQuery, type Tenant } from './tenants-api';
+import { useDeleteTenantMutation, useExportTenantsMutation, useTenantsQuery, type Tenant } from './tenants-api';
 import { TriStateCheckbox, type TriState } from './TriStateCheckbox';
 import { useTenantsTranslation } from './use-tenants-translation';
 import './tenants.css';
 
 /** Where the list's query is remembered (the pattern of the other lists' keys). */
 export const TENANTS_LIST_KEY = 'IDENTITY-TENANTS-LIST';
-
-/** The file the export is saved as. */
-export const TENANTS_EXPORT_FILE = 'Tenants.xlsx';
 
 /** The table scrolls sideways only below this width: at 1366 px, beside the open menu, every column is in view. */
 const TENANTS_TABLE_MIN_WIDTH = 1060;
@@ -67,12 +64,15 @@ export default function TenantsPage() {
   const [creating, setCreating] = useState(false);
   const [hierarchyOf, setHierarchyOf] = useState<Tenant>();
 
-  const exportTenants = () =>
-    // The export is the whole list as filtered, searched and sorted: no page.
-    downloadFile(tenantUrls.export({ ...query, skip: undefined, top: undefined }), TENANTS_EXPORT_FILE).then(
-      () => feedback.success(t('list.exported', { fileName: TENANTS_EXPORT_FILE })),
-      (failure: unknown) => feedback.error(errorMessage(failure, td)),
-    );
+  const [startExport, exporting] = useExportTenantsMutation();
+  const queued = useJobQueuedNotice();
+
+  // The export is the whole list as filtered, searched and sorted (no page), written in the background.
+  const exportTenants = async () => {
+    const result = await startExport({ ...query, skip: undefined, top: undefined });
+    if (result.error) feedback.error(errorMessage(result.error, td));
+    else queued.show(t('exportQueued.title'), t('exportQueued.text'));
+  };
 
   const remove = async (tenant: Tenant) => {
     const confirmed = await feedback.confirm({
@@ -168,7 +168,7 @@ export default function TenantsPage() {
         filters={<TenantFilters list={list} />}
         toolbar={
           <>
-            <Button icon={<FileExcelOutlined />} onClick={() => void exportTenants()}>
+            <Button icon={<FileExcelOutlined />} loading={exporting.isLoading} onClick={() => void exportTenants()}>
               {t('list.export')}
             </Button>
             {canCreate ? (
@@ -182,6 +182,7 @@ export default function TenantsPage() {
       {creating ? <NewTenantModal onClose={() => setCreating(false)} onCreated={onCreated} /> : null}
       {hierarchyOf ? <HierarchyDrawer tenant={hierarchyOf} onClose={() => setHierarchyOf(undefined)} /> : null}
       {feedback.holder}
+      {queued.holder}
     </>
   );
 }

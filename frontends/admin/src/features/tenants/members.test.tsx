@@ -108,21 +108,28 @@ describe('the Members tab', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(toggle).not.toBeChecked();
   });
 
-  it('exports the members, with or without the global users as the switch says', async () => {
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:members', revokeObjectURL: () => undefined }));
-    const { fetchMock } = await renderMembers({ api: { 'GET /api/v1/admin/tenants/t-paris/members/export': new Response('xlsx-bytes') } });
+  it('queues the export of the members, with or without the global users as the switch says', async () => {
+    const download = vi.spyOn(HTMLAnchorElement.prototype, 'click');
+    const { fetchMock } = await renderMembers({ api: { 'GET /api/v1/admin/tenants/t-paris/members/export': jsonResponse({ jobId: 'job-2' }, 202) } });
 
     fireEvent.click(screen.getByRole('switch', { name: 'Include Users Global' }));
     fireEvent.click(screen.getByRole('button', { name: /Export members/ }));
 
-    await waitFor(() => expect(clicked).toHaveLength(1));
-    expect(clicked[0]!.download).toBe('TenantMembers.xlsx');
+    expect(await screen.findByText('Operation Completed Successfully')).toBeInTheDocument();
+    expect(screen.getByText('Your operation will be processed in background.')).toBeInTheDocument();
     expect(queriesTo(fetchMock, 'GET /api/v1/admin/tenants/t-paris/members/export')).toEqual([{ excludeUserGlobal: 'false' }]);
-    expect(await screen.findByText('The members have been exported to TenantMembers.xlsx')).toBeInTheDocument();
+    expect(download).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+  });
+
+  it('says why the members export is refused', async () => {
+    const refusal = { code: 'errors.not_found', message: 'Not found', errors: [] };
+    await renderMembers({ api: { 'GET /api/v1/admin/tenants/t-paris/members/export': jsonResponse(refusal, 404) } });
+
+    fireEvent.click(await screen.findByRole('button', { name: /Export members/ }));
+
+    expect(await screen.findByText('Not found')).toBeInTheDocument();
+    expect(screen.queryByText('Operation Completed Successfully')).not.toBeInTheDocument();
   });
 
   describe('Add Member to Tenant', () => {

@@ -43,12 +43,6 @@ const TENANT_TREE_TAG = { type: 'Tenant' as const, id: 'TREE' };
 const tenantTag = (id: string) => ({ type: 'Tenant' as const, id });
 const tenantMembersTag = (id: string) => ({ type: 'Tenant' as const, id: `${id}/members` });
 
-/** Where the exports are downloaded from (plain fetches with the token, saved as files). */
-export const tenantUrls = {
-  export: (query: ListQuery) => `${PATHS.export}${toQueryString(query)}`,
-  membersExport: (id: string, excludeUserGlobal: boolean) => `${pathOf({ path: PATHS.membersExport }, { id })}${toQueryString({ excludeUserGlobal })}`,
-};
-
 export const tenantsApi = adminApi.injectEndpoints({
   endpoints: (build) => ({
     tenants: build.query<ResponseOf<Routes['list']>, ListQuery>({
@@ -82,9 +76,17 @@ export const tenantsApi = adminApi.injectEndpoints({
       // A move changes what every member of the subtree holds by hierarchy.
       invalidatesTags: (_result, error) => (error ? [] : ['Tenant', 'User', 'Group']),
     }),
+    // `GET …/export`: queues the export of the list as filtered and sorted; its file comes back in a notification.
+    exportTenants: build.mutation<ResponseOf<Routes['export']>, ListQuery>({
+      query: (query) => `${PATHS.export}${toQueryString(query)}`,
+    }),
     tenantMembers: build.query<ResponseOf<Routes['members']>, { id: string; query: ListQuery }>({
       query: ({ id, query }) => `${pathOf({ path: PATHS.members }, { id })}${toQueryString(query)}`,
       providesTags: (_result, _error, { id }) => [tenantMembersTag(id)],
+    }),
+    // `GET …/members/export`: queues the export of the tenant's members; its file comes back in a notification.
+    exportTenantMembers: build.mutation<ResponseOf<Routes['membersExport']>, { id: string; excludeUserGlobal: boolean }>({
+      query: ({ id, excludeUserGlobal }) => `${pathOf({ path: PATHS.membersExport }, { id })}${toQueryString({ excludeUserGlobal })}`,
     }),
     addTenantMember: build.mutation<TenantMember, { id: string; member: NewTenantMember }>({
       query: ({ id, member }) => ({ url: pathOf({ path: PATHS.members }, { id }), method: 'POST', body: member }),
@@ -108,8 +110,10 @@ export const {
   useCreateTenantMutation,
   useUpdateTenantMutation,
   useDeleteTenantMutation,
+  useExportTenantsMutation,
   useChangeTenantParentMutation,
   useTenantMembersQuery,
+  useExportTenantMembersMutation,
   useAddTenantMemberMutation,
   useRevokeTenantAccessMutation,
 } = tenantsApi;

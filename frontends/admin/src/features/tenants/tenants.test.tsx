@@ -8,11 +8,12 @@ import TenantsPage, { TENANTS_LIST_KEY } from './TenantsPage';
 beforeEach(() => sessionStorage.clear());
 
 describe('TenantsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
-  function renderList(options: { roles?: string[]; api?: ApiRoutes } = {}) {
+  function renderList(options: { roles?: string[]; api?: ApiRoutes; language?: 'en' | 'fr' } = {}) {
     return renderPage(<TenantsPage />, {
       route: '/tenants',
       pattern: '/tenants',
       roles: options.roles,
+      language: options.language,
       namespaces: [...NAMESPACES],
       api: { [TENANTS]: list([acme, paris]), 'GET /api/v1/admin/areas': AREAS, ...options.api },
     });
@@ -103,24 +104,42 @@ describe('TenantsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await waitFor(() => expect(listQueries(fetchMock).at(-1)).toMatchObject({ area: 'a2', skip: '0' }));
   });
 
-  it('exports the tenants as filtered and sorted, without paging, to Tenants.xlsx', async () => {
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:tenants', revokeObjectURL: () => undefined }));
-    const { fetchMock } = await renderList({ api: { 'GET /api/v1/admin/tenants/export': new Response('xlsx-bytes') } });
+  it('queues the export of the tenants as filtered and sorted, without paging, and says it runs in the background', async () => {
+    const download = vi.spyOn(HTMLAnchorElement.prototype, 'click');
+    const { fetchMock } = await renderList({ api: { 'GET /api/v1/admin/tenants/export': jsonResponse({ jobId: 'job-1' }, 202) } });
     await screen.findByRole('link', { name: 'Paris' });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Customised' }));
     await waitFor(() => expect(listQueries(fetchMock).at(-1)).toMatchObject({ isUserCustomized: 'true' }));
 
     fireEvent.click(screen.getByRole('button', { name: /Export to Excel/ }));
 
-    await waitFor(() => expect(clicked).toHaveLength(1));
-    expect(clicked[0]!.download).toBe('Tenants.xlsx');
+    expect(await screen.findByText('Operation Completed Successfully')).toBeInTheDocument();
+    expect(screen.getByText('Your operation will be processed in background.')).toBeInTheDocument();
     expect(queriesTo(fetchMock, 'GET /api/v1/admin/tenants/export')).toEqual([{ orderBy: 'title asc', includeHierarchy: 'true', isUserCustomized: 'true' }]);
-    expect(await screen.findByText('The tenants have been exported to Tenants.xlsx')).toBeInTheDocument();
+    // The file comes later, through the notifications flyout: nothing is downloaded now.
+    expect(download).not.toHaveBeenCalled();
     vi.restoreAllMocks();
+  });
+
+  it('says so in the user’s language', async () => {
+    await renderList({ language: 'fr', api: { 'GET /api/v1/admin/tenants/export': jsonResponse({ jobId: 'job-1' }, 202) } });
+    await screen.findByRole('link', { name: 'Paris' });
+
+    fireEvent.click(screen.getByRole('button', { name: /Exporter vers Excel/ }));
+
+    expect(await screen.findByText('Opération effectuée avec succès')).toBeInTheDocument();
+    expect(screen.getByText('Votre opération sera traitée en arrière-plan.')).toBeInTheDocument();
+  });
+
+  it('says why an export is refused, and queues nothing', async () => {
+    const refusal = { code: 'errors.validation', message: 'The request is not valid', errors: [{ field: 'creation', code: 'validation.invalid', message: 'creation is not valid' }] };
+    await renderList({ api: { 'GET /api/v1/admin/tenants/export': jsonResponse(refusal, 400) } });
+    await screen.findByRole('link', { name: 'Paris' });
+
+    fireEvent.click(screen.getByRole('button', { name: /Export to Excel/ }));
+
+    expect(await screen.findByText('The request is not valid')).toBeInTheDocument();
+    expect(screen.queryByText('Operation Completed Successfully')).not.toBeInTheDocument();
   });
 
   describe('New Entity', () => {

@@ -1,4 +1,10 @@
 import type { AppContext, JobHandler, JobType } from '@gatehouse/core';
+import { groupMembersImportJob } from '../groups/excel/service.js';
+import { exportAuthenticationLogsHandler, exportSystemLogsHandler } from '../logs/export.js';
+import { tenantRolesImportJob } from '../tenant-identities/import.js';
+import { exportMembersHandler, exportTenantsHandler } from '../tenants/export.js';
+import { changeUserNamesJob } from '../users/excel/change-user-name.js';
+import { bulkInsertUsersJob } from '../users/excel/import.js';
 import { adminReportHandler } from './admin-report.js';
 
 /**
@@ -8,4 +14,13 @@ import { adminReportHandler } from './admin-report.js';
  */
 export const jobHandlers: Partial<Record<JobType, (context: AppContext) => JobHandler<never>>> = {
   AdminReport: adminReportHandler,
+  ExportTenants: exportTenantsHandler,
+  ExportMembers: exportMembersHandler,
+  ExportAuthenticationLogs: exportAuthenticationLogsHandler,
+  ExportSystemLogs: exportSystemLogsHandler,
+  BulkInsertUsers: bulkInsertUsersJob,
+  BulkChangeUsernameEmail: changeUserNamesJob,
+  BulkInsertGroupMembers: groupMembersImportJob,
+  BulkInsertUsersWithTenant: (context) => tenantRolesImportJob(context, 'users'),
+  BulkInsertGroupsWithTenant: (context) => tenantRolesImportJob(context, 'groups'),
 };

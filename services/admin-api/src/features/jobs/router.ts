@@ -9,8 +9,9 @@ import { jobQueueOf } from './runtime.js';
 export function jobRoutes(context: AppContext): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
-  bind(router, dashboardRoutes.adminReport, async ({ caller }) => {
-    const jobId = await jobQueueOf(context).enqueue('AdminReport', {}, { userId: caller.userId });
+  bind(router, dashboardRoutes.adminReport, async ({ ctx, caller }) => {
+    // The language of the console that asked: the notification says the report is ready in it.
+    const jobId = await jobQueueOf(context).enqueue('AdminReport', { language: ctx.state.language as string }, { userId: caller.userId });
     return { jobId };
   });
   bind(router, fileStorageRoutes.downloadExcel, async ({ ctx, caller, query }) => {

@@ -39,7 +39,8 @@ async function tell(context: AppContext, event: JobEvent): Promise<void> {
     announceProcess(context, job.userId, { id: job.id, type: job.type, status: 'Running', startTime: job.startedAt ?? new Date(), progress: 0, total: null });
     return;
   }
-  const lng = await userLanguage(context, job.userId);
+  // The language the requester used when asking for the job, else the one of their profile.
+  const lng = typeof job.payload.language === 'string' && job.payload.language ? job.payload.language : await userLanguage(context, job.userId);
   if (event.kind === 'succeeded') {
     const data = outcomeOf(job.result);
     await notify(context, job.userId, {

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { logsRoutes } from '@gatehouse/contracts';
 import type { AppContext } from '@gatehouse/core';
-import type { Context } from 'koa';
-import { attachment } from '../../excel/workbook.js';
 import { adminRoutes } from '../../http/route.js';
+import { exportPayload } from '../jobs/exports.js';
+import { jobQueueOf } from '../jobs/runtime.js';
 import { LogsService } from './service.js';
 
 /**
@@ -14,22 +14,21 @@ export function logRoutes(context: AppContext, service = new LogsService(context
   const router = new Router();
   const { bind } = adminRoutes(context);
   const routes = logsRoutes;
-  const language = (ctx: Context) => ctx.state.language as string;
 
   bind(router, routes.authentication, async ({ scope, query }) => service.authentication(await scope(), query));
   bind(router, routes.system, async ({ scope, query }) => service.system(await scope(), query));
   bind(router, routes.session, async ({ scope, query }) => service.session(await scope(), query));
   bind(router, routes.externalApiAccess, async ({ scope, query }) => service.externalApiAccess(await scope(), query));
 
-  bind(router, routes.authenticationExport, async ({ ctx, scope, query }) => {
-    const file = await service.exportAuthentication(ctx, await scope(), query, language(ctx));
-    attachment(ctx, 'AuthenticationLogs.xlsx');
-    ctx.body = file;
+  // The exports run as background jobs (jobs/handlers.ts) once their filters are known to be
+  // valid and within the row limit; their file comes with the notification.
+  bind(router, routes.authenticationExport, async ({ ctx, caller, scope, query }) => {
+    await service.authenticationExport(await scope(), query);
+    return { jobId: await jobQueueOf(context).enqueue('ExportAuthenticationLogs', exportPayload(ctx, routes.authenticationExport), { userId: caller.userId }) };
   });
-  bind(router, routes.systemExport, async ({ ctx, scope, query }) => {
-    const file = await service.exportSystem(ctx, await scope(), query, language(ctx));
-    attachment(ctx, 'SystemLogs.xlsx');
-    ctx.body = file;
+  bind(router, routes.systemExport, async ({ ctx, caller, scope, query }) => {
+    await service.systemExport(await scope(), query);
+    return { jobId: await jobQueueOf(context).enqueue('ExportSystemLogs', exportPayload(ctx, routes.systemExport), { userId: caller.userId }) };
   });
 
   return router;

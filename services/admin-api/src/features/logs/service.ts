@@ -11,10 +11,8 @@ import {
   type SystemLogQuery,
 } from '@gatehouse/contracts';
 import { AppError, type AppContext } from '@gatehouse/core';
-import type { Context } from 'koa';
-import type { Readable } from 'node:stream';
 import type { CallerScope } from '../../auth/scope.js';
-import { EXPORT_BATCH_SIZE, SYSTEM_COLUMNS, authenticationColumns, streamLogExport, type ExportColumn } from './export.js';
+import { keysetPages } from '../jobs/exports.js';
 import {
   authenticationLogs,
   countLogs,
@@ -23,12 +21,19 @@ import {
   logBatch,
   sessionLogs,
   systemLogs,
+  type LogCursor,
   type LogFilter,
 } from './repository.js';
 
 type Page<T> = Promise<{ items: T[]; count: number }>;
 /** A list query without its page: what an export takes. */
 type Unpaged<Q> = Omit<Q, 'skip' | 'top'>;
+
+/** What an export writes: how many rows, and the rows a page at a time. */
+export interface LogExportRows<I> {
+  count: number;
+  pages: () => AsyncGenerator<I[]>;
+}
 
 /**
  * A range whose end comes before its start selects nothing: that is a mistake to say, not an
@@ -40,7 +45,7 @@ function assertRange(query: { startDate?: LogInstant; endDate?: LogInstant }): v
   }
 }
 
-/** The Logs page: the four logs, filtered within the caller's areas, and the exports of two. */
+/** The Logs page: the four logs, filtered within the caller's areas, and the rows of the exports of two. */
 export class LogsService {
   constructor(private readonly context: AppContext) {}
 
@@ -69,42 +74,22 @@ export class LogsService {
     return listLogs(this.db, externalApiAccessLogs, this.filter(scope, query), query);
   }
 
-  /** AuthenticationLogs.xlsx: the sign-in attempts the filters select, in the list's order. */
-  async exportAuthentication(ctx: Context, scope: CallerScope, query: Unpaged<AuthenticationLogQuery>, language: string): Promise<Readable> {
+  /** The sign-in attempts an export of these filters holds, in the list's order. */
+  async authenticationExport(scope: CallerScope, query: Unpaged<AuthenticationLogQuery>): Promise<LogExportRows<AuthenticationLog>> {
     const filter = this.filter(scope, query);
-    await this.assertExportable(countLogs(this.db, authenticationLogs, filter));
-    return this.stream(ctx, language, 'authentication', authenticationColumns(this.context, language), (after) =>
-      logBatch(this.db, authenticationLogs, filter, after, EXPORT_BATCH_SIZE),
-    );
+    return this.exportRows(countLogs(this.db, authenticationLogs, filter), (after, size) => logBatch(this.db, authenticationLogs, filter, after, size));
   }
 
-  /** SystemLogs.xlsx: the administrative changes the filters select, in the list's order. */
-  async exportSystem(ctx: Context, scope: CallerScope, query: Unpaged<SystemLogQuery>, language: string): Promise<Readable> {
+  /** The administrative changes an export of these filters holds, in the list's order. */
+  async systemExport(scope: CallerScope, query: Unpaged<SystemLogQuery>): Promise<LogExportRows<SystemLog>> {
     const filter = this.filter(scope, query);
-    await this.assertExportable(countLogs(this.db, systemLogs, filter));
-    return this.stream(ctx, language, 'system', SYSTEM_COLUMNS, (after) => logBatch(this.db, systemLogs, filter, after, EXPORT_BATCH_SIZE));
+    return this.exportRows(countLogs(this.db, systemLogs, filter), (after, size) => logBatch(this.db, systemLogs, filter, after, size));
   }
 
   /** An export holds at most LOG_EXPORT_MAX_ROWS rows: more is refused, naming both numbers, before anything is written. */
-  private async assertExportable(counting: Promise<number>): Promise<void> {
+  private async exportRows<I>(counting: Promise<number>, read: (after: LogCursor | null, size: number) => Promise<Array<{ item: I; cursor: LogCursor }>>): Promise<LogExportRows<I>> {
     const count = await counting;
     if (count > LOG_EXPORT_MAX_ROWS) throw new AppError('logs.export_too_large', 400, { count, max: LOG_EXPORT_MAX_ROWS });
-  }
-
-  private stream<R>(
-    ctx: Context,
-    language: string,
-    kind: 'authentication' | 'system',
-    columns: Array<ExportColumn<R>>,
-    read: Parameters<typeof streamLogExport<R>>[1]['read'],
-  ): Promise<Readable> {
-    const t = (key: string) => this.context.i18n.t(`logs.export.${key}`, { lng: language }) as string;
-    return streamLogExport(ctx, {
-      sheetName: t(`${kind}_sheet`),
-      header: (key) => t(`${kind}_columns.${key}`),
-      columns,
-      read,
-      batchSize: EXPORT_BATCH_SIZE,
-    });
+    return { count, pages: () => keysetPages(read) };
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { buildApplication } from '@gatehouse/core/testing';
+import { buildApplication, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
@@ -21,6 +21,8 @@ import {
   type IdentitiesWorld,
   type Persona,
 } from './testing.js';
+import { jobNotification, withBackgroundJobs } from '../../testing/exports.js';
+import { importResult, queuedJob, whenJobStarts } from '../../testing/jobs.js';
 
 const USERS_HEADER = ['UserName or Email', 'Tenant', 'Application', 'Role', 'Inheritable'];
 const GROUPS_HEADER = ['Group', 'Tenant', 'Application', 'Role', 'Inheritable'];
@@ -30,6 +32,8 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
 
   before(async () => {
     w = await buildIdentitiesWorld();
+    // The imports run in the background with the roles the requester holds then, not their token's.
+    await grant(w.context.dataSource, { tenant: w.tenantA, user: w.callers.manager, roles: [w.identity.roleByName.Manager!] });
   });
 
   const upload = async (kind: 'users' | 'groups', file: Buffer, options: { as?: Persona; name?: string; lang?: string } = {}) =>
@@ -108,6 +112,8 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
   });
 
   describe('POST /api/v1/admin/tenantIdentities/bulk_insert/users', () => {
+    withBackgroundJobs(() => w);
+
     it('gives the good rows’ roles, and reports bad rows by their Excel row number, without stopping', async () => {
       const [ann, bob, cleo] = [await userIn(w, w.areaA), await userIn(w, w.areaB), await userIn(w, w.areaA)];
       await w.context.dataSource.query(`UPDATE users SET email = $2::text, normalized_email = lower($2::text) WHERE id = $1`, [cleo.id, `Cleo-${cleo.id}@Example.com`]);
@@ -128,9 +134,7 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
         [null, null, w.app.name, null, null], // 13: user, tenant and role empty
       ]);
       const heard = await announcedDuring(w, async () => {
-        const res = await upload('users', file);
-        expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        expect(res.body).to.deep.equal({
+        expect(await importResult(w.context, await upload('users', file))).to.deep.equal({
           success: false,
           totalElements: 11,
           importedElements: 3,
@@ -176,10 +180,9 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
         [w.callers.admin.userName, w.tenantA.title, w.app.name, 'Reader', 'Yes'], // 4: outranks the caller
         [target.userName, w.tenantA.title, w.app.name, 'Writer', 'Yes'], // 5: fine
       ]);
-      const res = await upload('users', file, { as: 'manager' });
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.deep.include({ success: false, totalElements: 4, importedElements: 1 });
-      expect(res.body.errors).to.deep.equal([
+      const result = await importResult(w.context, await upload('users', file, { as: 'manager' }));
+      expect(result).to.deep.include({ success: false, totalElements: 4, importedElements: 1 });
+      expect(result.errors).to.deep.equal([
         { row: 2, reason: 'Only an administrator can change roles in the Global tenant' },
         { row: 3, reason: 'Only an administrator can grant or revoke roles of the identity application' },
         { row: 4, reason: 'You cannot change the access of someone who holds a higher role than yours' },
@@ -199,13 +202,13 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
         [w.callers.god.userName, w.tenantA.title, app.name, 'Viewer', 'Yes'], // 4: outranks
         [target.userName, w.tenantA.title, app.name, 'Inherited', 'Yes'], // 5: by hierarchy
       ]);
-      const res = await upload('users', file, { lang: 'fr' });
-      expect(res.body).to.deep.include({ totalElements: 4, importedElements: 1 });
-      expect(res.body.errors.map((e: { row: number }) => e.row)).to.deep.equal([3, 4, 5]);
-      expect(res.body.errors[0].reason).to.equal('Seul un utilisateur God peut attribuer ou retirer le rôle God');
+      const result = await importResult(w.context, await upload('users', file, { lang: 'fr' }));
+      expect(result).to.deep.include({ totalElements: 4, importedElements: 1 });
+      expect(result.errors.map((e) => e.row)).to.deep.equal([3, 4, 5]);
+      expect(result.errors[0]!.reason).to.equal('Seul un utilisateur God peut attribuer ou retirer le rôle God');
       expect(await ownRolesOf(w, target.id)).to.deep.equal({ [w.tenantA.id]: { inheritable: true, roles: ['identity:Manager'] } });
-      const god = await upload('users', await xlsx([USERS_HEADER, [target.userName, 'Global', 'identity', 'God', 'No']]), { as: 'god' });
-      expect(god.body).to.deep.include({ success: true, importedElements: 1 });
+      const god = await importResult(w.context, await upload('users', await xlsx([USERS_HEADER, [target.userName, 'Global', 'identity', 'God', 'No']]), { as: 'god' }));
+      expect(god).to.deep.include({ success: true, importedElements: 1 });
     });
 
     it('sets the membership’s Inheritable when a row gives it (with a warning), and refuses two rows that disagree', async () => {
@@ -217,8 +220,7 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
         [user.userName, w.tenantB.title, w.app.name, 'Reader', 'Yes'], // 3: disagrees with row 2
         [user.userName, w.tenantA.title, w.app.name, 'Reader', 'No'], // 4: a new, non-inheritable membership
       ]);
-      const res = await upload('users', file);
-      expect(res.body).to.deep.equal({
+      expect(await importResult(w.context, await upload('users', file))).to.deep.equal({
         success: false,
         totalElements: 3,
         importedElements: 2,
@@ -235,8 +237,8 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
       const user = await userIn(w, w.areaA);
       const workbook = await new ExcelJS.Workbook().xlsx.load((await template('users', { lang: 'de' })).body);
       workbook.worksheets[0]!.addRow([user.userName, w.tenantA.title, w.app.name, 'Reader', 'Ja']);
-      const res = await upload('users', Buffer.from(await workbook.xlsx.writeBuffer()), { lang: 'en' });
-      expect(res.body, JSON.stringify(res.body)).to.deep.include({ success: true, totalElements: 1, importedElements: 1 });
+      const result = await importResult(w.context, await upload('users', Buffer.from(await workbook.xlsx.writeBuffer()), { lang: 'en' }));
+      expect(result, JSON.stringify(result)).to.deep.include({ success: true, totalElements: 1, importedElements: 1 });
       expect(await ownRolesOf(w, user.id)).to.deep.equal({ [w.tenantA.id]: { inheritable: true, roles: [`${w.app.name}:Reader`] } });
     });
 
@@ -244,14 +246,47 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
       const user = await userIn(w, w.areaA);
       const file = await xlsx([USERS_HEADER, [user.userName, w.tenantA.title, w.app.name, 'Reader', 'Yes']]);
       const [first, second] = await Promise.all([upload('users', file), upload('users', file)]);
-      expect([first.status, second.status]).to.deep.equal([200, 200]);
-      expect(first.body.importedElements + second.body.importedElements).to.equal(1);
-      expect(first.body.warnings.length + second.body.warnings.length).to.equal(1);
+      const [one, other] = await Promise.all([importResult(w.context, first), importResult(w.context, second)]);
+      expect(one.importedElements + other.importedElements).to.equal(1);
+      expect(one.warnings.length + other.warnings.length).to.equal(1);
       const [{ count }] = await w.context.dataSource.query(
         `SELECT count(*)::int AS count FROM tenant_member_roles tmr JOIN tenant_members tm ON tm.id = tmr.tenant_member_id WHERE tm.user_id = $1`,
         [user.id],
       );
       expect(count).to.equal(1);
+    });
+
+    it('notifies the requester with the import result', async () => {
+      const user = await userIn(w, w.areaA);
+      const file = await xlsx([USERS_HEADER, [user.userName, w.tenantA.title, w.app.name, 'Reader', 'Yes'], ['ghost@example.com', w.tenantA.title, w.app.name, 'Reader', '']]);
+      const result = await importResult(w.context, await upload('users', file, { as: 'manager' }));
+      const notification = await jobNotification(w, w.callers.manager.id, 'BulkInsertUsersWithTenant', (n) => JSON.stringify(n.data) === JSON.stringify(result));
+      expect(notification.data).to.deep.equal({
+        success: false,
+        totalElements: 2,
+        importedElements: 1,
+        errors: [{ row: 3, reason: 'No user ghost@example.com was found.' }],
+        warnings: [],
+      });
+    });
+
+    it('grants nothing for a Manager whose role was taken away between the upload and the job', async () => {
+      const manager = await userIn(w, w.areaA);
+      await grant(w.context.dataSource, { tenant: w.tenantA, user: manager, roles: [w.identity.roleByName.Manager!] });
+      const target = await userIn(w, w.areaA);
+      const undo = await whenJobStarts(w.context, manager.id, { statement: `DELETE FROM tenant_members WHERE user_id = '${manager.id}';` });
+      try {
+        const res = await request(w.server)
+          .post('/api/v1/admin/tenantIdentities/bulk_insert/users')
+          .set('Authorization', await bearer(w, 'manager', manager))
+          .set('Accept-Language', 'en')
+          .attach('file', await xlsx([USERS_HEADER, [target.userName, w.tenantA.title, w.app.name, 'Reader', 'Yes']]), 'roles.xlsx');
+        expect(await queuedJob(w.context, res)).to.include({ status: 'Failed', error: 'You dont have permission to perform this action' });
+      } finally {
+        await undo();
+      }
+      expect(await ownRolesOf(w, target.id)).to.deep.equal({});
+      expect(await systemLogs(w, 'BulkInsert', manager.id)).to.deep.equal([]);
     });
 
     it('answers 403 to an AreaAdministrator and a TenantAdministrator, changing nothing', async () => {
@@ -293,6 +328,8 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
   });
 
   describe('POST /api/v1/admin/tenantIdentities/bulk_insert/groups', () => {
+    withBackgroundJobs(() => w);
+
     it('gives groups roles through the group page’s own rules, by name or id, and reports bad rows', async () => {
       const sales = await groupIn(w, w.areaA, { name: `Sales ${randomUUID().slice(0, 6)}` });
       const member = await userIn(w, w.areaA);
@@ -312,9 +349,7 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
         [sales.name, 'Global', 'identity', 'God', 'Yes'], // 7: God is God's
       ]);
       const heard = await announcedDuring(w, async () => {
-        const res = await upload('groups', file);
-        expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        expect(res.body).to.deep.equal({
+        expect(await importResult(w.context, await upload('groups', file))).to.deep.equal({
           success: false,
           totalElements: 6,
           importedElements: 2,
@@ -345,18 +380,20 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
       const group = await groupIn(w, w.areaB);
       const users = await groupIn(w, w.areaA, { name: 'Users' });
       await holds(w, { group: users }, GLOBAL_TENANT_ID, ['Reader']);
-      const manager = await upload(
-        'groups',
-        await xlsx([
-          GROUPS_HEADER,
-          [group.id, 'Global', w.app.name, 'Reader', 'Yes'],
-          [group.id, w.tenantB.id, 'identity', 'User', 'Yes'],
-          [group.id, w.tenantB.id, w.app.name, 'Writer', 'Yes'],
-        ]),
-        { as: 'manager' },
+      const manager = await importResult(
+        w.context,
+        await upload(
+          'groups',
+          await xlsx([
+            GROUPS_HEADER,
+            [group.id, 'Global', w.app.name, 'Reader', 'Yes'],
+            [group.id, w.tenantB.id, 'identity', 'User', 'Yes'],
+            [group.id, w.tenantB.id, w.app.name, 'Writer', 'Yes'],
+          ]),
+          { as: 'manager' },
+        ),
       );
-      expect(manager.status, JSON.stringify(manager.body)).to.equal(200);
-      expect(manager.body).to.deep.equal({
+      expect(manager).to.deep.equal({
         success: false,
         totalElements: 3,
         importedElements: 1,
@@ -367,12 +404,15 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
         warnings: [],
       });
       expect(await groupRolesOf(w, group.id)).to.deep.equal({ [w.tenantB.id]: { inheritable: true, roles: [`${w.app.name}:Writer`] } });
-      const admin = await upload('groups', await xlsx([GROUPS_HEADER, [users.id, w.tenantA.title, w.app.name, 'Writer', 'Yes'], [group.id, w.tenantB.id, w.app.name, 'Reader', 'Yes']]));
-      expect(admin.body).to.deep.include({ totalElements: 2, importedElements: 1 });
-      expect(admin.body.errors).to.deep.equal([{ row: 2, reason: 'The Users group cannot be edited: no more tenant roles can be added to it' }]);
+      const admin = await importResult(
+        w.context,
+        await upload('groups', await xlsx([GROUPS_HEADER, [users.id, w.tenantA.title, w.app.name, 'Writer', 'Yes'], [group.id, w.tenantB.id, w.app.name, 'Reader', 'Yes']])),
+      );
+      expect(admin).to.deep.include({ totalElements: 2, importedElements: 1 });
+      expect(admin.errors).to.deep.equal([{ row: 2, reason: 'The Users group cannot be edited: no more tenant roles can be added to it' }]);
       expect(await groupRolesOf(w, users.id)).to.deep.equal({ [GLOBAL_TENANT_ID]: { inheritable: true, roles: [`${w.app.name}:Reader`] } });
-      const god = await upload('groups', await xlsx([GROUPS_HEADER, [users.id, w.tenantA.title, w.app.name, 'Writer', 'Yes']]), { as: 'god' });
-      expect(god.body).to.deep.include({ success: true, importedElements: 1 });
+      const god = await importResult(w.context, await upload('groups', await xlsx([GROUPS_HEADER, [users.id, w.tenantA.title, w.app.name, 'Writer', 'Yes']]), { as: 'god' }));
+      expect(god).to.deep.include({ success: true, importedElements: 1 });
     });
   });
 });

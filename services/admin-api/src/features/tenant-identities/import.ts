@@ -1,14 +1,15 @@
-import { AppError, GLOBAL_TENANT_ID, type AppContext } from '@gatehouse/core';
+import { AppError, GLOBAL_TENANT_ID, type AppContext, type JobHandler } from '@gatehouse/core';
 import { writeSystemLog } from '../../audit/system-log.js';
 import { inScope, type CallerScope } from '../../auth/scope.js';
-import type { SheetRow } from '../../excel/workbook.js';
+import { readSheet, type SheetRow } from '../../excel/workbook.js';
 import { findUserName } from '../directory/lookups.js';
 import { findUsersByLogin, type LoginMatch } from '../groups/excel/repository.js';
-import type { GroupsService } from '../groups/service.js';
+import { GroupsService } from '../groups/service.js';
+import { uploadJob, type UploadJobPayload } from '../jobs/upload-jobs.js';
 import type { Actor } from '../users/access.js';
-import { RowReport, clip, knownError, parseYesNo, type ImportResult, type RowProblem, type SheetImportInput } from '../users/excel/messages.js';
-import type { UserRolesService } from '../users/roles/service.js';
-import type { ImportColumn } from './excel.js';
+import { RowReport, clip, knownError, parseYesNo, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from '../users/excel/messages.js';
+import { UserRolesService } from '../users/roles/service.js';
+import { MAX_IMPORT_ROWS, importColumns, type IdentityKind, type ImportColumn } from './excel.js';
 import {
   findApplicationsByKey,
   findGroupsByKey,
@@ -77,6 +78,8 @@ export async function importUserTenantRoles(context: AppContext, userRoles: Pick
   }
 
   let imported = 0;
+  let done = input.rows.length - planned.length;
+  input.progress?.(done, input.rows.length);
   for (const grant of planned) {
     const saved = await applyRow(context, report, grant, input.requestId, async () => {
       const before = await findOwnMembership(db, 'user_id', grant.user.id, grant.tenant.id);
@@ -88,6 +91,7 @@ export async function importUserTenantRoles(context: AppContext, userRoles: Pick
       return { before, changed };
     });
     if (saved) imported++;
+    input.progress?.(++done, input.rows.length);
   }
   const result = report.result(input.rows.length, imported);
   await logImport(context, input, 'BulkInsertUsersWithTenant', result);
@@ -119,6 +123,8 @@ export async function importGroupTenantRoles(context: AppContext, groups: Pick<G
   }
 
   let imported = 0;
+  let done = input.rows.length - planned.length;
+  input.progress?.(done, input.rows.length);
   for (const grant of planned) {
     const saved = await applyRow(context, report, grant, input.requestId, async () => {
       const before = await findOwnMembership(db, 'group_id', grant.group.id, grant.tenant.id);
@@ -131,10 +137,28 @@ export async function importGroupTenantRoles(context: AppContext, groups: Pick<G
       return { before, changed };
     });
     if (saved) imported++;
+    input.progress?.(++done, input.rows.length);
   }
   const result = report.result(input.rows.length, imported);
   await logImport(context, input, 'BulkInsertGroupsWithTenant', result);
   return result;
+}
+
+/**
+ * The BulkInsertUsersWithTenant and BulkInsertGroupsWithTenant jobs: the files kept by
+ * `POST /tenantIdentities/bulk_insert/{users|groups}`, imported with the requester's rights at run
+ * time. A row an attempt cut short had applied is, on the next attempt, a role already held: a
+ * warning, never a second grant.
+ */
+export function tenantRolesImportJob(context: AppContext, kind: IdentityKind): JobHandler<UploadJobPayload> {
+  const endpoint = kind === 'users' ? 'tenantIdentities.bulkInsertUsers' : 'tenantIdentities.bulkInsertGroups';
+  const users = new UserRolesService(context);
+  const groups = new GroupsService(context);
+  return uploadJob(context, endpoint, async (job) => {
+    const rows = await readSheet(job.file.bytes, { columns: importColumns(context, kind), maxRows: MAX_IMPORT_ROWS });
+    const input = { ...sheetImportOf(job), rows };
+    return kind === 'users' ? importUserTenantRoles(context, users, input) : importGroupTenantRoles(context, groups, input);
+  });
 }
 
 /**

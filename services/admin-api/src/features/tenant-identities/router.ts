@@ -3,13 +3,11 @@ import { tenantIdentitiesRoutes } from '@gatehouse/contracts';
 import { toListQuery, type AppContext } from '@gatehouse/core';
 import type { Context } from 'koa';
 import type { CallerScope } from '../../auth/scope.js';
-import { xlsxUploadReader } from '../../excel/upload.js';
+import { xlsxUploadReader, type UploadedWorkbook } from '../../excel/upload.js';
 import { attachment, readSheet } from '../../excel/workbook.js';
 import { adminRoutes } from '../../http/route.js';
-import { GroupsService } from '../groups/service.js';
-import { UserRolesService } from '../users/roles/service.js';
+import { queueUpload } from '../jobs/uploads.js';
 import { MAX_IMPORT_ROWS, identityTemplate, importColumns, type IdentityKind } from './excel.js';
-import { importGroupTenantRoles, importUserTenantRoles, type TenantRolesImportInput } from './import.js';
 import { USER_DISPLAY_NAME_SQL } from './repository.js';
 import { TenantIdentitiesService } from './service.js';
 
@@ -22,24 +20,21 @@ const TEMPLATE_FILE: Record<IdentityKind, string> = { users: 'UsersWithTenantTem
 
 /**
  * `/tenantIdentities/*`: the Permissions page's users and groups with their tenants, and the
- * imports that give them roles in tenants. The caller is already authenticated.
+ * imports that give them roles in tenants (run in the background: tenantRolesImportJob). The
+ * caller is already authenticated.
  */
-export function tenantIdentityRoutes(
-  context: AppContext,
-  service = new TenantIdentitiesService(context),
-  grants = { users: new UserRolesService(context), groups: new GroupsService(context) },
-): Router {
+export function tenantIdentityRoutes(context: AppContext, service = new TenantIdentitiesService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const routes = tenantIdentitiesRoutes;
   const readXlsx = xlsxUploadReader();
   const language = (ctx: Context) => ctx.state.language as string;
 
-  /** Reads the uploaded .xlsx (after the route's role check) and the rows of its first sheet. */
-  const readUpload = async (ctx: Context, kind: IdentityKind): Promise<Omit<TenantRolesImportInput, 'caller' | 'scope'>> => {
+  /** Reads the uploaded .xlsx (after the route's role check) and checks its first sheet reads as the import's rows. */
+  const checkedUpload = async (ctx: Context, kind: IdentityKind): Promise<UploadedWorkbook> => {
     const file = await readXlsx(ctx);
-    const rows = await readSheet(file.buffer, { columns: importColumns(context, kind), maxRows: MAX_IMPORT_ROWS });
-    return { rows, fileName: file.name, language: language(ctx), requestId: ctx.state.requestId as string | undefined };
+    await readSheet(file.buffer, { columns: importColumns(context, kind), maxRows: MAX_IMPORT_ROWS });
+    return file;
   };
 
   bind(router, routes.users, async ({ scope, query }) => service.users(await scope(), toListQuery(query, USER_SORT), query));
@@ -54,14 +49,12 @@ export function tenantIdentityRoutes(
   };
   bind(router, routes.usersTemplate, template('users'));
   bind(router, routes.groupsTemplate, template('groups'));
-  bind(router, routes.bulkInsertUsers, async ({ ctx, caller, scope }) => {
-    const upload = await readUpload(ctx, 'users');
-    return importUserTenantRoles(context, grants.users, { ...upload, caller, scope: await scope() });
-  });
-  bind(router, routes.bulkInsertGroups, async ({ ctx, caller, scope }) => {
-    const upload = await readUpload(ctx, 'groups');
-    return importGroupTenantRoles(context, grants.groups, { ...upload, caller, scope: await scope() });
-  });
+  bind(router, routes.bulkInsertUsers, async ({ ctx, caller }) =>
+    queueUpload(context, ctx, caller, 'BulkInsertUsersWithTenant', await checkedUpload(ctx, 'users')),
+  );
+  bind(router, routes.bulkInsertGroups, async ({ ctx, caller }) =>
+    queueUpload(context, ctx, caller, 'BulkInsertGroupsWithTenant', await checkedUpload(ctx, 'groups')),
+  );
 
   return router;
 }

@@ -1,67 +1,21 @@
-import { PassThrough } from 'node:stream';
-import type { Tenant, TenantMember } from '@gatehouse/contracts';
-import type { AppContext } from '@gatehouse/core';
-import ExcelJS from 'exceljs';
-import { styleHeaderRow } from '../../excel/workbook.js';
+import { tenantsRoutes, type Tenant, type TenantMember } from '@gatehouse/contracts';
+import { toListQuery, type AppContext, type JobHandler } from '@gatehouse/core';
+import { exportJob, offsetPages, type ExportColumn } from '../jobs/exports.js';
+import { MEMBER_SORT } from './members-repository.js';
+import { TenantMembersService } from './members-service.js';
+import { TENANT_SORT } from './repository.js';
+import { TenantsService } from './service.js';
 
-/** Rows read per query. */
-export const EXPORT_BATCH_SIZE = 2000;
+/** The list's and the export's filters, from their query. */
+export const filtersOf = (query: { area?: string; isUserCustomized?: boolean; creation?: 'Auto' | 'Manual'; parent?: string; includeHierarchy?: boolean }) => ({
+  areaId: query.area,
+  isUserCustomized: query.isUserCustomized,
+  creation: query.creation,
+  parentId: query.parent,
+  includeHierarchy: query.includeHierarchy,
+});
 
-interface Column<R> {
-  key: string;
-  width: number;
-  value: (row: R) => unknown;
-  date?: boolean;
-}
-
-const PLAIN_STYLE: Partial<ExcelJS.Style> = {};
-const DATE_STYLE: Partial<ExcelJS.Style> = { numFmt: 'yyyy-mm-dd hh:mm:ss' };
-
-/**
- * A one-sheet workbook of the rows `read` hands over a batch at a time (an empty batch ends it),
- * headers in the caller's language. exceljs's streaming writer keeps only the zipped output in
- * memory; the whole file is built before anything is sent, so a failing query still answers a
- * proper error.
- */
-async function workbookOf<R>(
-  sheetName: string,
-  headers: (key: string) => string,
-  columns: Array<Column<R>>,
-  read: (skip: number) => Promise<R[][]>,
-): Promise<Buffer> {
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    out.on('end', resolve);
-    out.on('error', reject);
-  });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
-  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((column) => ({ header: headers(column.key), key: column.key, width: column.width }));
-  styleHeaderRow(sheet.getRow(1));
-  sheet.getRow(1).commit();
-  for (let skip = 0; ; ) {
-    const batch = await read(skip);
-    if (batch.length === 0) break;
-    skip += batch.length;
-    for (const rows of batch) {
-      for (const item of rows) {
-        const row = sheet.addRow(columns.map((column) => column.value(item)));
-        row.eachCell({ includeEmpty: true }, (cell, index) => {
-          cell.style = columns[index - 1]?.date ? DATE_STYLE : PLAIN_STYLE;
-        });
-        row.commit();
-      }
-    }
-  }
-  sheet.commit();
-  await workbook.commit();
-  await ended;
-  return Buffer.concat(chunks);
-}
-
-const TENANT_COLUMNS: Array<Column<Tenant>> = [
+const TENANT_COLUMNS: Array<ExportColumn<Tenant>> = [
   { key: 'title', width: 32, value: (t) => t.title },
   { key: 'area', width: 20, value: (t) => t.areaName },
   { key: 'parent', width: 32, value: (t) => t.parentTitle },
@@ -76,12 +30,26 @@ const TENANT_COLUMNS: Array<Column<Tenant>> = [
   { key: 'modifiedOn', width: 20, value: (t) => new Date(t.modifiedOn), date: true },
 ];
 
-/** Tenants.xlsx: the tenants `read` selects (the list's filters and sort), each with its ancestors' path. */
-export function tenantsWorkbook(context: AppContext, language: string, read: (skip: number, top: number) => Promise<Tenant[]>): Promise<Buffer> {
-  const t = (key: string) => context.i18n.t(`tenants.export.${key}`, { lng: language }) as string;
-  return workbookOf(t('sheet'), (key) => t(`columns.${key}`), TENANT_COLUMNS, async (skip) =>
-    (await read(skip, EXPORT_BATCH_SIZE)).map((tenant) => [tenant]),
-  );
+/**
+ * The ExportTenants job: Tenants.xlsx, the tenants the list's filters select in its order, each
+ * with its ancestors' path, within the requester's areas as they are when it runs.
+ */
+export function exportTenantsHandler(context: AppContext): JobHandler {
+  const service = new TenantsService(context);
+  return exportJob(context, tenantsRoutes.export, async ({ scope, query, language }) => {
+    const t = (key: string) => context.i18n.t(`tenants.export.${key}`, { lng: language }) as string;
+    const { orderBy } = toListQuery({ ...query, skip: 0, top: 1 }, TENANT_SORT);
+    const list = (skip: number, top: number, includeHierarchy: boolean) =>
+      service.list(scope, { search: query.$search ?? null, skip, top, orderBy }, { ...filtersOf(query), includeHierarchy });
+    return {
+      fileName: 'Tenants.xlsx',
+      sheetName: t('sheet'),
+      header: (key) => t(`columns.${key}`),
+      columns: TENANT_COLUMNS,
+      total: (await list(0, 1, false)).count,
+      pages: offsetPages(async (skip, top) => (await list(skip, top, true)).items.map((tenant) => [tenant])),
+    };
+  });
 }
 
 /** One line of the members export: a member and one of its roles (none for a member left without any). */
@@ -90,7 +58,7 @@ interface MemberLine {
   role?: TenantMember['roles'][number];
 }
 
-const MEMBER_COLUMNS: Array<Column<MemberLine>> = [
+const MEMBER_COLUMNS: Array<ExportColumn<MemberLine>> = [
   { key: 'identityType', width: 10, value: (l) => l.member.identityType },
   { key: 'displayName', width: 32, value: (l) => l.member.displayName },
   { key: 'email', width: 32, value: (l) => l.member.email },
@@ -101,10 +69,27 @@ const MEMBER_COLUMNS: Array<Column<MemberLine>> = [
   { key: 'roleHierarchyType', width: 14, value: (l) => l.role?.hierarchyType ?? null },
 ];
 
-/** The tenant's members as a workbook: one line per member and role. */
-export function membersWorkbook(context: AppContext, language: string, read: (skip: number, top: number) => Promise<TenantMember[]>): Promise<Buffer> {
-  const t = (key: string) => context.i18n.t(`tenants.export.${key}`, { lng: language }) as string;
-  return workbookOf(t('members_sheet'), (key) => t(`member_columns.${key}`), MEMBER_COLUMNS, async (skip) =>
-    (await read(skip, EXPORT_BATCH_SIZE)).map((member) => (member.roles.length ? member.roles.map((role) => ({ member, role })) : [{ member }])),
-  );
+/**
+ * The ExportMembers job: Members.xlsx, the tenant's members with one line per role, by name. The
+ * tenant must still be in the requester's areas when it runs.
+ */
+export function exportMembersHandler(context: AppContext): JobHandler {
+  const members = new TenantMembersService(context);
+  return exportJob(context, tenantsRoutes.membersExport, async ({ scope, params, query, language }) => {
+    const t = (key: string) => context.i18n.t(`tenants.export.${key}`, { lng: language }) as string;
+    const first = { search: null, skip: 0, top: 1, orderBy: `${MEMBER_SORT.displayName} ASC` };
+    const { count } = await members.list(scope, params.id, first, { excludeUserGlobal: query.excludeUserGlobal });
+    return {
+      fileName: 'Members.xlsx',
+      sheetName: t('members_sheet'),
+      header: (key) => t(`member_columns.${key}`),
+      columns: MEMBER_COLUMNS,
+      total: count,
+      pages: offsetPages(async (skip, top) =>
+        (await members.batch(scope, params.id, query.excludeUserGlobal, skip, top)).map((member) =>
+          member.roles.length ? member.roles.map((role) => ({ member, role })) : [{ member }],
+        ),
+      ),
+    };
+  });
 }

@@ -2,9 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { GLOBAL_TENANT_ID, type Tenant } from '@gatehouse/core';
 import { buildApplication, buildTenant, buildUser, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
-import ExcelJS from 'exceljs';
 import request from 'supertest';
-import { bearer, binary, buildAdminWorld, call, logsWhere, type AdminWorld, type Persona } from '../../testing/admin-world.js';
+import { buildAdminWorld, call, logsWhere, type AdminWorld, type Persona } from '../../testing/admin-world.js';
+import { downloadJobFile, exportFile, firstSheet, jobCount, jobNotification, jobProgress, withBackgroundJobs } from '../../testing/exports.js';
+import { queuedJob, whenJobStarts } from '../../testing/jobs.js';
 import { mintAccessToken } from '../../testing/tokens.js';
 
 const tag = () => `t${randomBytes(4).toString('hex')}`;
@@ -378,6 +379,8 @@ describe('tenants: the tree, its changes and its lists', function () {
   });
 
   describe('roles and areas', () => {
+    withBackgroundJobs(() => w);
+
     it('shows an AreaAdministrator the tenants of their area only: others are 404', async () => {
       const t = tag();
       const mine = await tenant({ title: `${t} mine` });
@@ -390,7 +393,7 @@ describe('tenants: the tree, its changes and its lists', function () {
       expect((await call(w, 'get', `/tenants/${theirs.id}`, { as: 'areaAdmin' })).status).to.equal(404);
       expect((await call(w, 'get', `/tenants/${theirs.id}/hierarchy-tree`, { as: 'areaAdmin' })).status).to.equal(404);
       const other = await call(w, 'get', `/tenants/export?$search=${t}`, { as: 'areaAdmin' });
-      expect(other.status).to.equal(200);
+      expect(other.status).to.equal(202);
     });
 
     it('lets a Manager create and move tenants, but not list their members', async () => {
@@ -433,27 +436,21 @@ describe('tenants: the tree, its changes and its lists', function () {
   });
 
   describe('GET /tenants/export', () => {
-    const download = async (path: string, lang = 'en', as: Persona = 'admin') =>
-      request(w.server).get(`/api/v1/admin${path}`).set('Authorization', await bearer(w, as)).set('Accept-Language', lang).buffer(true).parse(binary);
-    const read = async (buffer: Buffer) => {
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-      const sheet = workbook.worksheets[0]!;
-      const rows: unknown[][] = [];
-      sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-      return { name: sheet.name, rows };
-    };
+    withBackgroundJobs(() => w);
 
-    it('downloads the filtered tenants as Tenants.xlsx, with translated headers and each tenant’s ancestors', async () => {
+
+    it('exports the filtered tenants to Tenants.xlsx in a background job, with translated headers and each tenant’s ancestors', async () => {
       const t = tag();
       const root = await tenant({ title: `${t} root`, taxNumber: 'B1' });
       await tenant({ title: `${t} child`, parentId: root.id, creationType: 'Auto' });
       await tenant({ title: `${t} other`, areaId: w.areaB.id });
-      const res = await download(`/tenants/export?$search=${t}&area=${w.areaA.id}&orderBy=title%20desc`);
-      expect(res.status).to.equal(200);
-      expect(res.headers['content-type']).to.equal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-      expect(res.headers['content-disposition']).to.contain('Tenants.xlsx');
-      const { name, rows } = await read(res.body as Buffer);
+      const { job, file } = await exportFile(w, `/tenants/export?$search=${t}&area=${w.areaA.id}&orderBy=title%20desc`);
+      expect(job).to.include({ type: 'ExportTenants', userId: w.callers.admin.id });
+      expect(job.result).to.deep.include({ rows: 2 });
+      expect(await jobProgress(w, job.id)).to.deep.equal({ progress: 2, total: 2 });
+      expect(file.headers['content-type']).to.equal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      expect(file.headers['content-disposition']).to.contain('Tenants.xlsx');
+      const { name, rows } = await firstSheet(file.body as Buffer);
       expect(name).to.equal('Tenants');
       expect(rows[0]).to.deep.equal(['Title', 'Area', 'Parent', 'Hierarchy', 'CIF', 'European VAT', 'Group alias', 'Creation', 'Customised', 'MFA required', 'Children', 'Modified on (UTC)']);
       expect(rows.slice(1).map((r) => r.slice(0, 11))).to.deep.equal([
@@ -463,9 +460,26 @@ describe('tenants: the tree, its changes and its lists', function () {
       expect(rows[1]![11]).to.be.instanceOf(Date);
     });
 
+    it('writes every tenant of a selection larger than a page, once, in the list’s order', async () => {
+      const t = tag();
+      await db().query(
+        `INSERT INTO tenants (title, area_id, creation_type, modified_on)
+         SELECT $1 || ' ' || lpad(i::text, 4, '0'), $2, 'Manual', now() FROM generate_series(1, 1203) AS i`,
+        [t, w.areaA.id],
+      );
+      const { job, file } = await exportFile(w, `/tenants/export?$search=${t}&orderBy=title%20desc`);
+      expect(await jobProgress(w, job.id)).to.deep.equal({ progress: 1203, total: 1203 });
+      const { rows } = await firstSheet(file.body as Buffer);
+      const titles = rows.slice(1).map((r) => r[0]);
+      expect(titles).to.have.length(1203);
+      expect(titles[0]).to.equal(`${t} 1203`);
+      expect(titles[1202]).to.equal(`${t} 0001`);
+      expect(new Set(titles).size).to.equal(1203);
+    });
+
     it('writes the headers in the caller’s language', async () => {
-      const res = await download('/tenants/export?$search=zz-none', 'fr');
-      const { name, rows } = await read(res.body as Buffer);
+      const { file } = await exportFile(w, '/tenants/export?$search=zz-none', { lang: 'fr' });
+      const { name, rows } = await firstSheet(file.body as Buffer);
       expect(name).to.equal('Entités');
       expect(rows).to.have.length(1);
       expect(rows[0]!.slice(0, 3)).to.deep.equal(['Titre', 'Zone', 'Parent']);
@@ -475,8 +489,66 @@ describe('tenants: the tree, its changes and its lists', function () {
       const t = tag();
       await tenant({ title: `${t} mine` });
       await tenant({ title: `${t} theirs`, areaId: w.areaB.id });
-      const { rows } = await read((await download(`/tenants/export?$search=${t}`, 'en', 'areaAdmin')).body as Buffer);
+      const { rows } = await firstSheet((await exportFile(w, `/tenants/export?$search=${t}`, { as: 'areaAdmin' })).file.body as Buffer);
       expect(rows.slice(1).map((r) => r[0])).to.deep.equal([`${t} mine`]);
+      // Asking for the other area's tenants by filter finds none either.
+      const filtered = await firstSheet((await exportFile(w, `/tenants/export?$search=${t}&area=${w.areaB.id}`, { as: 'areaAdmin' })).file.body as Buffer);
+      expect(filtered.rows).to.have.length(1);
+    });
+
+    it('reaches the areas the area administrator holds when the job runs, not when it was asked for', async () => {
+      const t = tag();
+      await tenant({ title: `${t} in A` });
+      await tenant({ title: `${t} in B`, areaId: w.areaB.id });
+      const moved = await buildUser(db(), { areaId: w.areaA.id });
+      await grant(db(), { tenant: w.tenantA, user: moved, roles: [w.identity.roleByName.AreaAdministrator!] });
+      // Between the request and its job, the role moves from tenant A to tenant B.
+      const undo = await whenJobStarts(w.context, moved.id, { statement: `UPDATE tenant_members SET tenant_id = '${w.tenantB.id}' WHERE user_id = '${moved.id}';` });
+      try {
+        const { rows } = await firstSheet((await exportFile(w, `/tenants/export?$search=${t}`, { as: 'areaAdmin', user: moved })).file.body as Buffer);
+        expect(rows.slice(1).map((r) => r[0])).to.deep.equal([`${t} in B`]);
+      } finally {
+        await undo();
+      }
+    });
+
+    it('notifies the requester with the file, which nobody else may download (404)', async () => {
+      const job = await queuedJob(w.context, await call(w, 'get', '/tenants/export?$search=zz-none'));
+      const fileUrl = job.result!.fileUrl as string;
+      const notification = await jobNotification(w, w.callers.admin.id, 'ExportTenants', (n) => n.data.fileUrl === fileUrl);
+      expect(notification.data).to.deep.equal({ success: true, fileUrl });
+      // In the requester's own language (French by default).
+      expect(notification.description).to.equal('Votre export des entités est prêt');
+      expect((await downloadJobFile(w, fileUrl)).status).to.equal(200);
+      const theirs = await downloadJobFile(w, fileUrl, 'god');
+      expect(theirs.status).to.equal(404);
+      expect(JSON.parse(theirs.body.toString()).code).to.equal('errors.file_not_found');
+    });
+
+    it('refuses a filter it does not know with a 400 at once, queuing nothing', async () => {
+      const before = await jobCount(w);
+      for (const query of ['creation=Sometimes', 'orderBy=secret%20asc', 'area=nope']) {
+        const res = await call(w, 'get', `/tenants/export?${query}`);
+        expect(res.status, query).to.equal(400);
+        expect(res.body.errors[0].field).to.equal(query.split('=')[0]);
+      }
+      expect(await jobCount(w)).to.equal(before);
+    });
+
+    it('fails the job of a requester who lost the role before it ran, leaving no file', async () => {
+      const former = await buildUser(db(), { areaId: w.areaA.id });
+      await grant(db(), { tenant: w.tenantA, user: former, roles: [w.identity.roleByName.AreaAdministrator!] });
+      const undo = await whenJobStarts(w.context, former.id, { statement: `DELETE FROM tenant_members WHERE user_id = '${former.id}';` });
+      try {
+        const job = await queuedJob(w.context, await call(w, 'get', '/tenants/export', { as: 'areaAdmin', user: former }));
+        expect(job.status).to.equal('Failed');
+        expect(job.error).to.equal('You dont have permission to perform this action');
+      } finally {
+        await undo();
+      }
+      expect(await db().query(`SELECT id FROM stored_files WHERE owner_id = $1`, [former.id])).to.deep.equal([]);
+      const notification = await jobNotification(w, former.id, 'ExportTenants');
+      expect(notification.data).to.deep.include({ success: false, messageError: 'You dont have permission to perform this action' });
     });
   });
 });

@@ -2,9 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { GLOBAL_TENANT_ID, resolveEffectiveRoles, type Tenant, type User } from '@gatehouse/core';
 import { buildApplication, buildGroup, buildTenant, buildUser, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
-import ExcelJS from 'exceljs';
-import request from 'supertest';
-import { bearer, binary, buildAdminWorld, call, type AdminWorld, type Application, type Persona } from '../../testing/admin-world.js';
+import type request from 'supertest';
+import { buildAdminWorld, call, type AdminWorld, type Application, type Persona } from '../../testing/admin-world.js';
+import { downloadJobFile, exportFile, firstSheet, jobCount, jobNotification, jobProgress, withBackgroundJobs } from '../../testing/exports.js';
+import { queuedJob, whenJobStarts } from '../../testing/jobs.js';
 
 const tag = () => `m${randomBytes(4).toString('hex')}`;
 
@@ -449,25 +450,24 @@ describe('tenant members: who holds roles where, giving and taking them', functi
   });
 
   describe('GET /tenants/{id}/members/export', () => {
-    const download = async (path: string, lang = 'en') =>
-      request(w.server).get(`/api/v1/admin${path}`).set('Authorization', await bearer(w)).set('Accept-Language', lang).buffer(true).parse(binary);
+    withBackgroundJobs(() => w);
 
-    it('downloads the members with one line per role, headers in the caller’s language', async () => {
+
+    it('exports the members in a background job, one line per role, headers in the caller’s language', async () => {
       const parent = await tenant();
       const t = await tenant({ parentId: parent.id });
       const u = await person({ firstName: 'Ana', lastName: 'Export' });
       const group = await buildGroup(db(), { areaId: w.areaA.id, name: `Export group ${tag()}` });
       await grant(db(), { tenant: t, user: u, roles: [reader(), viewer()], inheritable: false });
       await grant(db(), { tenant: parent, group, roles: [writer()] });
-      const res = await download(`/tenants/${t.id}/members/export`);
-      expect(res.status).to.equal(200);
-      expect(res.headers['content-disposition']).to.contain('Members.xlsx');
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(res.body as ArrayBuffer);
-      const sheet = workbook.worksheets[0]!;
-      const rows: unknown[][] = [];
-      sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-      expect(sheet.name).to.equal('Members');
+      const { job, file } = await exportFile(w, `/tenants/${t.id}/members/export`);
+      expect(job).to.include({ type: 'ExportMembers', userId: w.callers.admin.id });
+      // Two members, written as three lines.
+      expect(job.result).to.deep.include({ rows: 3 });
+      expect(await jobProgress(w, job.id)).to.deep.equal({ progress: 2, total: 2 });
+      expect(file.headers['content-disposition']).to.contain('Members.xlsx');
+      const { name, rows } = await firstSheet(file.body as Buffer);
+      expect(name).to.equal('Members');
       expect(rows[0]).to.deep.equal(['Type', 'Name', 'E-mail', 'Inheritable', 'Membership', 'Application', 'Role', 'Role held']);
       // By name: Ana's lines, then the group's.
       expect(rows.map((row) => row[0])).to.deep.equal(['Type', 'User', 'User', 'Group']);
@@ -477,17 +477,54 @@ describe('tenant members: who holds roles where, giving and taking them', functi
         ['Group', group.name, undefined, true, 'ByHierarchy', app.name, 'Writer', 'ByHierarchy'],
       ]);
 
-      const fr = await download(`/tenants/${t.id}/members/export`, 'fr');
-      const frBook = new ExcelJS.Workbook();
-      await frBook.xlsx.load(fr.body as ArrayBuffer);
-      expect(frBook.worksheets[0]!.name).to.equal('Membres');
-      expect((frBook.worksheets[0]!.getRow(1).values as unknown[]).slice(1, 3)).to.deep.equal(['Type', 'Nom']);
+      const fr = await firstSheet((await exportFile(w, `/tenants/${t.id}/members/export`, { lang: 'fr' })).file.body as Buffer);
+      expect(fr.name).to.equal('Membres');
+      expect(fr.rows[0]!.slice(0, 2)).to.deep.equal(['Type', 'Nom']);
     });
 
-    it('is for administrators only', async () => {
+    it('leaves out users whose roles here come from the Global tenant only, unless asked', async () => {
       const t = await tenant();
+      const global = await person({ firstName: 'Gil', lastName: 'Global' });
+      await grant(db(), { tenant: GLOBAL_TENANT_ID, user: global, roles: [reader()] });
+      const names = async (query: string) => (await firstSheet((await exportFile(w, `/tenants/${t.id}/members/export${query}`)).file.body as Buffer)).rows.slice(1).map((row) => row[1]);
+      expect(await names('')).to.not.include('Gil Global');
+      expect(await names('?excludeUserGlobal=false')).to.include('Gil Global');
+    });
+
+    it('notifies the requester with the file, which nobody else may download (404)', async () => {
+      const t = await tenant();
+      const job = await queuedJob(w.context, await call(w, 'get', `/tenants/${t.id}/members/export`));
+      const fileUrl = job.result!.fileUrl as string;
+      const notification = await jobNotification(w, w.callers.admin.id, 'ExportMembers', (n) => n.data.fileUrl === fileUrl);
+      expect(notification.data).to.deep.equal({ success: true, fileUrl });
+      expect(notification.description).to.equal('Votre export des membres de l’entité est prêt');
+      expect((await downloadJobFile(w, fileUrl, 'god')).status).to.equal(404);
+    });
+
+    it('is for administrators only, refuses an unknown tenant (404) and a bad flag (400) at once, queuing nothing', async () => {
+      const t = await tenant();
+      const before = await jobCount(w);
       expect((await call(w, 'get', `/tenants/${t.id}/members/export`, { as: 'manager' })).status).to.equal(403);
       expect((await call(w, 'get', `/tenants/${randomUUID()}/members/export`)).status).to.equal(404);
+      const flag = await call(w, 'get', `/tenants/${t.id}/members/export?excludeUserGlobal=maybe`);
+      expect(flag.status).to.equal(400);
+      expect(flag.body.errors[0].field).to.equal('excludeUserGlobal');
+      expect(await jobCount(w)).to.equal(before);
+    });
+
+    it('fails the job when the tenant is gone by the time it runs, leaving no file', async () => {
+      const t = await tenant();
+      const requester = await person();
+      await grant(db(), { tenant: GLOBAL_TENANT_ID, user: requester, roles: [identityRole('Administrator')] });
+      const undo = await whenJobStarts(w.context, requester.id, { statement: `DELETE FROM tenants WHERE id = '${t.id}';` });
+      try {
+        const job = await queuedJob(w.context, await call(w, 'get', `/tenants/${t.id}/members/export`, { user: requester }));
+        expect(job.status).to.equal('Failed');
+        expect(job.error).to.equal('Not found');
+      } finally {
+        await undo();
+      }
+      expect(await db().query(`SELECT id FROM stored_files WHERE owner_id = $1`, [requester.id])).to.deep.equal([]);
     });
   });
 });

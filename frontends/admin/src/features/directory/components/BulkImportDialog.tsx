@@ -3,9 +3,9 @@ import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
 import Upload from 'antd/es/upload';
+import type { BackgroundJobStarted } from '@gatehouse/contracts';
 import { useState } from 'react';
 import { uploadFile } from '../../../api/admin-api';
-import type { ImportResult } from '../api/users-api';
 import { useDirectoryTranslation } from '../use-directory-translation';
 import { errorMessage } from './errors';
 
@@ -18,14 +18,16 @@ export interface BulkImportDialogProps {
   /** Where the file is posted (multipart field `file`). */
   uploadUrl: string;
   onClose: () => void;
-  /** After the server has answered with a result, e.g. to reload a list. */
-  onImported?: () => void;
 }
 
-type Outcome = { kind: 'result'; result: ImportResult | undefined } | { kind: 'failed'; error: unknown };
+type Outcome = { kind: 'queued' } | { kind: 'failed'; error: unknown };
 
-/** Picks an Excel file, uploads it and shows the import's counts, errors and warnings by row. */
-export function BulkImportDialog({ open, title, uploadUrl, onClose, onImported }: BulkImportDialogProps) {
+/**
+ * Picks an Excel file and uploads it. The server checks the file at once and imports it in the
+ * background: the dialog says so, and the import's result comes as a notification (the flyout's
+ * "Open Result").
+ */
+export function BulkImportDialog({ open, title, uploadUrl, onClose }: BulkImportDialogProps) {
   const { t } = useDirectoryTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [wrongExtension, setWrongExtension] = useState(false);
@@ -43,10 +45,9 @@ export function BulkImportDialog({ open, title, uploadUrl, onClose, onImported }
     if (!file) return;
     setUploading(true);
     try {
-      const result = await uploadFile<ImportResult | undefined>(uploadUrl, file, file.name);
-      setOutcome({ kind: 'result', result });
+      await uploadFile<BackgroundJobStarted>(uploadUrl, file, file.name);
+      setOutcome({ kind: 'queued' });
       setFile(null);
-      onImported?.();
     } catch (error) {
       setOutcome({ kind: 'failed', error });
     } finally {
@@ -103,37 +104,5 @@ function ImportOutcome({ outcome }: { outcome: Outcome }) {
   if (outcome.kind === 'failed') {
     return <Alert className="directory-import__message" type="error" showIcon title={t('import.error')} description={errorMessage(outcome.error, t)} />;
   }
-  const { result } = outcome;
-  // No report: the server queued the file.
-  if (!result) {
-    return <Alert className="directory-import__message" type="success" showIcon title={t('import.success')} description={t('import.background')} />;
-  }
-  const rows = (title: string, items: ImportResult['errors']) =>
-    items.length ? (
-      <section className="directory-import__rows">
-        <h3>{title}</h3>
-        <ul>
-          {items.map((item, index) => (
-            <li key={`${item.row}-${index}`}>{t('import.row', { row: item.row, reason: item.reason })}</li>
-          ))}
-        </ul>
-      </section>
-    ) : null;
-  const errors = result.errors ?? [];
-  const warnings = result.warnings ?? [];
-  return (
-    <Alert
-      className="directory-import__message"
-      type={result.success ? (warnings.length ? 'warning' : 'success') : 'error'}
-      showIcon
-      title={result.success ? t('import.success') : t('import.error')}
-      description={
-        <>
-          <p>{t('import.counts', { imported: result.importedElements, total: result.totalElements })}</p>
-          {rows(t('import.errors'), errors)}
-          {rows(t('import.warnings'), warnings)}
-        </>
-      }
-    />
-  );
+  return <Alert className="directory-import__message" type="success" showIcon title={t('import.success')} description={t('import.background')} />;
 }

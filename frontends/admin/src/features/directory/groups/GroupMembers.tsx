@@ -6,9 +6,8 @@ import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
-import { useDispatch } from 'react-redux';
 import { Link } from 'react-router';
-import { adminApi, downloadFile } from '../../../api/admin-api';
+import { downloadFile } from '../../../api/admin-api';
 import { breadcrumbState } from '../../../shell/PageHeader';
 import {
   groupUrls,
@@ -19,7 +18,6 @@ import {
   type Group,
   type GroupMember,
 } from '../api/groups-api';
-import { GROUP_LIST_TAG, groupMembersTag, groupTag } from '../api/tags';
 import { AddMembershipDialog } from '../components/AddMembershipDialog';
 import { BulkImportDialog } from '../components/BulkImportDialog';
 import { deleteColumn } from '../components/columns';
@@ -45,7 +43,6 @@ export interface GroupMembersProps {
 /** The Members card: the group's users; its owners add, change and remove them. */
 export function GroupMembers({ group, feedback }: GroupMembersProps) {
   const { t } = useDirectoryTranslation();
-  const dispatch = useDispatch();
   const list = useListState();
   const [state] = list;
   const members = useGroupMembersQuery({ groupId: group.id, query: toListQuery(state) });
@@ -159,7 +156,6 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
         title={t('groupDetail.uploadMembers')}
         uploadUrl={groupUrls.bulkInsert(group.id)}
         onClose={() => setImporting(false)}
-        onImported={() => dispatch(adminApi.util.invalidateTags([groupMembersTag(group.id), groupTag(group.id), GROUP_LIST_TAG]))}
       />
     </Card>
   );

@@ -213,9 +213,9 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(screen.queryByRole('combobox', { name: 'Owner permission of ana@example.com' })).not.toBeInTheDocument();
   });
 
-  it('uploads members from the group’s template', async () => {
+  it('uploads members from the group’s template, to be imported in the background', async () => {
     const { fetchMock } = await renderGroup(accounting, {
-      api: { 'POST /api/v1/admin/groups/bulk_insert/g1': { success: true, totalElements: 2, importedElements: 2, errors: [], warnings: [] } },
+      api: { 'POST /api/v1/admin/groups/bulk_insert/g1': () => jsonResponse({ jobId: '0b9c8d7e-1f2a-4b3c-9d4e-5f6a7b8c9d1a' }, 202) },
     });
     await screen.findByRole('link', { name: 'ana@example.com' });
 
@@ -225,7 +225,7 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
 
     expect(await within(dialog).findByText('Upload Successful')).toBeInTheDocument();
-    expect(within(dialog).getByText('2 of 2 elements imported')).toBeInTheDocument();
+    expect(within(dialog).getByText('This file will be processed in the background.')).toBeInTheDocument();
     expect(formDataTo(fetchMock, 'POST /api/v1/admin/groups/bulk_insert/g1')).toHaveLength(1);
   });
 

@@ -127,10 +127,6 @@ export const de: DirectoryPhrases = {
     success: 'Hochladen erfolgreich',
     error: 'Fehler beim Hochladen',
     background: 'Diese Datei wird im Hintergrund verarbeitet.',
-    counts: '{{imported}} von {{total}} Elementen importiert',
-    errors: 'Fehler',
-    warnings: 'Warnungen',
-    row: 'Zeile {{row}}: {{reason}}',
   },
   userDetail: {
     general: 'Allgemeine Eigenschaften',

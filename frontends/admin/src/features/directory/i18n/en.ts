@@ -128,10 +128,6 @@ export const en = {
     success: 'Upload Successful',
     error: 'Upload Error',
     background: 'This file will be processed in the background.',
-    counts: '{{imported}} of {{total}} elements imported',
-    errors: 'Errors',
-    warnings: 'Warnings',
-    row: 'Row {{row}}: {{reason}}',
   },
   userDetail: {
     general: 'General properties',

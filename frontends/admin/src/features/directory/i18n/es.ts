@@ -127,10 +127,6 @@ export const es: DirectoryPhrases = {
     success: 'Carga correcta',
     error: 'Error de carga',
     background: 'Este archivo se procesará en segundo plano.',
-    counts: '{{imported}} de {{total}} elementos importados',
-    errors: 'Errores',
-    warnings: 'Advertencias',
-    row: 'Fila {{row}}: {{reason}}',
   },
   userDetail: {
     general: 'Propiedades generales',

@@ -127,10 +127,6 @@ export const fr: DirectoryPhrases = {
     success: 'Import réussi',
     error: "Erreur d'import",
     background: 'Ce fichier sera traité en arrière-plan.',
-    counts: '{{imported}} éléments importés sur {{total}}',
-    errors: 'Erreurs',
-    warnings: 'Avertissements',
-    row: 'Ligne {{row}} : {{reason}}',
   },
   userDetail: {
     general: 'Propriétés générales',

@@ -127,10 +127,6 @@ export const it: DirectoryPhrases = {
     success: 'Caricamento riuscito',
     error: 'Errore di caricamento',
     background: 'Questo file verrà elaborato in background.',
-    counts: '{{imported}} elementi importati su {{total}}',
-    errors: 'Errori',
-    warnings: 'Avvisi',
-    row: 'Riga {{row}}: {{reason}}',
   },
   userDetail: {
     general: 'Proprietà generali',

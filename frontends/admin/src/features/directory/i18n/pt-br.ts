@@ -127,10 +127,6 @@ export const ptBR: DirectoryPhrases = {
     success: 'Carregamento concluído',
     error: 'Erro no carregamento',
     background: 'Este arquivo será processado em segundo plano.',
-    counts: '{{imported}} de {{total}} elementos importados',
-    errors: 'Erros',
-    warnings: 'Avisos',
-    row: 'Linha {{row}}: {{reason}}',
   },
   userDetail: {
     general: 'Propriedades gerais',

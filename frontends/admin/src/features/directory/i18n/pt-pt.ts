@@ -127,10 +127,6 @@ export const ptPT: DirectoryPhrases = {
     success: 'Carregamento bem-sucedido',
     error: 'Erro de carregamento',
     background: 'Este ficheiro será processado em segundo plano.',
-    counts: '{{imported}} de {{total}} elementos importados',
-    errors: 'Erros',
-    warnings: 'Avisos',
-    row: 'Linha {{row}}: {{reason}}',
   },
   userDetail: {
     general: 'Propriedades gerais',

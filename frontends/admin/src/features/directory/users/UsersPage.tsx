@@ -229,7 +229,6 @@ export function UsersPage() {
         title={importing === 'userNames' ? t('users.changeUserNames') : t('users.uploadUsers')}
         uploadUrl={importing === 'userNames' ? userUrls.changeUserName : userUrls.bulkInsert}
         onClose={() => setImporting(null)}
-        onImported={reload}
       />
       {bulkDelete.dialog}
       {feedback.holder}

@@ -431,15 +431,9 @@ describe('UsersPage: bulk upload', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(within(dialog).getByRole('button', { name: 'Upload' })).toBeDisabled();
   });
 
-  it('uploads the file and shows the counts, errors and warnings by row', async () => {
+  it('uploads the file and says it will be processed in the background, its result coming as a notification', async () => {
     const { fetchMock } = await openUpload(undefined, {
-      'POST /api/v1/admin/users/bulk_insert': {
-        success: true,
-        totalElements: 3,
-        importedElements: 2,
-        errors: [{ row: 4, reason: 'Missing email' }],
-        warnings: [{ row: 2, reason: 'Area unknown, default used' }],
-      },
+      'POST /api/v1/admin/users/bulk_insert': () => jsonResponse({ jobId: '0b9c8d7e-1f2a-4b3c-9d4e-5f6a7b8c9d0e' }, 202),
     });
     fireEvent.click(await screen.findByText('Upload users'));
     const dialog = await dialogWith('Click or drag an Excel file');
@@ -448,9 +442,11 @@ describe('UsersPage: bulk upload', { timeout: PAGE_TEST_TIMEOUT }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
 
     expect(await within(dialog).findByText('Upload Successful')).toBeInTheDocument();
-    expect(within(dialog).getByText('2 of 3 elements imported')).toBeInTheDocument();
-    expect(within(dialog).getByText('Row 4: Missing email')).toBeInTheDocument();
-    expect(within(dialog).getByText('Row 2: Area unknown, default used')).toBeInTheDocument();
+    expect(within(dialog).getByText('This file will be processed in the background.')).toBeInTheDocument();
+    // No result in the dialog: the import has not run yet.
+    expect(within(dialog).queryByText(/imported|Row \d/)).not.toBeInTheDocument();
+    // The file is sent once; another one must be chosen to upload again.
+    expect(within(dialog).getByRole('button', { name: 'Upload' })).toBeDisabled();
     expect(formDataTo(fetchMock, 'POST /api/v1/admin/users/bulk_insert').map((form) => (form.get('file') as File).name)).toEqual(['Users.xlsx']);
   });
 
@@ -473,18 +469,29 @@ describe('UsersPage: bulk upload', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(screen.queryByText('Change user names')).not.toBeInTheDocument();
   });
 
-  it('lets an Administrator change user names in bulk', async () => {
+  it('lets an Administrator change user names in bulk, in the background', async () => {
     const { fetchMock } = await openUpload(['Administrator'], {
-      'POST /api/v1/admin/users/changeUserName': { success: false, totalElements: 1, importedElements: 0, errors: [{ row: 2, reason: 'Taken' }], warnings: [] },
+      'POST /api/v1/admin/users/changeUserName': () => jsonResponse({ jobId: '0b9c8d7e-1f2a-4b3c-9d4e-5f6a7b8c9d0f' }, 202),
     });
     fireEvent.click(await screen.findByText('Change user names'));
     const dialog = await dialogWith('Click or drag an Excel file');
     pick(dialog, 'names.XLSX');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
 
-    expect(await within(dialog).findByText('Upload Error')).toBeInTheDocument();
-    expect(within(dialog).getByText('Row 2: Taken')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Upload Successful')).toBeInTheDocument();
+    expect(within(dialog).getByText('This file will be processed in the background.')).toBeInTheDocument();
     expect(sentTo(fetchMock, 'POST /api/v1/admin/users/changeUserName')).toHaveLength(1);
+  });
+
+  it('shows "Upload Error" when the server answers without a message', async () => {
+    await openUpload(undefined, { 'POST /api/v1/admin/users/bulk_insert': () => new Response('', { status: 502 }) });
+    fireEvent.click(await screen.findByText('Upload users'));
+    const dialog = await dialogWith('Click or drag an Excel file');
+    pick(dialog, 'Users.xlsx');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
+
+    expect(await within(dialog).findByText('Upload Error')).toBeInTheDocument();
+    expect(within(dialog).queryByText('Upload Successful')).not.toBeInTheDocument();
   });
 });
 

@@ -53,5 +53,7 @@ export const de: NotificationsPhrases = {
     BulkInsertPermisionRequestForTenant: 'Import von Berechtigungsanfragen',
     BulkInsertUserAndPermisionRequestForTenant: 'Import von Benutzern und Berechtigungsanfragen',
     BulkChangeUsernameEmail: 'Änderungen von Benutzernamen und E-Mail-Adressen',
+    ExportAuthenticationLogs: 'Export der Anmeldeprotokolle',
+    ExportSystemLogs: 'Export der Systemprotokolle',
   },
 };

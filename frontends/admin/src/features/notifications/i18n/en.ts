@@ -53,6 +53,8 @@ export const en = {
     BulkInsertPermisionRequestForTenant: 'Permission requests import',
     BulkInsertUserAndPermisionRequestForTenant: 'Users and permission requests import',
     BulkChangeUsernameEmail: 'User name and email changes',
+    ExportAuthenticationLogs: 'Authentication logs export',
+    ExportSystemLogs: 'System logs export',
   },
 };
 

@@ -53,5 +53,7 @@ export const es: NotificationsPhrases = {
     BulkInsertPermisionRequestForTenant: 'Importación de solicitudes de permiso',
     BulkInsertUserAndPermisionRequestForTenant: 'Importación de usuarios y solicitudes de permiso',
     BulkChangeUsernameEmail: 'Cambios de nombre de usuario y correo',
+    ExportAuthenticationLogs: 'Exportación de registros de autenticación',
+    ExportSystemLogs: 'Exportación de registros del sistema',
   },
 };

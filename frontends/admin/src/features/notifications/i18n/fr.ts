@@ -53,5 +53,7 @@ export const fr: NotificationsPhrases = {
     BulkInsertPermisionRequestForTenant: 'Import de demandes de permission',
     BulkInsertUserAndPermisionRequestForTenant: 'Import d’utilisateurs et de demandes de permission',
     BulkChangeUsernameEmail: 'Changements de noms d’utilisateur et d’e-mails',
+    ExportAuthenticationLogs: 'Export des journaux d’authentification',
+    ExportSystemLogs: 'Export des journaux système',
   },
 };

@@ -53,5 +53,7 @@ export const it: NotificationsPhrases = {
     BulkInsertPermisionRequestForTenant: 'Importazione di richieste di permesso',
     BulkInsertUserAndPermisionRequestForTenant: 'Importazione di utenti e richieste di permesso',
     BulkChangeUsernameEmail: 'Modifiche di nomi utente ed e-mail',
+    ExportAuthenticationLogs: 'Esportazione dei log di autenticazione',
+    ExportSystemLogs: 'Esportazione dei log di sistema',
   },
 };

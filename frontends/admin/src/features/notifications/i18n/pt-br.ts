@@ -53,5 +53,7 @@ export const ptBR: NotificationsPhrases = {
     BulkInsertPermisionRequestForTenant: 'Importação de solicitações de permissão',
     BulkInsertUserAndPermisionRequestForTenant: 'Importação de usuários e solicitações de permissão',
     BulkChangeUsernameEmail: 'Alterações de nomes de usuário e e-mails',
+    ExportAuthenticationLogs: 'Exportação dos logs de autenticação',
+    ExportSystemLogs: 'Exportação dos logs do sistema',
   },
 };

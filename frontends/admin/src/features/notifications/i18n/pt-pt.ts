@@ -53,5 +53,7 @@ export const ptPT: NotificationsPhrases = {
     BulkInsertPermisionRequestForTenant: 'Importação de pedidos de permissão',
     BulkInsertUserAndPermisionRequestForTenant: 'Importação de utilizadores e pedidos de permissão',
     BulkChangeUsernameEmail: 'Alterações de nomes de utilizador e e-mails',
+    ExportAuthenticationLogs: 'Exportação dos registos de autenticação',
+    ExportSystemLogs: 'Exportação dos registos do sistema',
   },
 };

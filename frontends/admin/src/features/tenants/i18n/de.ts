@@ -1,6 +1,10 @@
 import type { TenantsPhrases } from './en';
 
 export const de: TenantsPhrases = {
+  exportQueued: {
+    title: 'Vorgang erfolgreich abgeschlossen',
+    text: 'Ihr Vorgang wird im Hintergrund verarbeitet.',
+  },
   list: {
     title: 'Einheiten',
     name: 'Titel',
@@ -17,7 +21,6 @@ export const de: TenantsPhrases = {
     customizedFilter: 'Angepasst',
     customizedFilterHelp: 'Leer: alle Einheiten. Angehakt: nur von einem Benutzer geänderte. Nicht angehakt: nur nie von einem Benutzer geänderte.',
     export: 'Nach Excel exportieren',
-    exported: 'Die Einheiten wurden nach {{fileName}} exportiert',
     newTenant: 'Neu',
     created: 'Die Einheit {{title}} wurde erstellt',
     hierarchy: 'Hierarchie',
@@ -71,7 +74,6 @@ export const de: TenantsPhrases = {
     includeGlobal: 'Globale Benutzer einbeziehen',
     includeGlobalHelp: 'Auch die Benutzer auflisten, deren Rollen hier nur aus der globalen Einheit stammen.',
     export: 'Mitglieder exportieren',
-    exported: 'Die Mitglieder wurden nach {{fileName}} exportiert',
     addMember: 'Mitglied hinzufügen',
     revoke: 'Zugriff entziehen',
     revokeOf: 'Zugriff von {{name}} entziehen',

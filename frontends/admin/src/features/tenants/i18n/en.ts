@@ -2,6 +2,11 @@
 // and forgotten elsewhere fails type-checking. The wordings follow the spec's ("entity" where the
 // spec's screens say so), with its spelling mistakes corrected.
 export const en = {
+  /** An export was queued: its file comes with a notification. */
+  exportQueued: {
+    title: 'Operation Completed Successfully',
+    text: 'Your operation will be processed in background.',
+  },
   list: {
     title: 'Tenants',
     name: 'Title',
@@ -18,7 +23,6 @@ export const en = {
     customizedFilter: 'Customised',
     customizedFilterHelp: 'Empty: every tenant. Ticked: only those changed by a user. Unticked: only those never changed by a user.',
     export: 'Export to Excel',
-    exported: 'The tenants have been exported to {{fileName}}',
     newTenant: 'New',
     created: 'The tenant {{title}} has been created',
     hierarchy: 'Hierarchy',
@@ -72,7 +76,6 @@ export const en = {
     includeGlobal: 'Include Users Global',
     includeGlobalHelp: 'Also list the users whose roles here come only from the Global tenant.',
     export: 'Export members',
-    exported: 'The members have been exported to {{fileName}}',
     addMember: 'Add member',
     revoke: 'Revoke access',
     revokeOf: 'Revoke the access of {{name}}',

@@ -1,6 +1,10 @@
 import type { TenantsPhrases } from './en';
 
 export const es: TenantsPhrases = {
+  exportQueued: {
+    title: 'Operación completada con éxito',
+    text: 'Su operación se procesará en segundo plano.',
+  },
   list: {
     title: 'Entidades',
     name: 'Título',
@@ -17,7 +21,6 @@ export const es: TenantsPhrases = {
     customizedFilter: 'Personalizada',
     customizedFilterHelp: 'Vacía: todas las entidades. Marcada: solo las modificadas por un usuario. Desmarcada: solo las nunca modificadas por un usuario.',
     export: 'Exportar a Excel',
-    exported: 'Las entidades se han exportado a {{fileName}}',
     newTenant: 'Nueva',
     created: 'Se ha creado la entidad {{title}}',
     hierarchy: 'Jerarquía',
@@ -71,7 +74,6 @@ export const es: TenantsPhrases = {
     includeGlobal: 'Incluir usuarios globales',
     includeGlobalHelp: 'Listar también los usuarios cuyos roles aquí solo vienen de la entidad Global.',
     export: 'Exportar miembros',
-    exported: 'Los miembros se han exportado a {{fileName}}',
     addMember: 'Añadir miembro',
     revoke: 'Revocar acceso',
     revokeOf: 'Revocar el acceso de {{name}}',

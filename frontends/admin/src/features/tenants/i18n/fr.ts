@@ -1,6 +1,10 @@
 import type { TenantsPhrases } from './en';
 
 export const fr: TenantsPhrases = {
+  exportQueued: {
+    title: 'Opération effectuée avec succès',
+    text: 'Votre opération sera traitée en arrière-plan.',
+  },
   list: {
     title: 'Entités',
     name: 'Titre',
@@ -17,7 +21,6 @@ export const fr: TenantsPhrases = {
     customizedFilter: 'Personnalisée',
     customizedFilterHelp: 'Vide : toutes les entités. Cochée : seulement celles modifiées par un utilisateur. Décochée : seulement celles jamais modifiées par un utilisateur.',
     export: 'Exporter vers Excel',
-    exported: 'Les entités ont été exportées dans {{fileName}}',
     newTenant: 'Nouvelle',
     created: 'L’entité {{title}} a été créée',
     hierarchy: 'Hiérarchie',
@@ -71,7 +74,6 @@ export const fr: TenantsPhrases = {
     includeGlobal: 'Inclure les utilisateurs globaux',
     includeGlobalHelp: 'Lister aussi les utilisateurs dont les rôles ici ne viennent que de l’entité Global.',
     export: 'Exporter les membres',
-    exported: 'Les membres ont été exportés dans {{fileName}}',
     addMember: 'Ajouter un membre',
     revoke: 'Révoquer l’accès',
     revokeOf: 'Révoquer l’accès de {{name}}',

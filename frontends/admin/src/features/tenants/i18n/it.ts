@@ -1,6 +1,10 @@
 import type { TenantsPhrases } from './en';
 
 export const it: TenantsPhrases = {
+  exportQueued: {
+    title: 'Operazione completata con successo',
+    text: 'La tua operazione verrà elaborata in background.',
+  },
   list: {
     title: 'Entità',
     name: 'Titolo',
@@ -17,7 +21,6 @@ export const it: TenantsPhrases = {
     customizedFilter: 'Personalizzata',
     customizedFilterHelp: 'Vuota: tutte le entità. Spuntata: solo quelle modificate da un utente. Non spuntata: solo quelle mai modificate da un utente.',
     export: 'Esporta in Excel',
-    exported: 'Le entità sono state esportate in {{fileName}}',
     newTenant: 'Nuova',
     created: 'L’entità {{title}} è stata creata',
     hierarchy: 'Gerarchia',
@@ -71,7 +74,6 @@ export const it: TenantsPhrases = {
     includeGlobal: 'Includi gli utenti globali',
     includeGlobalHelp: 'Elenca anche gli utenti i cui ruoli qui provengono solo dall’entità Globale.',
     export: 'Esporta i membri',
-    exported: 'I membri sono stati esportati in {{fileName}}',
     addMember: 'Aggiungi membro',
     revoke: 'Revoca accesso',
     revokeOf: 'Revoca l’accesso di {{name}}',

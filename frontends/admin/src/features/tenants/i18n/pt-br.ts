@@ -1,6 +1,10 @@
 import type { TenantsPhrases } from './en';
 
 export const ptBR: TenantsPhrases = {
+  exportQueued: {
+    title: 'Operação concluída com sucesso',
+    text: 'Sua operação será processada em segundo plano.',
+  },
   list: {
     title: 'Entidades',
     name: 'Título',
@@ -17,7 +21,6 @@ export const ptBR: TenantsPhrases = {
     customizedFilter: 'Personalizada',
     customizedFilterHelp: 'Vazia: todas as entidades. Marcada: só as alteradas por um usuário. Desmarcada: só as nunca alteradas por um usuário.',
     export: 'Exportar para Excel',
-    exported: 'As entidades foram exportadas para {{fileName}}',
     newTenant: 'Nova',
     created: 'A entidade {{title}} foi criada',
     hierarchy: 'Hierarquia',
@@ -71,7 +74,6 @@ export const ptBR: TenantsPhrases = {
     includeGlobal: 'Incluir usuários globais',
     includeGlobalHelp: 'Listar também os usuários cujas funções aqui vêm só da entidade Global.',
     export: 'Exportar membros',
-    exported: 'Os membros foram exportados para {{fileName}}',
     addMember: 'Adicionar membro',
     revoke: 'Revogar acesso',
     revokeOf: 'Revogar o acesso de {{name}}',

@@ -4,7 +4,9 @@ import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { binary, xlsx } from '../../../testing/admin-world.js';
-import { addMember, bearer, buildGroupsWorld, groupIn, logsOf, membersOf, userIn, type GroupsWorld, type Persona } from '../testing.js';
+import { jobNotification, withBackgroundJobs } from '../../../testing/exports.js';
+import { importResult, queuedJob, whenJobStarts } from '../../../testing/jobs.js';
+import { GLOBAL_TENANT_ID, addMember, bearer, buildGroupsWorld, groupIn, logsOf, membersOf, userIn, type GroupsWorld, type Persona } from '../testing.js';
 
 describe('group members in Excel', () => {
   let w: GroupsWorld;
@@ -54,6 +56,8 @@ describe('group members in Excel', () => {
   });
 
   describe('POST /api/v1/admin/groups/bulk_insert/{groupId}', () => {
+    withBackgroundJobs(() => w);
+
     it('adds the good rows and reports bad and duplicate rows by their Excel row number, without stopping', async () => {
       const group = await groupIn(w, w.areaA);
       await grant(w.context.dataSource, { tenant: w.tenantA, group, roles: [w.app.roleByName.Reader!] });
@@ -75,9 +79,8 @@ describe('group members in Excel', () => {
         [null, 'Reader'], // 10: error, no user
         [(await userIn(w, w.areaB)).userName, ''], // 11: added as Reader (an Administrator sees every area)
       ]);
-      const res = await upload(group.id, file);
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.deep.equal({
+      const result = await importResult(w.context, await upload(group.id, file));
+      expect(result).to.deep.equal({
         success: false,
         totalElements: 9,
         importedElements: 4,
@@ -124,7 +127,7 @@ describe('group members in Excel', () => {
       const heard: Array<string | undefined> = [];
       const stop = w.context.broadcast.on('roles.changed', ({ userId }) => heard.push(userId));
       try {
-        expect((await upload(group.id, await xlsx([['UserName', 'Permission'], [user.userName, 'Reader']]))).body.success).to.equal(true);
+        expect((await importResult(w.context, await upload(group.id, await xlsx([['UserName', 'Permission'], [user.userName, 'Reader']])))).success).to.equal(true);
       } finally {
         stop();
       }
@@ -140,9 +143,8 @@ describe('group members in Excel', () => {
         BEGIN IF NEW.user_id = '${refused.id}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`);
       await db.query(`CREATE TRIGGER refuse_member BEFORE INSERT ON group_members FOR EACH ROW EXECUTE FUNCTION refuse_member()`);
       try {
-        const res = await upload(group.id, await xlsx([['UserName'], [first.userName], [refused.userName], [last.userName]]));
-        expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        expect(res.body).to.deep.include({ totalElements: 3, importedElements: 2, errors: [{ row: 3, reason: 'The row could not be saved' }] });
+        const result = await importResult(w.context, await upload(group.id, await xlsx([['UserName'], [first.userName], [refused.userName], [last.userName]])));
+        expect(result).to.deep.include({ totalElements: 3, importedElements: 2, errors: [{ row: 3, reason: 'The row could not be saved' }] });
       } finally {
         await db.query('DROP TRIGGER refuse_member ON group_members');
         await db.query('DROP FUNCTION refuse_member()');
@@ -167,12 +169,12 @@ describe('group members in Excel', () => {
 
     it('gives row reasons in the caller’s language', async () => {
       const group = await groupIn(w, w.areaA);
-      const res = await upload(group.id, await xlsx([['UserName', 'Permission'], ['ghost@example.com', 'Reader'], ['ghost@example.com', 'x']]), { lang: 'fr' });
-      expect(res.body.errors).to.deep.equal([
+      const result = await importResult(w.context, await upload(group.id, await xlsx([['UserName', 'Permission'], ['ghost@example.com', 'Reader'], ['ghost@example.com', 'x']]), { lang: 'fr' }));
+      expect(result.errors).to.deep.equal([
         { row: 2, reason: 'Aucun utilisateur ghost@example.com n’a été trouvé' },
         { row: 3, reason: 'La permission « x » n’est pas valide : utilisez Reader ou Owner' },
       ]);
-      expect(res.body).to.include({ success: false, importedElements: 0 });
+      expect(result).to.include({ success: false, importedElements: 0 });
     });
 
     it('lets an Owner AreaAdministrator import users of their areas only, and refuses a Reader one (403)', async () => {
@@ -186,17 +188,21 @@ describe('group members in Excel', () => {
       expect(await membersOf(w, group.id)).to.deep.equal({ [w.callers.areaAdmin.id]: 'Reader' });
 
       await w.context.dataSource.query(`UPDATE group_members SET permission = 'Owner' WHERE group_id = $1`, [group.id]);
-      const owner = await upload(group.id, file, { as: 'areaAdmin' });
-      expect(owner.status).to.equal(200);
-      expect(owner.body).to.deep.include({ totalElements: 2, importedElements: 1, errors: [{ row: 3, reason: `No user ${theirs.userName} was found` }] });
+      const owner = await importResult(w.context, await upload(group.id, file, { as: 'areaAdmin' }));
+      expect(owner).to.deep.include({ totalElements: 2, importedElements: 1, errors: [{ row: 3, reason: `No user ${theirs.userName} was found` }] });
       expect(await membersOf(w, group.id)).to.deep.equal({ [w.callers.areaAdmin.id]: 'Owner', [mine.id]: 'Owner' });
       expect((await upload(group.id, file, { as: 'tenantAdmin' })).status).to.equal(403);
     });
 
     it('answers success with nothing to do for a file with only its header', async () => {
       const group = await groupIn(w, w.areaA);
-      const res = await upload(group.id, await xlsx([['UserName', 'Permission']]));
-      expect(res.body).to.deep.equal({ success: true, totalElements: 0, importedElements: 0, errors: [], warnings: [] });
+      expect(await importResult(w.context, await upload(group.id, await xlsx([['UserName', 'Permission']])))).to.deep.equal({
+        success: true,
+        totalElements: 0,
+        importedElements: 0,
+        errors: [],
+        warnings: [],
+      });
     });
 
     it('refuses a file that is not .xlsx with "Extension not allowed" (en, fr)', async () => {
@@ -243,9 +249,8 @@ describe('group members in Excel', () => {
         formulae: ['"Reader,Owner"'],
       });
       sheet.addConditionalFormatting({ ref: 'A1:XFD1048576', rules: [{ type: 'expression', priority: 1, formulae: ['TRUE'] }] });
-      const res = await upload(group.id, Buffer.from(await workbook.xlsx.writeBuffer()));
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.include({ success: true, totalElements: 1, importedElements: 1 });
+      const result = await importResult(w.context, await upload(group.id, Buffer.from(await workbook.xlsx.writeBuffer())));
+      expect(result).to.include({ success: true, totalElements: 1, importedElements: 1 });
     });
 
     it('names the file field when it is missing, sent under another name, unreadable or without a user column', async () => {
@@ -269,6 +274,64 @@ describe('group members in Excel', () => {
       const file = await xlsx([['UserName']]);
       expect((await upload(randomUUID(), file)).status).to.equal(404);
       expect((await upload('nope', file)).status).to.equal(404);
+    });
+
+    it('notifies the requester with the import result', async () => {
+      const group = await groupIn(w, w.areaA);
+      const user = await userIn(w, w.areaA);
+      const result = await importResult(w.context, await upload(group.id, await xlsx([['UserName'], [user.userName], ['ghost@example.com']])));
+      const notification = await jobNotification(w, w.callers.admin.id, 'BulkInsertGroupMembers', (n) => JSON.stringify(n.data) === JSON.stringify(result));
+      expect(notification.data).to.deep.equal({
+        success: false,
+        totalElements: 2,
+        importedElements: 1,
+        errors: [{ row: 3, reason: 'No user ghost@example.com was found' }],
+        warnings: [],
+      });
+    });
+
+    it('imports nothing for an Owner who is no longer one when the job runs', async () => {
+      const group = await groupIn(w, w.areaA);
+      const owner = await userIn(w, w.areaA);
+      await grant(w.context.dataSource, { tenant: w.tenantA, user: owner, roles: [w.identity.roleByName.AreaAdministrator!] });
+      await addMember(w, group, owner, 'Owner');
+      const recruit = await userIn(w, w.areaA);
+      // Made a Reader between the upload (accepted: an Owner's) and the job.
+      const undo = await whenJobStarts(w.context, owner.id, {
+        statement: `UPDATE group_members SET permission = 'Reader' WHERE group_id = '${group.id}' AND user_id = '${owner.id}';`,
+      });
+      try {
+        const res = await request(w.server)
+          .post(`/api/v1/admin/groups/bulk_insert/${group.id}`)
+          .set('Authorization', await bearer(w, 'areaAdmin', owner))
+          .set('Accept-Language', 'fr')
+          .attach('file', await xlsx([['UserName'], [recruit.userName]]), 'members.xlsx');
+        const job = await queuedJob(w.context, res);
+        expect(job).to.include({ status: 'Failed', error: 'Vous n’avez pas la permission d’effectuer cette action', result: null });
+      } finally {
+        await undo();
+      }
+      expect(await membersOf(w, group.id)).to.deep.equal({ [owner.id]: 'Reader' });
+      expect(await logsOf(w, group.id)).to.deep.equal([]);
+      expect(await w.context.dataSource.query(`SELECT 1 FROM stored_files WHERE owner_id = $1`, [owner.id])).to.have.length(0);
+    });
+
+    it('fails the job of a group deleted since the upload, adding nobody', async () => {
+      const group = await groupIn(w, w.areaA);
+      const requester = await userIn(w, w.areaA);
+      await grant(w.context.dataSource, { tenant: GLOBAL_TENANT_ID, user: requester, roles: [w.identity.roleByName.Administrator!] });
+      const undo = await whenJobStarts(w.context, requester.id, { statement: `DELETE FROM groups WHERE id = '${group.id}';` });
+      try {
+        const res = await request(w.server)
+          .post(`/api/v1/admin/groups/bulk_insert/${group.id}`)
+          .set('Authorization', await bearer(w, 'admin', requester))
+          .set('Accept-Language', 'en')
+          .attach('file', await xlsx([['UserName'], [(await userIn(w, w.areaA)).userName]]), 'members.xlsx');
+        expect(await queuedJob(w.context, res)).to.include({ status: 'Failed', error: 'Not found' });
+      } finally {
+        await undo();
+      }
+      expect(await membersOf(w, group.id)).to.deep.equal({});
     });
   });
 });

@@ -4,12 +4,14 @@ import type { AppContext } from '@gatehouse/core';
 import { xlsxUploadReader } from '../../../excel/upload.js';
 import { attachment } from '../../../excel/workbook.js';
 import { adminRoutes } from '../../../http/route.js';
+import { queueUpload } from '../../jobs/uploads.js';
 import { GroupMembersExcel } from './service.js';
 import { FILE_FIELD, memberImportErrors } from './workbook.js';
 
 /**
  * `/groups/template/{groupId}` and `/groups/bulk_insert/{groupId}`: the members template and its
- * upload. Registered before groupRoutes, whose `/groups/:id…` paths would otherwise be tried first.
+ * upload, imported in the background (groupMembersImportJob). Registered before groupRoutes, whose
+ * `/groups/:id…` paths would otherwise be tried first.
  */
 export function groupExcelRoutes(context: AppContext, excel = new GroupMembersExcel(context)): Router {
   const router = new Router();
@@ -23,10 +25,11 @@ export function groupExcelRoutes(context: AppContext, excel = new GroupMembersEx
     ctx.body = content;
   });
 
-  // The caller's right to import is checked before the file is read.
-  bind(router, groupsRoutes.bulkInsert, async ({ ctx, caller, scope, params }) =>
-    excel.importUpload(caller, await scope(), params.groupId, () => upload(ctx), language(ctx)),
-  );
+  // The caller's right to import is checked before the file is read, and again when the job runs.
+  bind(router, groupsRoutes.bulkInsert, async ({ ctx, caller, scope, params }) => {
+    const file = await excel.checkUpload(caller, await scope(), params.groupId, () => upload(ctx));
+    return queueUpload(context, ctx, caller, 'BulkInsertGroupMembers', file, { groupId: params.groupId });
+  });
 
   return router;
 }

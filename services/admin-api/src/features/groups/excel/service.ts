@@ -1,11 +1,12 @@
 import type { GroupImportOutcome } from '@gatehouse/contracts';
-import { type AppContext, type GroupPermission } from '@gatehouse/core';
+import { PermanentJobError, type AppContext, type GroupPermission, type JobHandler } from '@gatehouse/core';
 import { writeSystemLog } from '../../../audit/system-log.js';
 import type { Caller } from '../../../auth/koa-admin-auth.js';
 import { inScope, type CallerScope } from '../../../auth/scope.js';
 import type { Queryable } from '../../../db.js';
 import type { UploadedWorkbook } from '../../../excel/upload.js';
 import { findUserName } from '../../directory/lookups.js';
+import { uploadJob, type UploadJobPayload } from '../../jobs/upload-jobs.js';
 import { insertMember, updateMemberPermission, type GroupRecord } from '../repository.js';
 import { assertMayGrantGroupRoles, assertOwner, lockedGroup, visibleGroup } from '../service.js';
 import { findUsersByLogin, inSavepoint, memberPermissions, type LoginMatch } from './repository.js';
@@ -62,12 +63,21 @@ export class GroupMembersExcel {
    * who is already a member is a warning, and their permission is set to the file's when it
    * differs (the file is what the caller wants the group to look like).
    */
-  async import(caller: Caller, scope: CallerScope, groupId: string, fileName: string, rows: MemberRow[]): Promise<ImportOutcome> {
+  async import(
+    caller: Caller,
+    scope: CallerScope,
+    groupId: string,
+    fileName: string,
+    rows: MemberRow[],
+    progress?: (done: number, total: number) => void,
+  ): Promise<ImportOutcome> {
     const outcome = await this.context.dataSource.transaction(async (em) => {
       const run = await startImport(em, caller, scope, groupId, fileName, rows);
+      let done = 0;
       for (const row of rows) {
         const planned = planRow(run, row);
         if (planned && (await this.saveRow(run, row, planned))) recordSaved(run, row, planned);
+        progress?.(++done, rows.length);
       }
       await logImport(run);
       return { result: run.result, affected: run.group.tenants.length ? run.added : [] };
@@ -77,14 +87,31 @@ export class GroupMembersExcel {
   }
 
   /**
-   * The upload of a members file: checks the caller may import into the group before `receive`
-   * reads the file, imports its rows and answers the outcome with each row's problem in the
-   * caller's language.
+   * The upload of a members file, checked as far as it can be at once: the caller may import into
+   * the group (before `receive` reads the file), and the file reads as a members sheet. Answers the
+   * file, to be imported in the background.
    */
-  async importUpload(caller: Caller, scope: CallerScope, groupId: string, receive: () => Promise<UploadedWorkbook>, language?: string): Promise<GroupImportOutcome> {
+  async checkUpload(caller: Caller, scope: CallerScope, groupId: string, receive: () => Promise<UploadedWorkbook>): Promise<UploadedWorkbook> {
     await this.assertCanImport(caller, scope, groupId);
     const file = await receive();
-    const outcome = await this.import(caller, scope, groupId, file.name, await readMemberRows(file.buffer));
+    await readMemberRows(file.buffer);
+    return file;
+  }
+
+  /**
+   * Imports a members file kept by the upload, with the caller's rights as they are now (the group
+   * is looked up and checked again), and answers the outcome with each row's problem in the
+   * upload's language.
+   */
+  async importFile(
+    caller: Caller,
+    scope: CallerScope,
+    groupId: string,
+    file: { name: string; bytes: Buffer },
+    language: string,
+    progress?: (done: number, total: number) => void,
+  ): Promise<GroupImportOutcome> {
+    const outcome = await this.import(caller, scope, groupId, file.name, await readMemberRows(file.bytes), progress);
     const render = (issue: RowIssue) => ({ row: issue.row, reason: this.t(language, issue.code, issue.params) });
     return {
       success: outcome.errors.length === 0,
@@ -129,6 +156,20 @@ export class GroupMembersExcel {
   private t(language: string | undefined, key: string, params: Record<string, unknown> = {}): string {
     return this.context.i18n.t(key, { lng: language, ...params }) as string;
   }
+}
+
+/**
+ * The BulkInsertGroupMembers job: imports the members file kept by `POST /groups/bulk_insert/{groupId}`.
+ * The whole file is one transaction, so an attempt cut short leaves nothing behind and a later
+ * attempt starts afresh.
+ */
+export function groupMembersImportJob(context: AppContext): JobHandler<UploadJobPayload> {
+  const excel = new GroupMembersExcel(context);
+  return uploadJob(context, 'groups.bulkInsert', async (job) => {
+    const { groupId } = job.params;
+    if (!groupId) throw new PermanentJobError('the members import does not name its group');
+    return excel.importFile(job.caller, job.scope, groupId, job.file, job.language, job.progress);
+  });
 }
 
 /** One import in progress: its transaction, what it looked up once, and what it has done so far. */

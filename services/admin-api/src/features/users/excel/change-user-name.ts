@@ -1,13 +1,14 @@
 import { newUserSchema } from '@gatehouse/contracts';
-import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext } from '@gatehouse/core';
+import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext, type JobHandler } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import type { EntityManager } from 'typeorm';
 import { writeSystemLog } from '../../../audit/system-log.js';
-import { styleHeaderRow, workbookBuffer, type ColumnSpec, type SheetRow } from '../../../excel/workbook.js';
+import { readSheet, styleHeaderRow, workbookBuffer, type ColumnSpec, type SheetRow } from '../../../excel/workbook.js';
 import { findUserName } from '../../directory/lookups.js';
+import { uploadJob, type UploadJobPayload } from '../../jobs/upload-jobs.js';
 import type { Actor } from '../access.js';
-import { RowReport, clip, knownError, type ImportResult, type RowProblem, type SheetImportInput } from './messages.js';
-import { findUserByNameForUpdate, renameUser, userNameHeldByOther } from './repository.js';
+import { RowReport, clip, knownError, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from './messages.js';
+import { findUserByNameForUpdate, renameUser, renamesOfJob, userNameHeldByOther } from './repository.js';
 
 /** The columns of the change-user-name template. */
 export const CHANGE_USER_NAME_COLUMNS = [
@@ -55,30 +56,57 @@ export type ChangeUserNamesInput = SheetImportInput<ChangeUserNameColumn>;
  * and its ChangeUserName system log row written together, and `user.changed` published once it is
  * committed. Unknown users, names taken, and a second row for the same user are errors; a row that
  * changes nothing is a warning. Only God renames a God user: an Administrator who could change a
- * God's e-mail could reset their password.
+ * God's e-mail could reset their password. Renames are not idempotent (a later row may give the
+ * name to another user), so when a job is taken up again after it stopped mid-run, the rows its
+ * earlier attempt applied are skipped with a warning and counted, never applied twice.
  */
 export async function changeUserNames(context: AppContext, input: ChangeUserNamesInput): Promise<ImportResult> {
   const report = new RowReport(context, input.language);
   const changes = distinctChanges(report, input.rows);
   const actor = { userId: input.caller.userId, userName: await findUserName(context.dataSource, input.caller.userId) };
+  const { job } = input;
+  const appliedBefore = job?.resumed ? await renamesOfJob(context.dataSource, job.id, job.resumed.since) : new Map<number, string>();
+  const total = input.rows.length;
+  let done = total - changes.length;
+  input.progress?.(done, total);
   let changed = 0;
   // One by one: a later row may rename to a name an earlier row has just freed.
   for (const change of changes) {
-    try {
-      const outcome = await context.dataSource.transaction((em) => applyChange(em, input, actor, change));
-      if ('userId' in outcome) {
-        changed++;
-        context.broadcast.publish('user.changed', { userId: outcome.userId });
-      } else if (outcome.key === 'import.unchanged') {
-        report.warning(change.row, outcome);
-      } else {
-        report.error(change.row, outcome);
-      }
-    } catch (error) {
-      report.error(change.row, changeFailure(context, error, change, input.requestId));
+    const renamed = appliedBefore.get(change.row);
+    if (renamed) {
+      changed++;
+      report.warning(change.row, { key: 'import.already_imported' });
+      context.broadcast.publish('user.changed', { userId: renamed });
+    } else if (await renameRow(context, input, report, actor, change)) {
+      changed++;
     }
+    input.progress?.(++done, total);
   }
   return report.result(input.rows.length, changed);
+}
+
+/** Applies one row in a transaction of its own and reports it; answers whether the user was renamed. */
+async function renameRow(context: AppContext, input: ChangeUserNamesInput, report: RowReport, actor: Actor, change: Change): Promise<boolean> {
+  try {
+    const outcome = await context.dataSource.transaction((em) => applyChange(em, input, actor, change));
+    if ('userId' in outcome) {
+      context.broadcast.publish('user.changed', { userId: outcome.userId });
+      return true;
+    }
+    if (outcome.key === 'import.unchanged') report.warning(change.row, outcome);
+    else report.error(change.row, outcome);
+  } catch (error) {
+    report.error(change.row, changeFailure(context, error, change, input.requestId));
+  }
+  return false;
+}
+
+/** The BulkChangeUsernameEmail job: applies the file kept by `POST /users/changeUserName`, with the requester's rights at run time. */
+export function changeUserNamesJob(context: AppContext): JobHandler<UploadJobPayload> {
+  return uploadJob(context, 'users.changeUserName', async (job) => {
+    const rows = await readSheet(job.file.bytes, { columns: CHANGE_USER_NAME_COLUMNS, maxRows: MAX_CHANGE_ROWS });
+    return changeUserNames(context, { ...sheetImportOf(job), rows });
+  });
 }
 
 /** The valid rows, one per current user name: a later identical row is a warning, a different one an error. */
@@ -124,6 +152,8 @@ async function applyChange(em: EntityManager, input: ChangeUserNamesInput, actor
       to: { userName: change.newUserName, email },
       fileName: input.fileName,
       row: change.row,
+      // The background job that made it: a later attempt of the job skips the row.
+      ...(input.job ? { jobId: input.job.id } : {}),
     },
   });
   return { userId: user.id };

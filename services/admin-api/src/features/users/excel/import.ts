@@ -1,16 +1,18 @@
 import { NEW_USER_REQUIRED, newUserSchema, type NewUser } from '@gatehouse/contracts';
-import { LANGUAGES, loadPasswordPolicy, type AppContext, type Language } from '@gatehouse/core';
+import { LANGUAGES, loadPasswordPolicy, type AppContext, type JobHandler, type Language, type PasswordPolicy } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import { writeSystemLog } from '../../../audit/system-log.js';
 import type { CallerScope } from '../../../auth/scope.js';
 import { forEachConcurrently } from '../../../excel/concurrency.js';
-import { styleHeaderRow, workbookBuffer, type ColumnSpec, type SheetRow } from '../../../excel/workbook.js';
+import { readSheet, styleHeaderRow, workbookBuffer, type ColumnSpec, type SheetRow } from '../../../excel/workbook.js';
+import { adminMailer } from '../../../mail.js';
 import { findUserName } from '../../directory/lookups.js';
+import { uploadJob, type UploadJobPayload } from '../../jobs/upload-jobs.js';
 import type { Actor } from '../access.js';
-import { createUser, type UsersService } from '../service.js';
-import { RowReport, clip, knownError, parseYesNo, type ImportResult, type RowProblem, type SheetImportInput } from './messages.js';
-import { areasInScope, existingUserNames, type AreaRow } from './repository.js';
+import { UsersService, createUser } from '../service.js';
+import { RowReport, clip, knownError, parseYesNo, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from './messages.js';
+import { areasInScope, existingUserNames, userNamesCreatedBy, type AreaRow } from './repository.js';
 
 /** The columns of the users template, in order; headers are matched without case or spaces. */
 export const IMPORT_COLUMNS = [
@@ -140,9 +142,9 @@ export async function importUsers(context: AppContext, input: ImportUsersInput):
   const report = new RowReport(context, input.language);
   const findArea = areaFinder(await areasInScope(context.dataSource, input.scope.areaIds));
   const unique = firstOfEachUserName(report, validRows(report, input.rows, findArea));
-  const toCreate = await newUserNamesOnly(context, report, unique);
   const actor = { userId: input.caller.userId, userName: await findUserName(context.dataSource, input.caller.userId) };
-  const imported = await createRows(context, input, report, actor, toCreate);
+  const { toCreate, createdBefore } = await newUserNamesOnly(context, report, unique, actor, input.job?.resumed);
+  const imported = createdBefore + (await createRows(context, input, report, actor, toCreate));
   const result = report.result(input.rows.length, imported);
   await writeSystemLog(context.dataSource, {
     operation: 'BulkInsert',
@@ -157,6 +159,15 @@ export async function importUsers(context: AppContext, input: ImportUsersInput):
     },
   });
   return result;
+}
+
+/** The BulkInsertUsers job: imports the users file kept by `POST /users/bulk_insert`, with the requester's rights at run time. */
+export function bulkInsertUsersJob(context: AppContext): JobHandler<UploadJobPayload> {
+  const users = new UsersService(context, adminMailer(context));
+  return uploadJob(context, 'users.bulkInsert', async (job) => {
+    const rows = await readSheet(job.file.bytes, { columns: IMPORT_COLUMNS, maxRows: MAX_IMPORT_ROWS });
+    return importUsers(context, { ...sheetImportOf(job), rows, users });
+  });
 }
 
 /** The rows that pass validation; the others are reported. */
@@ -189,41 +200,69 @@ function firstOfEachUserName(report: RowReport, valid: ValidRow[]): ValidRow[] {
   return unique;
 }
 
-/** The rows whose user name nobody holds yet; the others are reported. */
-async function newUserNamesOnly(context: AppContext, report: RowReport, unique: ValidRow[]): Promise<ValidRow[]> {
+/**
+ * The rows whose user name nobody holds yet; the others are reported. When the import is taken up
+ * again after it stopped mid-run, a user the caller created from the file since it first started
+ * is the row applied by the earlier attempt: a warning, counted as imported, never a second user.
+ */
+async function newUserNamesOnly(
+  context: AppContext,
+  report: RowReport,
+  unique: ValidRow[],
+  actor: Actor,
+  resumed: { since: Date } | undefined,
+): Promise<{ toCreate: ValidRow[]; createdBefore: number }> {
   const taken = await existingUserNames(context.dataSource, unique.map((c) => c.input.userName));
-  return unique.filter((candidate) => {
+  const earlier = resumed && taken.size ? await userNamesCreatedBy(context.dataSource, actor.userId, resumed.since, [...taken]) : new Set<string>();
+  let createdBefore = 0;
+  const toCreate = unique.filter((candidate) => {
     if (!taken.has(candidate.input.userName)) return true;
-    report.error(candidate.row, { key: 'import.user_name_exists', params: { userName: candidate.input.userName } });
+    if (earlier.has(candidate.input.userName)) {
+      createdBefore++;
+      report.warning(candidate.row, { key: 'import.already_imported' });
+    } else {
+      report.error(candidate.row, { key: 'import.user_name_exists', params: { userName: candidate.input.userName } });
+    }
     return false;
   });
+  return { toCreate, createdBefore };
 }
 
 /** Creates each row's user in a transaction of its own, then sends the invitation it asks for; answers how many were created. */
 async function createRows(context: AppContext, input: ImportUsersInput, report: RowReport, actor: Actor, toCreate: ValidRow[]): Promise<number> {
   const policy = await loadPasswordPolicy(context.dataSource);
+  const total = input.rows.length;
+  // The rows reported already are dealt with.
+  let done = total - toCreate.length;
+  input.progress?.(done, total);
   let imported = 0;
   await forEachConcurrently(toCreate, importConcurrency(context), async (candidate) => {
-    let userId: string;
-    try {
-      const user = await context.dataSource.transaction((em) =>
-        createUser(context, em, candidate.input, actor, { areaIds: input.scope.areaIds, policy, withoutGeneratedPassword: true }),
-      );
-      userId = user.id;
-      imported++;
-    } catch (error) {
-      report.error(candidate.row, rowFailure(context, error, candidate, input.requestId));
-      return;
-    }
-    context.broadcast.publish('user.changed', { userId });
-    if (candidate.input.sendEmailInvite) {
-      // The user is in: a failed invitation is a warning, and the invite action can be used again.
-      await input.users.invite(input.caller, input.scope, userId).catch(() => {
-        report.warning(candidate.row, { key: 'import.invitation_failed', params: { userName: candidate.input.userName } });
-      });
-    }
+    if (await createRow(context, input, report, actor, policy, candidate)) imported++;
+    input.progress?.(++done, total);
   });
   return imported;
+}
+
+/** Creates one row's user in a transaction of its own, then sends the invitation it asks for; answers whether it was created. */
+async function createRow(context: AppContext, input: ImportUsersInput, report: RowReport, actor: Actor, policy: PasswordPolicy, candidate: ValidRow): Promise<boolean> {
+  let userId: string;
+  try {
+    const user = await context.dataSource.transaction((em) =>
+      createUser(context, em, candidate.input, actor, { areaIds: input.scope.areaIds, policy, withoutGeneratedPassword: true }),
+    );
+    userId = user.id;
+  } catch (error) {
+    report.error(candidate.row, rowFailure(context, error, candidate, input.requestId));
+    return false;
+  }
+  context.broadcast.publish('user.changed', { userId });
+  if (candidate.input.sendEmailInvite) {
+    // The user is in: a failed invitation is a warning, and the invite action can be used again.
+    await input.users.invite(input.caller, input.scope, userId).catch(() => {
+      report.warning(candidate.row, { key: 'import.invitation_failed', params: { userName: candidate.input.userName } });
+    });
+  }
+  return true;
 }
 
 /** Why createUser refused a row that passed validation, as a row problem in the caller's language. */

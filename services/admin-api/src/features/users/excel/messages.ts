@@ -3,6 +3,7 @@ import { AppError, mapDatabaseError, type AppContext } from '@gatehouse/core';
 import type { Caller } from '../../../auth/koa-admin-auth.js';
 import type { CallerScope } from '../../../auth/scope.js';
 import type { SheetRow } from '../../../excel/workbook.js';
+import type { UploadJob } from '../../jobs/upload-jobs.js';
 
 /** What an upload route hands an import: who asks, the rows read from the file, and the answer's language. */
 export interface SheetImportInput<K extends string> {
@@ -12,6 +13,27 @@ export interface SheetImportInput<K extends string> {
   fileName: string;
   language: string;
   requestId?: string;
+  /** Told as rows are dealt with: how many of the file's rows so far. */
+  progress?: (done: number, total: number) => void;
+  /**
+   * The import's job when it runs in the background: a later attempt (after a node stopped
+   * mid-run) tells the rows an earlier attempt applied (`since` it first started) from others.
+   */
+  job?: { id: string; resumed?: { since: Date } };
+}
+
+/** What a background import job gives a sheet import besides its rows: its requester as they are now, its file's name, its language. */
+export function sheetImportOf(job: UploadJob): Omit<SheetImportInput<string>, 'rows'> {
+  return {
+    caller: job.caller,
+    scope: job.scope,
+    fileName: job.file.name,
+    language: job.language,
+    // A row that fails unexpectedly is logged with the job's id, the reference its message gives.
+    requestId: job.jobId,
+    progress: job.progress,
+    job: { id: job.jobId, resumed: job.resumed },
+  };
 }
 
 export type { ImportResult } from '@gatehouse/contracts';

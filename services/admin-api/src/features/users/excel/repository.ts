@@ -28,6 +28,32 @@ export async function existingUserNames(db: Queryable, userNames: string[]): Pro
   return new Set(rows.map((row) => row.name));
 }
 
+/**
+ * Which of `userNames` (as given) name a user `actorId` created since `since`, as their CreateUser
+ * system log rows say (written with the user, in its transaction).
+ */
+export async function userNamesCreatedBy(db: Queryable, actorId: string, since: Date, userNames: string[]): Promise<Set<string>> {
+  const rows = await db.query<Array<{ name: string }>>(
+    `SELECT metadata->>'targetUserName' AS name FROM system_logs
+      WHERE operation = 'CreateUser' AND date >= $2 AND user_id = $1 AND metadata->>'targetUserName' = ANY($3::text[])`,
+    [actorId, since, userNames],
+  );
+  return new Set(rows.map((row) => row.name));
+}
+
+/**
+ * The user-name changes a job has applied (its ChangeUserName system log rows, written with each
+ * change), by spreadsheet row, with the renamed user.
+ */
+export async function renamesOfJob(db: Queryable, jobId: string, since: Date): Promise<Map<number, string>> {
+  const rows = await db.query<Array<{ row: number; user_id: string }>>(
+    `SELECT (metadata->>'row')::int AS row, metadata->>'targetUserId' AS user_id FROM system_logs
+      WHERE operation = 'ChangeUserName' AND date >= $2 AND metadata->>'jobId' = $1`,
+    [jobId, since],
+  );
+  return new Map(rows.map((r) => [r.row, r.user_id]));
+}
+
 /** A user as the user-name change reads it. */
 export interface RenameTarget {
   id: string;

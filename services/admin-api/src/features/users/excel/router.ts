@@ -2,44 +2,34 @@ import Router from '@koa/router';
 import { usersRoutes } from '@gatehouse/contracts';
 import type { AppContext } from '@gatehouse/core';
 import type { Context } from 'koa';
-import { xlsxUploadReader } from '../../../excel/upload.js';
+import { xlsxUploadReader, type UploadedWorkbook } from '../../../excel/upload.js';
 import { attachment, readSheet, type ColumnSpec } from '../../../excel/workbook.js';
 import { adminRoutes } from '../../../http/route.js';
-import { adminMailer } from '../../../mail.js';
-import { UsersService } from '../service.js';
-import { CHANGE_USER_NAME_COLUMNS, MAX_CHANGE_ROWS, changeUserNameTemplate, changeUserNames } from './change-user-name.js';
+import { queueUpload } from '../../jobs/uploads.js';
+import { CHANGE_USER_NAME_COLUMNS, MAX_CHANGE_ROWS, changeUserNameTemplate } from './change-user-name.js';
 import { exportUserList } from './export.js';
-import { IMPORT_COLUMNS, MAX_IMPORT_ROWS, importUsers, usersTemplate } from './import.js';
-import type { SheetImportInput } from './messages.js';
-
-export interface UserExcelRoutesOptions {
-  /** Sends the invitations an import asks for; defaults to the users feature's service. */
-  users?: Pick<UsersService, 'invite'>;
-}
+import { IMPORT_COLUMNS, MAX_IMPORT_ROWS, usersTemplate } from './import.js';
 
 /**
- * Reads the uploaded .xlsx (koaXlsxUpload's checks and answers) and the rows of its first sheet,
- * as an import takes them. Runs after the route's role check, so an anonymous or unauthorised
- * caller learns nothing about the upload rules.
+ * Reads the uploaded .xlsx (koaXlsxUpload's checks and answers) and checks that its first sheet
+ * reads as the import's rows, so a bad file is refused at once. Runs after the route's role check,
+ * so an anonymous or unauthorised caller learns nothing about the upload rules.
  */
 const readXlsx = xlsxUploadReader();
 
-async function readUpload<K extends string>(
-  ctx: Context,
-  sheet: { columns: ReadonlyArray<ColumnSpec<K>>; maxRows: number },
-): Promise<Omit<SheetImportInput<K>, 'caller' | 'scope'>> {
+async function checkedUpload<K extends string>(ctx: Context, sheet: { columns: ReadonlyArray<ColumnSpec<K>>; maxRows: number }): Promise<UploadedWorkbook> {
   const file = await readXlsx(ctx);
-  const rows = await readSheet(file.buffer, sheet);
-  return { rows, fileName: file.name, language: ctx.state.language as string, requestId: ctx.state.requestId as string | undefined };
+  await readSheet(file.buffer, sheet);
+  return file;
 }
 
 /**
  * `/users/export`, `/users/template`, `/users/bulk_insert`, `/users/changeUserNameTemplate` and
- * `/users/changeUserName`. Mounted before the `/users/:id` routes, whose pattern would otherwise
- * take these paths.
+ * `/users/changeUserName`; the two uploads are imported in the background (bulkInsertUsersJob,
+ * changeUserNamesJob). Mounted before the `/users/:id` routes, whose pattern would otherwise take
+ * these paths.
  */
-export function userExcelRoutes(context: AppContext, options: UserExcelRoutesOptions = {}): Router {
-  const users = options.users ?? new UsersService(context, adminMailer(context));
+export function userExcelRoutes(context: AppContext): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const language = (ctx: Context) => ctx.state.language as string;
@@ -52,16 +42,16 @@ export function userExcelRoutes(context: AppContext, options: UserExcelRoutesOpt
     download(ctx, 'Users.xlsx', await exportUserList(context, ctx, query, await scope(), language(ctx))),
   );
   bind(router, usersRoutes.template, async ({ ctx, scope }) => download(ctx, 'UsersTemplate.xlsx', await usersTemplate(context, await scope(), language(ctx))));
-  bind(router, usersRoutes.bulkInsert, async ({ ctx, caller, scope }) => {
-    const upload = await readUpload(ctx, { columns: IMPORT_COLUMNS, maxRows: MAX_IMPORT_ROWS });
-    return importUsers(context, { ...upload, caller, scope: await scope(), users });
+  bind(router, usersRoutes.bulkInsert, async ({ ctx, caller }) => {
+    const file = await checkedUpload(ctx, { columns: IMPORT_COLUMNS, maxRows: MAX_IMPORT_ROWS });
+    return queueUpload(context, ctx, caller, 'BulkInsertUsers', file);
   });
   bind(router, usersRoutes.changeUserNameTemplate, async ({ ctx }) =>
     download(ctx, 'ChangeUserNameTemplate.xlsx', await changeUserNameTemplate(context, language(ctx))),
   );
-  bind(router, usersRoutes.changeUserName, async ({ ctx, caller, scope }) => {
-    const upload = await readUpload(ctx, { columns: CHANGE_USER_NAME_COLUMNS, maxRows: MAX_CHANGE_ROWS });
-    return changeUserNames(context, { ...upload, caller, scope: await scope() });
+  bind(router, usersRoutes.changeUserName, async ({ ctx, caller }) => {
+    const file = await checkedUpload(ctx, { columns: CHANGE_USER_NAME_COLUMNS, maxRows: MAX_CHANGE_ROWS });
+    return queueUpload(context, ctx, caller, 'BulkChangeUsernameEmail', file);
   });
   return router;
 }

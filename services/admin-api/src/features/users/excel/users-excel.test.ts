@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, LANGUAGES, type User } from '@gatehouse/core';
+import type { ImportResult } from '@gatehouse/contracts';
+import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, LANGUAGES, type JobHandler, type JobType, type User } from '@gatehouse/core';
 import { buildUser, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
-import { bearer, binary, buildAdminWorld, xlsx, type AdminWorld, type Persona } from '../../../testing/admin-world.js';
+import { bearer, binary, buildAdminWorld, userIn, xlsx, type AdminWorld, type Persona } from '../../../testing/admin-world.js';
+import { downloadJobFile, jobNotification, jobProgress, withBackgroundJobs } from '../../../testing/exports.js';
+import { importResult, queuedJob, whenJobStarts } from '../../../testing/jobs.js';
 import { userListSql } from '../repository.js';
+import { XLSX_MEDIA_TYPE, storeFile } from '../../jobs/files.js';
+import { jobHandlers } from '../../jobs/handlers.js';
 import { usersChangedInOrder } from '../testing.js';
 import { EXPORT_BATCH_SIZE } from './export.js';
 import { MAX_IMPORT_ROWS } from './import.js';
@@ -54,10 +59,10 @@ describe('users Excel export and import', () => {
       .buffer(true)
       .parse(binary);
 
-  const upload = async (path: string, file: Buffer, options: { as?: Persona; lang?: string | null; name?: string; field?: string } = {}) => {
+  const upload = async (path: string, file: Buffer, options: { as?: Persona; user?: User; lang?: string | null; name?: string; field?: string } = {}) => {
     const req = request(w.server)
       .post(`/api/v1/admin${path}`)
-      .set('Authorization', await bearer(w, options.as))
+      .set('Authorization', await bearer(w, options.as, options.user))
       .attach(options.field ?? 'file', file, options.name ?? 'users.xlsx');
     return options.lang === null ? req : req.set('Accept-Language', options.lang ?? 'en');
   };
@@ -198,6 +203,8 @@ describe('users Excel export and import', () => {
   });
 
   describe('POST /api/v1/admin/users/bulk_insert', () => {
+    withBackgroundJobs(() => w);
+
     it('creates the good rows and reports every other row by its spreadsheet number and reason', async () => {
       const t = tag();
       const existing = await buildUser(db(), { userName: `${t}-taken@example.com`, areaId: w.areaA.id });
@@ -215,9 +222,11 @@ describe('users Excel export and import', () => {
         [`${t}-h`, `${t}-h@example.com`, 'Hal', 'Durand', w.areaA.name.toUpperCase(), 'PT-br', 'oui'], // 12: good (case-insensitive)
       ]);
       const res = await upload('/users/bulk_insert', file, { name: 'Users.XLSX' });
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.include({ success: false, totalElements: 10, importedElements: 3 });
-      expect(res.body.errors).to.deep.equal([
+      const result = await importResult(w.context, res);
+      expect(result).to.include({ success: false, totalElements: 10, importedElements: 3 });
+      // The job told how far it got, row by row.
+      expect(await jobProgress(w, res.body.jobId)).to.deep.equal({ progress: 10, total: 10 });
+      expect(result.errors).to.deep.equal([
         { row: 3, reason: 'Please input your email!' },
         { row: 4, reason: 'Invalid email address.' },
         { row: 5, reason: 'Unknown area "Atlantis".' },
@@ -225,7 +234,7 @@ describe('users Excel export and import', () => {
         { row: 10, reason: `The user name ${t}-F is already in row 8.` },
         { row: 11, reason: `A user with the user name ${t}-TAKEN@example.com already exists.` },
       ]);
-      expect(res.body.warnings).to.deep.equal([{ row: 9, reason: 'Same as row 2: skipped.' }]);
+      expect(result.warnings).to.deep.equal([{ row: 9, reason: 'Same as row 2: skipped.' }]);
 
       // Imported users get no password until their invitation or a reset sets one.
       const created = await db().query(
@@ -254,20 +263,18 @@ describe('users Excel export and import', () => {
         [`${t}-a`, 'pas-un-email', 'Ada', 'Lovelace', w.areaA.name, 'fr', null],
         [`${t}-b`, `${t}-b@example.com`, 'Bob', null, 'Atlantide', 'fr', 'peut-être'],
       ]);
-      const res = await upload('/users/bulk_insert', file, { lang: null });
-      expect(res.status).to.equal(200);
-      expect(res.body.errors).to.deep.equal([
+      const result = await importResult(w.context, await upload('/users/bulk_insert', file, { lang: null }));
+      expect(result.errors).to.deep.equal([
         { row: 2, reason: 'Adresse e-mail invalide.' },
         { row: 3, reason: 'Veuillez saisir votre nom ! Zone inconnue « Atlantide ». SendEmailInvite doit valoir Yes ou No.' },
       ]);
-      expect(res.body).to.include({ success: false, totalElements: 2, importedElements: 0 });
+      expect(result).to.include({ success: false, totalElements: 2, importedElements: 0 });
     });
 
     it('matches headers without case or spaces and ignores unknown columns', async () => {
       const t = tag();
       const file = await workbook(['Notes', 'user name', 'E-MAIL', 'First Name', 'last_name', 'AREA', 'language'], [['hello', `${t}-a`, `${t}-a@example.com`, 'Ann', 'Lee', w.areaA.name, 'it']]);
-      const res = await upload('/users/bulk_insert', file);
-      expect(res.body).to.deep.equal({ success: true, totalElements: 1, importedElements: 1, errors: [], warnings: [] });
+      expect(await importResult(w.context, await upload('/users/bulk_insert', file))).to.deep.equal({ success: true, totalElements: 1, importedElements: 1, errors: [], warnings: [] });
       expect(await db().query(`SELECT language FROM users WHERE user_name = $1`, [`${t}-a`])).to.deep.equal([{ language: 'it' }]);
     });
 
@@ -277,9 +284,9 @@ describe('users Excel export and import', () => {
         [`${t}-a`, `${t}-a@example.com`, 'Ann', 'Lee', w.areaA.name, 'en', null],
         [`${t}-b`, `${t}-b@example.com`, 'Ben', 'Lee', w.areaB.name, 'en', null],
       ]);
-      const res = await upload('/users/bulk_insert', file, { as: 'areaAdmin' });
-      expect(res.body).to.include({ totalElements: 2, importedElements: 1 });
-      expect(res.body.errors).to.deep.equal([{ row: 3, reason: `Unknown area "${w.areaB.name}".` }]);
+      const result = await importResult(w.context, await upload('/users/bulk_insert', file, { as: 'areaAdmin' }));
+      expect(result).to.include({ totalElements: 2, importedElements: 1 });
+      expect(result.errors).to.deep.equal([{ row: 3, reason: `Unknown area "${w.areaB.name}".` }]);
       expect(await db().query(`SELECT 1 FROM users WHERE user_name = $1`, [`${t}-b`])).to.have.length(0);
     });
 
@@ -313,7 +320,12 @@ describe('users Excel export and import', () => {
       expect(far.body.message).to.equal('Le fichier dépasse la limite de 2 MB');
     });
 
-    it('refuses a missing file, a file that is not a workbook, missing columns, no rows and too many rows with a 400 naming the problem', async () => {
+    it('refuses a missing file, a file that is not a workbook, missing columns, no rows and too many rows with a 400 naming the problem, queuing nothing', async () => {
+      const kept = async () =>
+        (await db().query(`SELECT (SELECT count(*)::int FROM background_jobs WHERE user_id = $1) AS jobs, (SELECT count(*)::int FROM stored_files WHERE owner_id = $1) AS files`, [
+          w.callers.admin.id,
+        ]))[0];
+      const before = await kept();
       const noFile = await request(w.server).post('/api/v1/admin/users/bulk_insert').set('Authorization', await bearer(w)).field('other', 'x');
       expect(noFile.status).to.equal(400);
       expect(noFile.body.code).to.equal('import.file_required');
@@ -338,11 +350,120 @@ describe('users Excel export and import', () => {
       expect(tooMany.status).to.equal(400);
       expect(tooMany.body.message).to.equal(`The file has more than ${MAX_IMPORT_ROWS} rows. Split it into several files.`);
       expect(await db().query(`SELECT 1 FROM users WHERE user_name = 'bulk-0'`)).to.have.length(0);
+      // Refused at once: no job, and no file kept.
+      expect(await kept()).to.deep.equal(before);
+    });
+
+    it('notifies the requester with the import result, which the flyout opens', async () => {
+      const t = tag();
+      const file = await workbook(IMPORT_HEADERS, [
+        [`${t}-a`, `${t}-a@example.com`, 'Ann', 'Lee', w.areaA.name, 'en', null],
+        [`${t}-b`, 'nope', 'Ben', 'Lee', w.areaA.name, 'en', null],
+      ]);
+      const requester = await userIn(w, w.areaA, { language: 'de' });
+      await grant(db(), { tenant: GLOBAL_TENANT_ID, user: requester, roles: [w.identity.roleByName.Administrator!] });
+      const result = await importResult(w.context, await upload('/users/bulk_insert', file, { user: requester }));
+      const notification = await jobNotification(w, requester.id, 'BulkInsertUsers');
+      expect(notification.data).to.deep.equal(result);
+      expect(notification.data).to.deep.equal({
+        success: false,
+        totalElements: 2,
+        importedElements: 1,
+        errors: [{ row: 3, reason: 'Invalid email address.' }],
+        warnings: [],
+      });
+      // Described in the requester's own language; the rows in the language of the upload.
+      expect(notification.description).to.equal(w.context.i18n.t('jobs.done.BulkInsertUsers', { lng: 'de', totalElements: 2, importedElements: 1 }));
+    });
+
+    it('imports with the rights the requester has when the job runs: a role removed since the upload imports nothing', async () => {
+      const t = tag();
+      const requester = await userIn(w, w.areaA);
+      await grant(db(), { tenant: w.tenantA, user: requester, roles: [w.identity.roleByName.AreaAdministrator!] });
+      const file = await workbook(IMPORT_HEADERS, [[`${t}-a`, `${t}-a@example.com`, 'Ann', 'Lee', w.areaA.name, 'en', null]]);
+      // The role goes between the upload (accepted) and the job.
+      const undo = await whenJobStarts(w.context, requester.id, {
+        statement: `DELETE FROM tenant_members WHERE user_id = '${requester.id}';`,
+      });
+      try {
+        const job = await queuedJob(w.context, await upload('/users/bulk_insert', file, { as: 'areaAdmin', user: requester }));
+        expect(job).to.include({ status: 'Failed', error: 'You dont have permission to perform this action', result: null });
+      } finally {
+        await undo();
+      }
+      expect(await db().query(`SELECT 1 FROM users WHERE user_name = $1`, [`${t}-a`])).to.have.length(0);
+      expect(await db().query(`SELECT 1 FROM system_logs WHERE operation = 'BulkInsert' AND user_id = $1`, [requester.id])).to.have.length(0);
+      // The upload is not kept once its job has failed.
+      expect(await db().query(`SELECT 1 FROM stored_files WHERE owner_id = $1`, [requester.id])).to.have.length(0);
+      const notification = await jobNotification(w, requester.id, 'BulkInsertUsers');
+      expect(notification.data).to.deep.equal({ success: false, messageError: 'You dont have permission to perform this action' });
+    });
+
+    it('imports nothing for a requester locked since the upload, and only the area the requester still has', async () => {
+      const t = tag();
+      const locked = await userIn(w, w.areaA);
+      await grant(db(), { tenant: GLOBAL_TENANT_ID, user: locked, roles: [w.identity.roleByName.Administrator!] });
+      const undo = await whenJobStarts(w.context, locked.id, { statement: `UPDATE users SET locked = true WHERE id = '${locked.id}';` });
+      try {
+        const file = await workbook(IMPORT_HEADERS, [[`${t}-a`, `${t}-a@example.com`, 'Ann', 'Lee', w.areaA.name, 'en', null]]);
+        const job = await queuedJob(w.context, await upload('/users/bulk_insert', file, { user: locked, lang: 'fr' }));
+        // In the language of the upload.
+        expect(job).to.include({ status: 'Failed', error: 'Accès refusé' });
+      } finally {
+        await undo();
+      }
+      expect(await db().query(`SELECT 1 FROM users WHERE user_name = $1`, [`${t}-a`])).to.have.length(0);
+
+      // An area administrator whose areas shrank since the upload imports into the remaining ones only.
+      const shrinking = await userIn(w, w.areaA);
+      await grant(db(), { tenant: w.tenantA, user: shrinking, roles: [w.identity.roleByName.AreaAdministrator!] });
+      await grant(db(), { tenant: w.tenantB, user: shrinking, roles: [w.identity.roleByName.AreaAdministrator!] });
+      const shrink = await whenJobStarts(w.context, shrinking.id, {
+        statement: `DELETE FROM tenant_members WHERE user_id = '${shrinking.id}' AND tenant_id = '${w.tenantB.id}';`,
+      });
+      try {
+        const file = await workbook(IMPORT_HEADERS, [
+          [`${t}-b`, `${t}-b@example.com`, 'Ben', 'Lee', w.areaA.name, 'en', null],
+          [`${t}-c`, `${t}-c@example.com`, 'Cy', 'Lee', w.areaB.name, 'en', null],
+        ]);
+        const result = await importResult(w.context, await upload('/users/bulk_insert', file, { as: 'areaAdmin', user: shrinking }));
+        expect(result).to.deep.include({ importedElements: 1, errors: [{ row: 3, reason: `Unknown area "${w.areaB.name}".` }] });
+      } finally {
+        await shrink();
+      }
+      expect(await db().query(`SELECT 1 FROM users WHERE user_name = $1`, [`${t}-c`])).to.have.length(0);
+    });
+
+    it('keeps the upload for its job as the requester’s own file: nobody else can download it', async () => {
+      const t = tag();
+      const file = await workbook(IMPORT_HEADERS, [[`${t}-a`, `${t}-a@example.com`, 'Ann', 'Lee', w.areaA.name, 'en', null]]);
+      const requester = await userIn(w, w.areaA);
+      await grant(db(), { tenant: GLOBAL_TENANT_ID, user: requester, roles: [w.identity.roleByName.Administrator!] });
+      // The job is held back, so its upload is still there.
+      const release = await whenJobStarts(w.context, requester.id, { hold: true });
+      try {
+        const res = await upload('/users/bulk_insert', file, { user: requester, name: 'mine.xlsx' });
+        expect(res.status).to.equal(202);
+        const [job] = await db().query(`SELECT payload FROM background_jobs WHERE id = $1`, [res.body.jobId]);
+        const fileId = job.payload.fileId as string;
+        const [kept] = await db().query(`SELECT owner_id, file_name, expires_at <= now() + interval '24 hours' AS within_a_day FROM stored_files WHERE id = $1`, [fileId]);
+        expect(kept).to.deep.equal({ owner_id: requester.id, file_name: 'mine.xlsx', within_a_day: true });
+        const theirs = await downloadJobFile(w, fileId, 'admin');
+        expect(theirs.status).to.equal(404);
+        expect(JSON.parse(theirs.body.toString()).code).to.equal('errors.file_not_found');
+        expect((await downloadJobFile(w, fileId, 'god')).status).to.equal(404);
+        const own = await downloadJobFile(w, fileId, 'admin', requester);
+        expect(own.status).to.equal(200);
+        expect(Buffer.compare(own.body as Buffer, file)).to.equal(0);
+      } finally {
+        await release();
+      }
     });
   });
 
   describe('users/changeUserNameTemplate and users/changeUserName', () => {
     const CHANGE_HEADERS = ['CurrentUserName', 'NewUserName', 'NewEmail'];
+    withBackgroundJobs(() => w);
 
     it('answers the template with its three columns', async () => {
       const res = await download('/users/changeUserNameTemplate');
@@ -368,18 +489,17 @@ describe('users Excel export and import', () => {
         [`${t}-eve`, `${t}-eva`, 'not-an-email'], // 8: bad e-mail
         [`${t}-bob`, `${t}-bobby`, null], // 9: bob already has a row
       ]);
-      const res = await upload('/users/changeUserName', file);
+      const result = await importResult(w.context, await upload('/users/changeUserName', file));
       stop();
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.include({ success: false, totalElements: 8, importedElements: 2 });
-      expect(res.body.errors).to.deep.equal([
+      expect(result).to.include({ success: false, totalElements: 8, importedElements: 2 });
+      expect(result.errors).to.deep.equal([
         { row: 4, reason: `No user has the user name ${t}-nobody.` },
         { row: 6, reason: `A user with the user name ${t}-EVE already exists.` },
         { row: 7, reason: 'Please input the new username!' },
         { row: 8, reason: 'Invalid email address.' },
         { row: 9, reason: `The user name ${t}-bob is already in row 3.` },
       ]);
-      expect(res.body.warnings).to.deep.equal([{ row: 5, reason: 'The new user name and e-mail are the current ones: nothing to change.' }]);
+      expect(result.warnings).to.deep.equal([{ row: 5, reason: 'The new user name and e-mail are the current ones: nothing to change.' }]);
 
       const row = async (id: string) => (await db().query(`SELECT user_name, normalized_user_name, email, normalized_email FROM users WHERE id = $1`, [id]))[0];
       expect(await row(ann.id)).to.deep.equal({
@@ -405,17 +525,20 @@ describe('users Excel export and import', () => {
       const t = tag();
       const a = await buildUser(db(), { userName: `${t}-a`, areaId: w.areaA.id });
       const b = await buildUser(db(), { userName: `${t}-b`, areaId: w.areaA.id });
-      const res = await upload(
-        '/users/changeUserName',
-        await workbook(CHANGE_HEADERS, [
-          [`${t}-a`, `${t}-c`, null],
-          [`${t}-b`, `${t}-a`, null],
-          [`${t}-zz`, `${t}-y`, null],
-        ]),
-        { lang: null },
+      const result = await importResult(
+        w.context,
+        await upload(
+          '/users/changeUserName',
+          await workbook(CHANGE_HEADERS, [
+            [`${t}-a`, `${t}-c`, null],
+            [`${t}-b`, `${t}-a`, null],
+            [`${t}-zz`, `${t}-y`, null],
+          ]),
+          { lang: null },
+        ),
       );
-      expect(res.body).to.include({ totalElements: 3, importedElements: 2 });
-      expect(res.body.errors).to.deep.equal([{ row: 4, reason: `Aucun utilisateur n’a le nom d’utilisateur ${t}-zz.` }]);
+      expect(result).to.include({ totalElements: 3, importedElements: 2 });
+      expect(result.errors).to.deep.equal([{ row: 4, reason: `Aucun utilisateur n’a le nom d’utilisateur ${t}-zz.` }]);
       expect((await db().query(`SELECT user_name FROM users WHERE id = ANY($1::uuid[]) ORDER BY user_name`, [[a.id, b.id]])).map((r: { user_name: string }) => r.user_name)).to.deep.equal([
         `${t}-a`,
         `${t}-c`,
@@ -428,16 +551,91 @@ describe('users Excel export and import', () => {
       const [identityGod] = await db().query(`SELECT id FROM roles WHERE application_id = $1 AND name = 'God'`, [IDENTITY_APPLICATION_ID]);
       await grant(db(), { tenant: GLOBAL_TENANT_ID, user: godUser, roles: [identityGod] });
       const file = await workbook(CHANGE_HEADERS, [[`${t}-god`, `${t}-renamed`, null]]);
-      const byAdmin = await upload('/users/changeUserName', file);
-      expect(byAdmin.body.errors).to.deep.equal([{ row: 2, reason: 'You dont have permission to perform this action' }]);
-      const byGod = await upload('/users/changeUserName', file, { as: 'god' });
-      expect(byGod.body, JSON.stringify(byGod.body)).to.include({ success: true, importedElements: 1 });
+      const byAdmin = await importResult(w.context, await upload('/users/changeUserName', file));
+      expect(byAdmin.errors).to.deep.equal([{ row: 2, reason: 'You dont have permission to perform this action' }]);
+      const byGod = await importResult(w.context, await upload('/users/changeUserName', file, { as: 'god' }));
+      expect(byGod, JSON.stringify(byGod)).to.include({ success: true, importedElements: 1 });
     });
 
     it('is for Administrators and God only', async () => {
       const file = await workbook(CHANGE_HEADERS, [['a', 'b', null]]);
       expect((await upload('/users/changeUserName', file, { as: 'areaAdmin' })).status).to.equal(403);
       expect((await download('/users/changeUserNameTemplate', { as: 'areaAdmin' })).status).to.equal(403);
+    });
+  });
+  describe('an import job taken up again after its node stopped mid-run', () => {
+    withBackgroundJobs(() => w);
+
+    /** A job of the Administrator's as the queue leaves it after an attempt that stopped: Running, started. */
+    const interruptedJob = async (type: JobType): Promise<string> =>
+      (await db().query(`INSERT INTO background_jobs (type, user_id, status, started_at) VALUES ($1, $2, 'Running', now()) RETURNING id`, [type, w.callers.admin.id]))[0].id;
+
+    /** One attempt of the job, as the queue runs it, on an upload of `file`. */
+    const attempt = async (type: JobType, jobId: string, number: number, file: Buffer) => {
+      const fileId = await storeFile(w.context, { ownerId: w.callers.admin.id, fileName: 'retried.xlsx', mediaType: XLSX_MEDIA_TYPE, bytes: file });
+      const handler = jobHandlers[type]!(w.context) as JobHandler;
+      const result = await handler({ jobId, type, payload: { fileId, language: 'en', params: {} }, userId: w.callers.admin.id, attempt: number, progress: async () => undefined });
+      expect(await db().query(`SELECT 1 FROM stored_files WHERE id = $1`, [fileId]), 'the upload is deleted').to.have.length(0);
+      return result as unknown as ImportResult;
+    };
+
+    it('creates no second user: the rows the stopped attempt created are warnings, a user of before the job still an error', async () => {
+      const t = tag();
+      const row = (name: string) => [`${t}-${name}`, `${t}-${name}@example.com`, 'Ann', 'Lee', w.areaA.name, 'en', null];
+      // Created by the same Administrator, but before the job.
+      await importResult(w.context, await upload('/users/bulk_insert', await workbook(IMPORT_HEADERS, [row('pre')])));
+      const jobId = await interruptedJob('BulkInsertUsers');
+      // The first attempt got through the first two rows, then its node stopped.
+      await attempt('BulkInsertUsers', jobId, 1, await workbook(IMPORT_HEADERS, [row('a'), row('b')]));
+      const result = await attempt('BulkInsertUsers', jobId, 2, await workbook(IMPORT_HEADERS, [row('a'), row('b'), row('c'), row('pre')]));
+      expect(result).to.deep.equal({
+        success: false,
+        totalElements: 4,
+        importedElements: 3,
+        errors: [{ row: 5, reason: `A user with the user name ${t}-pre already exists.` }],
+        warnings: [
+          { row: 2, reason: 'Already applied before the import was interrupted and resumed.' },
+          { row: 3, reason: 'Already applied before the import was interrupted and resumed.' },
+        ],
+      });
+      const names = await db().query(`SELECT user_name, count(*)::int AS n FROM users WHERE user_name LIKE $1 || '-%' GROUP BY user_name ORDER BY user_name`, [t]);
+      expect(names).to.deep.equal(['a', 'b', 'c', 'pre'].map((n) => ({ user_name: `${t}-${n}`, n: 1 })));
+    });
+
+    it('applies no rename twice: the rows the stopped attempt applied are skipped, the others applied', async () => {
+      const t = tag();
+      const a = await buildUser(db(), { userName: `${t}-a`, areaId: w.areaA.id });
+      const c = await buildUser(db(), { userName: `${t}-c`, areaId: w.areaA.id });
+      const CHANGE_HEADERS = ['CurrentUserName', 'NewUserName', 'NewEmail'];
+      // Row 3 gives the name row 2 frees: applied twice, it would rename the wrong user.
+      const rows = [
+        [`${t}-a`, `${t}-b`, null],
+        [`${t}-c`, `${t}-a`, null],
+      ];
+      const jobId = await interruptedJob('BulkChangeUsernameEmail');
+      await attempt('BulkChangeUsernameEmail', jobId, 1, await workbook(CHANGE_HEADERS, [rows[0]!]));
+      const names = async () => (await db().query(`SELECT id, user_name FROM users WHERE id = ANY($1::uuid[]) ORDER BY user_name`, [[a.id, c.id]])).map((u: { id: string; user_name: string }) => [u.id, u.user_name]);
+      expect(await names()).to.deep.equal([
+        [a.id, `${t}-b`],
+        [c.id, `${t}-c`],
+      ]);
+      const second = await attempt('BulkChangeUsernameEmail', jobId, 2, await workbook(CHANGE_HEADERS, rows));
+      expect(second).to.deep.equal({
+        success: true,
+        totalElements: 2,
+        importedElements: 2,
+        errors: [],
+        warnings: [{ row: 2, reason: 'Already applied before the import was interrupted and resumed.' }],
+      });
+      const third = await attempt('BulkChangeUsernameEmail', jobId, 3, await workbook(CHANGE_HEADERS, rows));
+      expect(third).to.deep.include({ success: true, importedElements: 2, errors: [] });
+      expect(third.warnings).to.have.length(2);
+      expect(await names()).to.deep.equal([
+        [c.id, `${t}-a`],
+        [a.id, `${t}-b`],
+      ]);
+      const logs = await db().query(`SELECT metadata->>'row' AS row FROM system_logs WHERE operation = 'ChangeUserName' AND metadata->>'jobId' = $1 ORDER BY id`, [jobId]);
+      expect(logs).to.deep.equal([{ row: '2' }, { row: '3' }]);
     });
   });
 });
