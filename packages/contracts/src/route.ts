@@ -23,8 +23,13 @@ export interface RouteContract {
   endpoint: string;
   /** One line for the API document. */
   summary: string;
-  /** Who may call it, for the document: `public`, `signed-in` or `roles` (the roles table). */
-  access: 'public' | 'signed-in' | 'roles';
+  /**
+   * Who may call it, for the document: `public`, `signed-in` or `roles` (the roles table), with a
+   * bearer token; `page-session`: a page a browser navigates to, on a cookie session of its own
+   * ({@link PAGE_SESSION_COOKIE}) opened by a one-time code that a `roles` route handed out, never
+   * a bearer token.
+   */
+  access: 'public' | 'signed-in' | 'roles' | 'page-session';
   params?: ObjectSchema;
   query?: ObjectSchema;
   body?: z.ZodType;
@@ -44,6 +49,12 @@ export interface RouteContract {
   /** A non-JSON request body the handler reads itself (an uploaded spreadsheet). */
   consumes?: string;
 }
+
+/**
+ * The cookie of a `page-session` route: HttpOnly, SameSite=Strict, limited to the page's path, and
+ * `__Secure-` prefixed when the product is served over https.
+ */
+export const PAGE_SESSION_COOKIE = 'gatehouse-page-session';
 
 /** Declares a route; the literal types are kept, so `ResponseOf<typeof route>` is exact. */
 export function defineRoute<const C extends RouteContract>(contract: C): C {

@@ -1,4 +1,4 @@
-import type { RouteContract } from '@gatehouse/contracts';
+import { PAGE_SESSION_COOKIE, type RouteContract } from '@gatehouse/contracts';
 import { z } from 'zod';
 
 /** The parts of an OpenAPI 3.1 document this product writes. */
@@ -96,8 +96,15 @@ function responsesOf(contract: RouteContract, roles: (contract: RouteContract) =
   const responses: Record<string, unknown> = { [status]: success };
   if (contract.alternativeStatus) responses[String(contract.alternativeStatus)] = success;
   Object.assign(responses, { '400': error('The input is not valid; each field names its problem') });
-  if (contract.access !== 'public') responses['401'] = error('No valid bearer token or session');
-  if (contract.access === 'roles') responses['403'] = error(`The caller holds none of the roles: ${roles(contract) ?? ''}`);
+  if (contract.access === 'page-session') {
+    // A page answers its refusals as pages.
+    const page = (description: string) => ({ description, content: { 'text/html': {} } });
+    responses['401'] = page('No session of the page, or a one-time code that is unknown, used or expired');
+    responses['403'] = page('The user no longer holds the roles that opened the page');
+  } else {
+    if (contract.access !== 'public') responses['401'] = error('No valid bearer token or session');
+    if (contract.access === 'roles') responses['403'] = error(`The caller holds none of the roles: ${roles(contract) ?? ''}`);
+  }
   if (contract.params) responses['404'] = error('Nothing with this id is visible to the caller');
   return responses;
 }
@@ -110,7 +117,8 @@ function operationOf(contract: RouteContract, roles: (contract: RouteContract) =
     parameters: parametersOf(contract, schemas),
     responses: responsesOf(contract, roles, schemas),
   };
-  if (contract.access !== 'public') operation.security = [{ bearer: [] }];
+  if (contract.access === 'page-session') operation.security = [{ pageSession: [] }];
+  else if (contract.access !== 'public') operation.security = [{ bearer: [] }];
   if (contract.access === 'roles') operation['x-roles'] = roles(contract);
   if (contract.body) {
     const schema = schemaOf(contract.body, 'input', { schemas, prefix: `${contract.endpoint}.body` });
@@ -142,7 +150,15 @@ export function openApiDocument(
     paths,
     components: {
       schemas,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token of the admin console, a personal access token or a portal session token' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An access token of the admin console, a personal access token or a portal session token' },
+        pageSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: PAGE_SESSION_COOKIE,
+          description: 'The session of a page opened in a new tab with a one-time code (`__Secure-` prefixed over https)',
+        },
+      },
     },
   };
 }
