@@ -4,7 +4,7 @@ const JOB_TYPES_BEFORE = `'ExportMembers', 'ExportTenants', 'AdminReport', 'Bulk
 const PURPOSES_BEFORE = `'PasswordReset', 'Invitation', 'EmailVerification', 'SignInCode', 'ExpiredPassword'`;
 
 /**
- * Log exports run as background jobs; one-time codes hand a signed-in administrator over to the
+ * Log exports run as background jobs, listed newest first in the jobs view; one-time codes hand a signed-in administrator over to the
  * jobs view and to an impersonation without a token in any URL.
  */
 export class JobExportsAndHandoffCodes1765024200000 implements MigrationInterface {
@@ -19,9 +19,12 @@ export class JobExportsAndHandoffCodes1765024200000 implements MigrationInterfac
     await queryRunner.query(
       `ALTER TABLE "user_tokens" ADD CONSTRAINT "user_tokens__purpose__check" CHECK ("purpose" IN (${PURPOSES_BEFORE}, 'JobDashboard', 'IdentifyAs'))`,
     );
+    // The jobs view lists every job newest first.
+    await queryRunner.query('CREATE INDEX "background_jobs__created_at" ON "background_jobs"("created_at")');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP INDEX "background_jobs__created_at"');
     await queryRunner.query(`DELETE FROM "user_tokens" WHERE "purpose" IN ('JobDashboard', 'IdentifyAs')`);
     await queryRunner.query('ALTER TABLE "user_tokens" DROP CONSTRAINT "user_tokens__purpose__check"');
     await queryRunner.query(`ALTER TABLE "user_tokens" ADD CONSTRAINT "user_tokens__purpose__check" CHECK ("purpose" IN (${PURPOSES_BEFORE}))`);

@@ -7,6 +7,7 @@ import { groupsRoutes } from './admin/groups.js';
 import { keysRoutes } from './admin/keys.js';
 import { logsRoutes } from './admin/logs.js';
 import { inspectorRoutes } from './admin/inspector.js';
+import { jobsViewRoutes } from './admin/jobs.js';
 import { meRoutes } from './admin/me.js';
 import { notificationsRoutes } from './admin/notifications.js';
 import { rightsRequestsRoutes } from './admin/rights-requests.js';
@@ -14,6 +15,7 @@ import { securityConfigRoutes } from './admin/security-config.js';
 import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
 import { externalLoginRoutes } from './account/external-login.js';
+import { identifyAsRoutes } from './account/identify-as.js';
 import { signInRoutes } from './account/sign-in.js';
 import { docsRoutes } from './docs.js';
 import { portalApplicationsRoutes } from './portal/applications.js';
@@ -41,11 +43,13 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   logsRoutes,
   notificationsRoutes,
   fileStorageRoutes,
+  jobsViewRoutes,
   keysRoutes,
   appRolesRoutes,
   applicationUsersRoutes,
   signInRoutes,
   externalLoginRoutes,
+  identifyAsRoutes,
   profileRoutes,
   rightsRoutes,
   portalApplicationsRoutes,

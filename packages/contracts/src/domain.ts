@@ -87,6 +87,9 @@ export const RIGHTS_REQUEST_TYPES = ['Direct', 'Representative'] as const;
  * code that hands an impersonation from the console to the identity provider.
  */
 export const USER_TOKEN_PURPOSES = ['PasswordReset', 'Invitation', 'EmailVerification', 'SignInCode', 'ExpiredPassword', 'JobDashboard', 'IdentifyAs'] as const;
+/** How signing in as another user (Identify As) ended: by the end button, or at its configured time. */
+export const IDENTIFY_AS_END_REASONS = ['Ended', 'Expired'] as const;
+export type IdentifyAsEndReason = (typeof IDENTIFY_AS_END_REASONS)[number];
 /** Kept: no SMTP server is configured; the mail stays in the outbox. */
 export const MAIL_STATUSES = ['Pending', 'Sent', 'Failed', 'Kept'] as const;
 export const SIGNING_KEY_STATUSES = ['active', 'retiring', 'retired'] as const;

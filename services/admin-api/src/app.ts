@@ -15,11 +15,13 @@ import { areaRoutes } from './features/areas/router.js';
 import { dashboardRoutes } from './features/dashboard/router.js';
 import { groupExcelRoutes } from './features/groups/excel/router.js';
 import { groupRoutes, userGroupRoutes } from './features/groups/router.js';
+import { identifyAsRoutes } from './features/identify-as/router.js';
 import { keyRoutes } from './features/keys/router.js';
 import { logRoutes } from './features/logs/router.js';
 import { meRoutes } from './features/me/router.js';
 import { notificationRoutes } from './features/notifications/router.js';
 import { jobRoutes } from './features/jobs/router.js';
+import { jobsViewLinkRoutes, jobsViewPageRoutes } from './features/jobs-view/router.js';
 import { inspectorRouter } from './features/inspector/router.js';
 import { rightsRequestRoutes } from './features/rights-requests/router.js';
 import { securityConfigRouter } from './features/security-config/router.js';
@@ -62,6 +64,9 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
   // Every admin API path is authenticated before anything else, bodies included: an anonymous
   // caller learns nothing, not even which routes exist.
   const auth = koaAdminAuth(verifiers, adminAccountStates(context));
+  // The one page a browser navigates to (the jobs view) has a cookie session of its own instead:
+  // its router answers only GET on its path, anything else there falls through to the bearer check.
+  app.use(jobsViewPageRoutes(context).routes());
   app.use((ctx, next) => (isAdminApiPath(ctx.path) ? auth(ctx, next) : next()));
   app.use(koaJsonBody(context));
   for (const router of [adminRouter(context), accountRouter(context)]) app.use(router.routes()).use(router.allowedMethods());
@@ -87,7 +92,9 @@ export function adminRouter(context: AppContext): Router {
     meRoutes(context),
     notificationRoutes(context),
     dashboardRoutes(context),
+    identifyAsRoutes(context),
     jobRoutes(context),
+    jobsViewLinkRoutes(context),
     // Fixed paths (users/export, groups/template/…) before the routers with `/:id` paths.
     userExcelRoutes(context),
     groupExcelRoutes(context),

@@ -8,8 +8,11 @@ import SafetyCertificateOutlined from '@ant-design/icons/SafetyCertificateOutlin
 import SafetyOutlined from '@ant-design/icons/SafetyOutlined';
 import TeamOutlined from '@ant-design/icons/TeamOutlined';
 import UnlockOutlined from '@ant-design/icons/UnlockOutlined';
+import ScheduleOutlined from '@ant-design/icons/ScheduleOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import type { DashboardSummary } from '@gatehouse/contracts';
+import Alert from 'antd/es/alert';
+import Button from 'antd/es/button';
 import Skeleton from 'antd/es/skeleton';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +22,9 @@ import { useCurrentUser } from '../auth/use-current-user';
 import type { AdminPhrases } from '../i18n/en';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { PageHeader } from '../shell/PageHeader';
+import { IdentifyAsTile } from './identify-as/IdentifyAsTile';
 import { UsageReports } from './reports/UsageReports';
+import { useJobsViewOpener } from './use-jobs-view';
 import './dashboard.css';
 
 type MenuTitle = keyof AdminPhrases['menu'];
@@ -47,8 +52,7 @@ const COUNT_TILES: readonly CountTile[] = [
   { title: 'tenants', path: '/tenants', icon: <ApartmentOutlined />, count: 'tenantsCount' },
 ];
 
-// The background-job dashboard button and Identify As are not offered: neither is built yet, and
-// a button that leads nowhere is worse than none.
+// God's Identify As tile follows these, when the deployment enables it (IdentifyAsTile).
 const LINK_TILES: readonly LinkTile[] = [
   { title: 'permissions', path: '/permissions', icon: <UnlockOutlined /> },
   { title: 'pats', path: '/pats', icon: <KeyOutlined /> },
@@ -64,10 +68,22 @@ export function DashboardPage() {
   const user = useCurrentUser();
   const { data, error, isLoading } = useDashboardBaseQuery();
   const numbers = new Intl.NumberFormat(i18n.resolvedLanguage ?? i18n.language);
+  const jobs = useJobsViewOpener();
 
   return (
     <div className="admin-dashboard">
-      <PageHeader title={t('dashboard.welcome', { name: user.fullName })} />
+      <PageHeader
+        title={t('dashboard.welcome', { name: user.fullName })}
+        extra={
+          // The background jobs page lets in Administrator and God only.
+          user.isAdministrator ? (
+            <Button icon={<ScheduleOutlined aria-hidden />} loading={jobs.isLoading} onClick={jobs.open}>
+              {t('dashboard.jobs.open')}
+            </Button>
+          ) : undefined
+        }
+      />
+      {jobs.problem ? <Alert type="error" showIcon title={jobs.problem} className="admin-dashboard__error" /> : null}
       <ApiErrorAlert error={error} className="admin-dashboard__error" />
       <section aria-labelledby="dashboard-counts" aria-busy={isLoading}>
         <h2 id="dashboard-counts" className="visually-hidden">
@@ -109,6 +125,7 @@ export function DashboardPage() {
               </Link>
             </li>
           ))}
+          <IdentifyAsTile />
         </ul>
       </section>
       <UsageReports />

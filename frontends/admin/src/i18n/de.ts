@@ -41,6 +41,20 @@ export const de: AdminPhrases = {
     welcome: 'Willkommen, {{name}}',
     counts: 'Übersicht',
     shortcuts: 'Weitere Seiten',
+    // The Identify As tile (God) and its dialog.
+    identifyAs: {
+      title: 'Identify As',
+      description: 'Als anderer Benutzer anmelden (höchstens {{minutes}} Min.)',
+      explanation: 'In diesem Browser sind Sie höchstens {{minutes}} Min. als dieser Benutzer angemeldet, und Ihre eigene Sitzung endet. Alles, was in dieser Zeit geschieht, wird in seinem und Ihrem Namen protokolliert. Beenden Sie es über den Hinweis im Portal.',
+      user: 'Benutzer',
+      userPlaceholder: 'Benutzer suchen',
+      userRequired: 'Benutzer erforderlich',
+      confirm: 'Als dieser Benutzer anmelden',
+    },
+    jobs: {
+      open: 'Hintergrundaufträge',
+      popupBlocked: 'Der Browser hat den neuen Tab blockiert. Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut.',
+    },
     tileDescriptions: {
       permissions: 'Prüfen, was Benutzer und Gruppen dürfen',
       pats: 'Ihre Token für die API',

@@ -42,6 +42,21 @@ export const en = {
     welcome: 'Welcome, {{name}}',
     counts: 'Summary',
     shortcuts: 'Other screens',
+    // The Identify As tile (God) and its dialog.
+    identifyAs: {
+      title: 'Identify As',
+      description: 'Sign in as another user ({{minutes}} min at most)',
+      explanation: 'In this browser you will be signed in as this user for {{minutes}} min at most, and your own session ends. Everything done meanwhile is recorded in their name and yours. End it from the banner of the portal.',
+      user: 'User',
+      userPlaceholder: 'Search a user',
+      userRequired: 'User required',
+      confirm: 'Sign in as this user',
+    },
+    // The button that opens the background jobs page in a new tab.
+    jobs: {
+      open: 'Background jobs',
+      popupBlocked: 'The browser blocked the new tab. Allow pop-ups for this site and try again.',
+    },
     tileDescriptions: {
       permissions: 'Check what users and groups may do',
       pats: 'Your tokens for the API',

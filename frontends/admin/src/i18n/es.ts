@@ -41,6 +41,20 @@ export const es: AdminPhrases = {
     welcome: 'Bienvenido, {{name}}',
     counts: 'Resumen',
     shortcuts: 'Otras pantallas',
+    // The Identify As tile (God) and its dialog.
+    identifyAs: {
+      title: 'Identify As',
+      description: 'Iniciar sesión como otro usuario ({{minutes}} min como máximo)',
+      explanation: 'En este navegador iniciará sesión como este usuario durante {{minutes}} min como máximo, y su propia sesión termina. Todo lo que se haga mientras tanto queda registrado a su nombre y al de usted. Termine desde el aviso del portal.',
+      user: 'Usuario',
+      userPlaceholder: 'Buscar un usuario',
+      userRequired: 'Usuario obligatorio',
+      confirm: 'Iniciar sesión como este usuario',
+    },
+    jobs: {
+      open: 'Procesos en segundo plano',
+      popupBlocked: 'El navegador ha bloqueado la nueva pestaña. Permita las ventanas emergentes para este sitio e inténtelo de nuevo.',
+    },
     tileDescriptions: {
       permissions: 'Compruebe lo que pueden hacer usuarios y grupos',
       pats: 'Sus tokens para la API',

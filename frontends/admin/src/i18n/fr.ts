@@ -41,6 +41,20 @@ export const fr: AdminPhrases = {
     welcome: 'Bienvenue, {{name}}',
     counts: 'Résumé',
     shortcuts: 'Autres écrans',
+    // The Identify As tile (God) and its dialog.
+    identifyAs: {
+      title: 'Identify As',
+      description: 'Se connecter en tant qu\'un autre utilisateur ({{minutes}} min au plus)',
+      explanation: 'Dans ce navigateur, vous serez connecté en tant que cet utilisateur pendant {{minutes}} min au plus, et votre propre session prend fin. Tout ce qui est fait entre-temps est enregistré à son nom et au vôtre. Terminez depuis le bandeau du portail.',
+      user: 'Utilisateur',
+      userPlaceholder: 'Rechercher un utilisateur',
+      userRequired: 'Utilisateur requis',
+      confirm: 'Se connecter en tant que cet utilisateur',
+    },
+    jobs: {
+      open: 'Traitements en arrière-plan',
+      popupBlocked: 'Le navigateur a bloqué le nouvel onglet. Autorisez les fenêtres pop-up pour ce site et réessayez.',
+    },
     tileDescriptions: {
       permissions: 'Vérifier ce que peuvent faire les utilisateurs et les groupes',
       pats: "Vos jetons pour l'API",

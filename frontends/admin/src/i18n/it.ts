@@ -41,6 +41,20 @@ export const it: AdminPhrases = {
     welcome: 'Benvenuto, {{name}}',
     counts: 'Riepilogo',
     shortcuts: 'Altre schermate',
+    // The Identify As tile (God) and its dialog.
+    identifyAs: {
+      title: 'Identify As',
+      description: 'Accedi come un altro utente ({{minutes}} min al massimo)',
+      explanation: 'In questo browser avrai effettuato l\'accesso come questo utente per {{minutes}} min al massimo, e la tua sessione termina. Tutto ciò che viene fatto nel frattempo è registrato a suo nome e al tuo. Termina dal banner del portale.',
+      user: 'Utente',
+      userPlaceholder: 'Cerca un utente',
+      userRequired: 'Utente obbligatorio',
+      confirm: 'Accedi come questo utente',
+    },
+    jobs: {
+      open: 'Processi in background',
+      popupBlocked: 'Il browser ha bloccato la nuova scheda. Consenti i pop-up per questo sito e riprova.',
+    },
     tileDescriptions: {
       permissions: 'Verifica cosa possono fare utenti e gruppi',
       pats: "I tuoi token per l'API",

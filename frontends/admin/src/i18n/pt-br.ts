@@ -41,6 +41,20 @@ export const ptBR: AdminPhrases = {
     welcome: 'Bem-vindo, {{name}}',
     counts: 'Resumo',
     shortcuts: 'Outras telas',
+    // The Identify As tile (God) and its dialog.
+    identifyAs: {
+      title: 'Identify As',
+      description: 'Entrar como outro usuário ({{minutes}} min no máximo)',
+      explanation: 'Neste navegador você estará conectado como este usuário por {{minutes}} min no máximo, e a sua própria sessão termina. Tudo o que for feito nesse meio-tempo fica registrado em nome dele e no seu. Encerre pelo aviso do portal.',
+      user: 'Usuário',
+      userPlaceholder: 'Pesquisar um usuário',
+      userRequired: 'Usuário obrigatório',
+      confirm: 'Entrar como este usuário',
+    },
+    jobs: {
+      open: 'Processos em segundo plano',
+      popupBlocked: 'O navegador bloqueou a nova aba. Permita pop-ups para este site e tente novamente.',
+    },
     tileDescriptions: {
       permissions: 'Verifique o que usuários e grupos podem fazer',
       pats: 'Seus tokens para a API',

@@ -41,6 +41,20 @@ export const ptPT: AdminPhrases = {
     welcome: 'Bem-vindo, {{name}}',
     counts: 'Resumo',
     shortcuts: 'Outros ecrãs',
+    // The Identify As tile (God) and its dialog.
+    identifyAs: {
+      title: 'Identify As',
+      description: 'Iniciar sessão como outro utilizador ({{minutes}} min no máximo)',
+      explanation: 'Neste navegador terá sessão iniciada como este utilizador durante {{minutes}} min no máximo, e a sua própria sessão termina. Tudo o que for feito entretanto fica registado em nome dele e no seu. Termine a partir do aviso do portal.',
+      user: 'Utilizador',
+      userPlaceholder: 'Procurar um utilizador',
+      userRequired: 'Utilizador obrigatório',
+      confirm: 'Iniciar sessão como este utilizador',
+    },
+    jobs: {
+      open: 'Processos em segundo plano',
+      popupBlocked: 'O navegador bloqueou o novo separador. Permita janelas pop-up para este site e tente novamente.',
+    },
     tileDescriptions: {
       permissions: 'Verificar o que utilizadores e grupos podem fazer',
       pats: 'Os seus tokens para a API',

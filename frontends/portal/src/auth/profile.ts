@@ -16,6 +16,8 @@ export interface PortalProfile {
   roles?: string[];
   groups?: unknown;
   auth_time?: number;
+  /** Present while a God user is signed in as this user (Identify As): who acts (RFC 8693). */
+  act?: { sub: string; name?: string };
   /** A session end (epoch seconds) some providers add; ours does not. */
   exp_time?: number;
 }

@@ -10,6 +10,7 @@ import { CompanySelectDialog } from '../profile/companies/CompanySelectDialog';
 import { storeCompanyPreference } from '../profile/companies/company-preference';
 import { NARROW_SCREEN_QUERY } from './breakpoints';
 import { resolveLinks } from './links';
+import { IdentifyAsBanner } from './identify-as/IdentifyAsBanner';
 import { MaintenanceModal } from './MaintenanceModal';
 import { MyAppsDrawer } from './MyAppsDrawer';
 import { leavePortal } from './navigation';
@@ -65,6 +66,7 @@ export function ShellLayout() {
   return (
     <div className="shell">
       <SkipLink>{t('shell.skipToContent')}</SkipLink>
+      {profile?.act && <IdentifyAsBanner profile={profile} />}
       <TopBar
         profile={profile}
         helpdesk={links.helpdesk}

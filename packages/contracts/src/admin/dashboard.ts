@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from '../list.js';
+import { idParams, idSchema } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
 
 const count = z.number().int().min(0);
@@ -64,7 +64,7 @@ export const externalApiAccessCountSchema = z.object({ apiEntry: z.string(), cou
 export type ExternalApiAccessCount = z.output<typeof externalApiAccessCountSchema>;
 
 /** A query-string value where blank means none (`?tenant=` as the console's cleared filter sends it). */
-const blankAsNone = <T extends z.ZodType>(schema: T) =>
+export const blankAsNone = <T extends z.ZodType>(schema: T) =>
   z
     .union([z.literal(''), schema])
     .optional()
@@ -114,6 +114,19 @@ export const externalApiAccessQuery = z
     }
   });
 export type ExternalApiAccessQuery = z.input<typeof externalApiAccessQuery>;
+
+/** Whether the console offers Identify As to the caller, and how long one lasts at most. */
+export const identifyAsEnabledSchema = z.object({
+  /** True only when the deployment enables it and the caller is God. */
+  enabled: z.boolean(),
+  /** Minutes an impersonation lasts at most (the deployment's IDENTIFY_AS_MAX_MINUTES). */
+  maxMinutes: z.number().int().positive(),
+});
+export type IdentifyAsEnabled = z.output<typeof identifyAsEnabledSchema>;
+
+/** Where the browser goes to be signed in as the user: the identity provider's one-time link. */
+export const identifyAsStartedSchema = z.object({ redirectUrl: z.string() });
+export type IdentifyAsStarted = z.output<typeof identifyAsStartedSchema>;
 
 const DASHBOARD = '/api/v1/admin/dashboard';
 
@@ -176,5 +189,23 @@ export const dashboardRoutes = {
     summary: 'Starts the full report of global administrators per application (Excel) as a background job; its file is announced by a notification',
     status: 202,
     response: backgroundJobStartedSchema,
+  }),
+  identifyAsEnabled: defineRoute({
+    method: 'GET',
+    // The spec's spelling.
+    path: `${DASHBOARD}/identyfyasEnabled`,
+    endpoint: 'dashboard.identifyAsEnabled',
+    access: 'roles',
+    summary: 'Whether the caller may sign in as another user (the deployment enables it and the caller is God), and for how many minutes at most',
+    response: identifyAsEnabledSchema,
+  }),
+  identifyAs: defineRoute({
+    method: 'POST',
+    path: `${DASHBOARD}/identifyAs/:id`,
+    endpoint: 'dashboard.identifyAs',
+    access: 'roles',
+    summary: "Starts signing in as the user: a one-time link (60 s) of the identity provider, which this console session's browser alone can follow; refused for oneself, a God user, a locked or pending account, a personal access token and while already signed in as someone else",
+    params: idParams,
+    response: identifyAsStartedSchema,
   }),
 } satisfies Record<string, RouteContract>;

@@ -57,6 +57,8 @@ export const SYSTEM_LOG_OPERATIONS = [
   'CreatePersonalAccessToken',
   'DeletePersonalAccessToken',
   'UpdateSecurityConfig',
+  'IdentifyAs',
+  'EndIdentifyAs',
 ] as const;
 
 /** Rows an export holds at most: a filter that selects more is refused (400 `logs.export_too_large`). */

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { AUTHENTICATION_PROVIDERS, AUTHENTICATION_RESULTS } from '../domain.js';
+import { backgroundJobStartedSchema } from './dashboard.js';
 import { idSchema, listPage, listQuery } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
 import { EXTERNAL_API_ENTRIES, LOG_EXPORT_MAX_ROWS } from './log-names.js';
 
 // The lists and limits without schemas, which the console imports.
 export * from './log-names.js';
-
-/** The media type of the log exports. */
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const LOGS = '/api/v1/admin/logs';
 
@@ -156,6 +154,14 @@ export type ExternalApiAccessLogQuery = z.output<typeof externalApiAccessLogQuer
 
 const metadataSchema = z.record(z.string(), z.unknown());
 
+/** Every row's actor: who wrote it on behalf of its user, while signed in as them (Identify As). */
+const actedBy = {
+  /** The user who acted on behalf of the row's user, null otherwise. */
+  actorId: z.string().nullable(),
+  /** That user's display name (else user name) now; null when none, or when the account was deleted since. */
+  actorName: z.string().nullable(),
+};
+
 /** One sign-in attempt (spec 3: authentication log). */
 export const authenticationLogSchema = z.object({
   id: z.string(),
@@ -169,6 +175,7 @@ export const authenticationLogSchema = z.object({
   applicationName: z.string().nullable(),
   ip: z.string().nullable(),
   userAgent: z.string().nullable(),
+  ...actedBy,
 });
 export type AuthenticationLog = z.output<typeof authenticationLogSchema>;
 
@@ -182,6 +189,7 @@ export const systemLogSchema = z.object({
   tenantName: z.string().nullable(),
   operation: z.string(),
   metadata: metadataSchema,
+  ...actedBy,
 });
 export type SystemLog = z.output<typeof systemLogSchema>;
 
@@ -196,6 +204,7 @@ export const sessionLogSchema = z.object({
   tenantId: z.string().nullable(),
   /** The tenant's title now; null when it has none or was deleted since. */
   tenantName: z.string().nullable(),
+  ...actedBy,
 });
 export type SessionLog = z.output<typeof sessionLogSchema>;
 
@@ -208,6 +217,7 @@ export const externalApiAccessLogSchema = z.object({
   userName: z.string().nullable(),
   apiEntry: z.string(),
   metadata: metadataSchema,
+  ...actedBy,
 });
 export type ExternalApiAccessLog = z.output<typeof externalApiAccessLogSchema>;
 
@@ -227,9 +237,10 @@ export const logsRoutes = {
     path: `${LOGS}/authenticationlogs/export`,
     endpoint: 'logs.authenticationExport',
     access: 'roles',
-    summary: `Downloads the sign-in attempts the filters select as an Excel file (AuthenticationLogs.xlsx), at most ${LOG_EXPORT_MAX_ROWS.toLocaleString('en')} rows`,
+    summary: `Starts the export of the sign-in attempts the filters select (AuthenticationLogs.xlsx, at most ${LOG_EXPORT_MAX_ROWS.toLocaleString('en')} rows) as a background job; its file is announced by a notification`,
     query: authenticationLogQuery.omit({ skip: true, top: true }),
-    produces: XLSX,
+    status: 202,
+    response: backgroundJobStartedSchema,
   }),
   system: defineRoute({
     method: 'GET',
@@ -245,9 +256,10 @@ export const logsRoutes = {
     path: `${LOGS}/systemlog/export`,
     endpoint: 'logs.systemExport',
     access: 'roles',
-    summary: `Downloads the administrative changes the filters select as an Excel file (SystemLogs.xlsx), at most ${LOG_EXPORT_MAX_ROWS.toLocaleString('en')} rows`,
+    summary: `Starts the export of the administrative changes the filters select (SystemLogs.xlsx, at most ${LOG_EXPORT_MAX_ROWS.toLocaleString('en')} rows) as a background job; its file is announced by a notification`,
     query: systemLogQuery.omit({ skip: true, top: true }),
-    produces: XLSX,
+    status: 202,
+    response: backgroundJobStartedSchema,
   }),
   session: defineRoute({
     method: 'GET',

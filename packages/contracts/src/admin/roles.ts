@@ -51,6 +51,11 @@ export const ENDPOINT_ROLES = {
   'dashboard.connectedPerApp': [...ADMIN, 'TenantAdministrator'],
   'dashboard.externalApiAccess': [...ADMIN, 'TenantAdministrator'],
   'dashboard.adminReport': [...ADMIN, 'TenantAdministrator'],
+  // Identify As: whoever sees the dashboard asks whether it is offered (only God gets `enabled`); only God starts one.
+  'dashboard.identifyAsEnabled': [...ADMIN, 'TenantAdministrator'],
+  'dashboard.identifyAs': ['God'],
+  // A one-time link to the background jobs page; the page lets in the same roles, checked again on every request.
+  'jobs.dashboardLink': ADMIN,
 
   'areas.list': [...READ_USERS, 'Manager'],
 

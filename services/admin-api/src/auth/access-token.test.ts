@@ -72,6 +72,17 @@ describe('admin API access tokens', () => {
       });
     });
 
+    it('answers the actor of a token issued while a God user is signed in as its user (act.sub), and refuses a malformed act', async () => {
+      const sub = randomUUID();
+      const actor = randomUUID();
+      const acting = await mintAccessToken(context, key, { sub, roles: ['Administrator'], claims: { act: { sub: actor.toUpperCase(), name: 'Grace' } } });
+      expect(await newVerifier().verify(acting)).to.include({ userId: sub, actorId: actor });
+      for (const act of ['grace', { name: 'Grace' }, { sub: 'not-a-user-id' }, null]) {
+        const token = await mintAccessToken(context, key, { sub, claims: { act } });
+        expect(await refusal(newVerifier(), token), JSON.stringify(act)).to.equal('claims');
+      }
+    });
+
     it('refuses a token without the admin scope as insufficient_scope', async () => {
       const token = await mintAccessToken(context, key, { scope: 'openid profile' });
       expect(await refusal(newVerifier(), token)).to.equal('insufficient_scope');

@@ -11,6 +11,11 @@ export interface AccessTokenClaims {
   scopes: string[];
   /** The token's own id (`jti`), null when it has none. */
   tokenId: string | null;
+  /**
+   * The user acting on behalf of `userId` (RFC 8693 `act.sub`), present only in a token issued
+   * while a God user is signed in as that user (Identify As).
+   */
+  actorId?: string;
 }
 
 /** Why a token was refused; `reason` goes to the logs, never to the caller. */
@@ -127,7 +132,8 @@ export class AccessTokenVerifier {
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     if (this.options.requiredScope && !scopes.includes(this.options.requiredScope)) throw new InvalidTokenError('insufficient_scope');
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
-    return { userId: payload.sub, roles, scopes, tokenId: typeof payload.jti === 'string' ? payload.jti : null };
+    const actorId = actorOf(payload);
+    return { userId: payload.sub, roles, scopes, tokenId: typeof payload.jti === 'string' ? payload.jti : null, ...(actorId ? { actorId } : {}) };
   }
 
   private currentKeys(): Promise<KeySet> {
@@ -184,6 +190,18 @@ export class AccessTokenVerifier {
     this.cache = undefined;
     this.loading = undefined;
   }
+}
+
+/**
+ * The actor of a token issued while signed in as its user: `act.sub` (RFC 8693), a user id. An
+ * `act` of any other shape is refused rather than ignored: the token would pass for the user's own.
+ */
+export function actorOf(claims: object): string | undefined {
+  const { act } = claims as { act?: unknown };
+  if (act === undefined) return undefined;
+  const sub = (act as { sub?: unknown } | null)?.sub;
+  if (typeof sub !== 'string' || !UUID.test(sub)) throw new InvalidTokenError('claims');
+  return sub.toLowerCase();
 }
 
 /** The client the token was issued to: `client_id` (RFC 9068), else `azp`. */

@@ -49,6 +49,19 @@ export class AccountStates {
     return active;
   }
 
+  /**
+   * Whether `actorId` is signed in as `userId` right now (Identify As, neither ended nor expired):
+   * a token naming that actor stops working the moment the impersonation ends. Never cached.
+   */
+  async isActing(actorId: string, userId: string): Promise<boolean> {
+    const { rows } = await this.sql.query(
+      'SELECT 1 FROM impersonations WHERE actor_id = $1 AND target_id = $2 AND ended_at IS NULL AND expires_at > now() LIMIT 1',
+      [actorId, userId],
+      'admin_impersonation_state',
+    );
+    return rows.length > 0;
+  }
+
   /** Stops listening to account changes (the context's broadcast drops every listener when it closes anyway). */
   close(): void {
     this.stopListening();

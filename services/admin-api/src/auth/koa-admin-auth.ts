@@ -1,4 +1,4 @@
-import { AppError } from '@gatehouse/core';
+import { AppError, withActor } from '@gatehouse/core';
 import type { Context, Middleware } from 'koa';
 import { InvalidTokenError, type AccessTokenVerifier } from './access-token.js';
 
@@ -13,6 +13,11 @@ export interface Caller {
   roles: string[];
   scopes: string[];
   tokenId: string | null;
+  /**
+   * The God user acting on behalf of `userId` when the token was issued while signed in as them
+   * (its `act.sub`); absent for the user's own tokens and for personal access tokens.
+   */
+  actorId?: string;
 }
 
 /**
@@ -39,13 +44,16 @@ const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 /** Whether a token's account may still use it (see AccountStates). */
 export interface AccountStateCheck {
   isActive(userId: string): Promise<boolean>;
+  /** Whether the actor a token names is still signed in as its user (Identify As). */
+  isActing(actorId: string, userId: string): Promise<boolean>;
 }
 
 /**
  * Authenticates every request with `Authorization: Bearer …`: the verifiers are tried in order and
  * the first that knows the token decides. The caller goes to `ctx.state.caller`; a missing,
  * unknown, invalid or expired token is a 401 with a `WWW-Authenticate` challenge (RFC 6750), and
- * so is a valid token whose account has been locked, made a draft or deleted since it was issued.
+ * so is a valid token whose account has been locked, made a draft or deleted since it was issued,
+ * or whose actor (a God user signed in as its user) has ended that impersonation.
  */
 export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: AccountStateCheck): Middleware {
   return async function adminAuth(ctx, next) {
@@ -72,8 +80,14 @@ export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: Acc
       ctx.state.log?.debug({ reason: 'account', requestId: ctx.state.requestId }, 'bearer token refused');
       refuse(ctx, 'Bearer error="invalid_token"');
     }
+    // A token issued while signed in as the user ends with that impersonation, not at its own expiry.
+    if (caller.actorId && !(await accounts.isActing(caller.actorId, caller.userId))) {
+      ctx.state.log?.debug({ reason: 'impersonation', requestId: ctx.state.requestId }, 'bearer token refused');
+      refuse(ctx, 'Bearer error="invalid_token"');
+    }
     ctx.state.caller = caller;
-    await next();
+    // Every log row the request writes names the actor, whichever feature writes it.
+    await withActor(caller.actorId, next);
   };
 }
 

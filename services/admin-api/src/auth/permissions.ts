@@ -27,6 +27,7 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'notifications.delete': "the caller's own notifications",
   'notifications.deleteAll': "the caller's own notifications",
   'tasks.active': "the caller's own background processes",
+  'jobs.dashboardLink': "a one-time code for the caller's browser, from the console's own token only (never a personal access token); the page it opens checks the roles again on every request",
   'areas.list': 'AreaAdministrator: their areas only',
   'users.list': 'AreaAdministrator: users of their areas',
   'users.get': 'AreaAdministrator: users of their areas',
@@ -78,8 +79,10 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'appRoles.delete': "takes the role from every user and group holding it; never the Identity application's own roles",
   'keys.list': "the caller's own tokens",
   'keys.applications': 'the applications in which the caller holds a role',
-  'keys.create': 'for the caller, for an application in which they hold a role; never with a personal access token',
-  'keys.delete': "the caller's own tokens; God: anyone's",
+  'keys.create': 'for the caller, for an application in which they hold a role; never with a personal access token; never while signed in as the user',
+  'keys.delete': "the caller's own tokens; God: anyone's; never while signed in as the user",
+  'dashboard.identifyAsEnabled': 'enabled for God only, where the deployment allows it',
+  'dashboard.identifyAs': 'where the deployment allows it; with a console session (never a personal access token), not while already signed in as someone; never oneself, a God user, a locked or pending account',
 };
 
 /** Middleware returned by requireRole, carrying the endpoint it guards for tests that walk the routes. */

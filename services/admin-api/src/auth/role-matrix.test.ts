@@ -131,7 +131,14 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     return { route: 'GET /filestorage/downloadExcel', url: `/filestorage/downloadExcel?url=${file!.id}` };
   },
   'dashboard.adminReport': async () => ({ route: 'POST /dashboard/adminReport', url: '/dashboard/adminReport', body: {} }),
+  'jobs.dashboardLink': async () => ({ route: 'POST /jobs/dashboard-link', url: '/jobs/dashboard-link', body: {} }),
   'dashboard.base': async () => ({ route: 'GET /dashboard/base', url: '/dashboard/base' }),
+  'dashboard.identifyAsEnabled': async () => ({ route: 'GET /dashboard/identyfyasEnabled', url: '/dashboard/identyfyasEnabled' }),
+  'dashboard.identifyAs': async (w) => {
+    // Off unless the deployment enables it; this world does.
+    w.context.config.identifyAs.enabled = true;
+    return { route: 'POST /dashboard/identifyAs/:id', url: `/dashboard/identifyAs/${(await user(w)).id}` };
+  },
   'dashboard.loginLastHours': async () => ({ route: 'GET /dashboard/loginLastHours', url: '/dashboard/loginLastHours' }),
   'dashboard.adminPerApp': async () => ({ route: 'GET /dashboard/adminPerApp', url: '/dashboard/adminPerApp' }),
   'dashboard.globalAdminPerAreas': async (w) => ({

@@ -1,5 +1,5 @@
 import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, sqlClient, type AppContext } from '@gatehouse/core';
-import { InvalidTokenError } from './access-token.js';
+import { InvalidTokenError, actorOf } from './access-token.js';
 import type { BearerVerifier } from './koa-admin-auth.js';
 
 const OPAQUE = /^[A-Za-z0-9_-]{32,128}$/;
@@ -17,7 +17,7 @@ export function sessionTokenBearer(context: AppContext): BearerVerifier {
   return {
     async verify(token) {
       if (!OPAQUE.test(token)) return null;
-      const { rows } = await sql.query<{ payload: { accountId?: string; clientId?: string; scope?: string; jti?: string } }>(
+      const { rows } = await sql.query<{ payload: { accountId?: string; clientId?: string; scope?: string; jti?: string; extra?: { act?: unknown } } }>(
         `SELECT payload FROM oidc_model_instances
           WHERE model = 'AccessToken' AND id = $1 AND (expires_at IS NULL OR expires_at > now())`,
         [token],
@@ -26,6 +26,8 @@ export function sessionTokenBearer(context: AppContext): BearerVerifier {
       const payload = rows[0]?.payload;
       if (!payload?.accountId) return null;
       if (!payload.clientId || !ownClients.has(payload.clientId)) throw new InvalidTokenError('claims');
+      // A token issued while a God user is signed in as the account carries the actor in its extra claims.
+      const actorId = actorOf(payload.extra ?? {});
       const roles = await resolveEffectiveRoles(context.dataSource, payload.accountId, { applicationId: IDENTITY_APPLICATION_ID });
       return {
         kind: 'session_token',
@@ -33,6 +35,7 @@ export function sessionTokenBearer(context: AppContext): BearerVerifier {
         roles: [...new Set(roles.map((r) => r.roleName))],
         scopes: (payload.scope ?? '').split(' ').filter(Boolean),
         tokenId: payload.jti ?? null,
+        ...(actorId ? { actorId } : {}),
       };
     },
   };

@@ -90,6 +90,17 @@ describe('configuration loader', () => {
     expect(problems.join('\n')).to.match(/security\.encryptionKey.*32 bytes/).and.match(/bootstrap\.adminPassword.*at least 12/);
   });
 
+  it('keeps signing in as another user off, for 30 minutes at most, unless told; 1 to 480 minutes', () => {
+    const defaults = loadConfig({ env: {}, configDir: configDir() });
+    expect(defaults.identifyAs).to.deep.equal({ enabled: false, maxMinutes: 30 });
+    const on = loadConfig({ env: { IDENTIFY_AS_ENABLED: 'true', IDENTIFY_AS_MAX_MINUTES: '480' }, configDir: configDir() });
+    expect(on.identifyAs).to.deep.equal({ enabled: true, maxMinutes: 480 });
+    for (const minutes of ['0', '481', 'ten']) {
+      const problems = problemsOf(() => loadConfig({ env: { IDENTIFY_AS_MAX_MINUTES: minutes }, configDir: configDir() }));
+      expect(problems.join('\n'), minutes).to.match(/identifyAs\.maxMinutes \(IDENTIFY_AS_MAX_MINUTES/);
+    }
+  });
+
   it('is documented key by key in the README configuration table', () => {
     const readme = readFileSync(path.resolve('README.md'), 'utf8');
     for (const key of CONFIG_KEYS) {

@@ -51,6 +51,8 @@ export interface Config {
   };
   oidc: { issuer: string; adminApiAudience: string; sweepIntervalMs: number; allowPrivateNetworkRequests: boolean; portalClientId: string; adminClientId: string };
   app: { environment: string };
+  /** Signing in as another user (Identify As): off unless enabled; `maxMinutes` bounds each one. */
+  identifyAs: { enabled: boolean; maxMinutes: number };
   portal: { clientPortalAppId?: string; helpdeskUrl?: string; supportUrl?: string; termsOfUseUrl?: string; cookiePolicyUrl?: string };
   /** Users' pictures: `store` is `database` or a folder. */
   avatar: { store: string; maxBytes: number };

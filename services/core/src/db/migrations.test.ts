@@ -20,7 +20,8 @@ describe('migrations', () => {
     expect(tables).to.include('bootstrap_state');
     expect(tables).to.include('user_avatars');
     expect(tables).to.include('stored_files');
-    expect(tables).to.have.length(36);
+    expect(tables).to.include('impersonations');
+    expect(tables).to.have.length(37);
 
     const drift = await ds.driver.createSchemaBuilder().log();
     expect(drift.upQueries.map((q) => q.query), 'entities and migrations describe the same schema').to.deep.equal([]);

@@ -1,11 +1,13 @@
 import { Application, ApplicationOwner, Disclaimer, DisclaimerAcceptance, PersonalAccessToken, Role, RoleScope, UserFavoriteApplication } from './applications.js';
 import { Area, Group, GroupMember, SignInAttempt, Tenant, User, UserExternalLogin, UserPasswordHistory, UserToken } from './identity.js';
+import { Impersonation } from './impersonation.js';
 import { AuthenticationLog, ExternalApiAccessLog, SessionLog, SystemLog } from './logs.js';
 import { OperationRequest, OperationRequestHistory, TenantMember, TenantMemberRole } from './membership.js';
 import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsRequest, RightsRequestFile, SecurityConfig, SigningKey, StoredFile } from './platform.js';
 
 export * from './applications.js';
 export * from './identity.js';
+export * from './impersonation.js';
 export * from './logs.js';
 export * from './membership.js';
 export * from './platform.js';
@@ -16,4 +18,5 @@ export const entities = [
   PersonalAccessToken, TenantMember, TenantMemberRole, OperationRequest, OperationRequestHistory,
   AuthenticationLog, SystemLog, SessionLog, ExternalApiAccessLog,
   SecurityConfig, Notification, BackgroundJob, RightsRequest, RightsRequestFile, MailOutbox, SigningKey, OidcModelInstance, StoredFile,
+  Impersonation,
 ];

@@ -1,16 +1,20 @@
-import { Check, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { AUTHENTICATION_PROVIDERS, AUTHENTICATION_RESULTS } from '../domain/constants.js';
 import { Json, TextArray, Timestamp, Uuid, Varchar, oneOf } from './columns.js';
+import { User } from './identity.js';
 
-// Log rows keep names as they were at the time and carry no foreign keys: deleting a user or a
-// tenant must not delete or block its history. Each table is indexed for date-range queries, alone
-// and with each filter of the Logs page (the trigram and metadata indexes are expression indexes
-// of migration LogFilters1764851400000, which entities cannot describe).
+// Log rows keep names as they were at the time and carry no foreign keys to their user or tenant:
+// deleting a user or a tenant must not delete or block its history. The one reference is the
+// actor (who acted on behalf of the row's user, signed in as them), cleared when that user goes.
+// Each table is indexed for date-range queries, alone and with each filter of the Logs page (the
+// trigram and metadata indexes are expression indexes of migration LogFilters1764851400000, which
+// entities cannot describe).
 
 const LogId = (table: string) =>
   PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS', primaryKeyConstraintName: `${table}__pkey` });
 
 @Entity('authentication_logs')
+@Index('authentication_logs__actor_id', ['actorId'])
 @Index('authentication_logs__date', ['date'])
 @Index('authentication_logs__user_name_date', ['userName', 'date'])
 @Index('authentication_logs__result_date', ['result', 'date'])
@@ -21,6 +25,11 @@ const LogId = (table: string) =>
 export class AuthenticationLog {
   @LogId('authentication_logs')
   id: string;
+  @Uuid('actor_id', { nullable: true })
+  actorId: string | null;
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'actor_id', foreignKeyConstraintName: 'authentication_logs__actor_id__fkey' })
+  actor?: Relation<User>;
   @Timestamp('date', { default: () => 'now()' })
   date: Date;
   @Uuid('user_id', { nullable: true })
@@ -44,6 +53,7 @@ export class AuthenticationLog {
 }
 
 @Entity('system_logs')
+@Index('system_logs__actor_id', ['actorId'])
 @Index('system_logs__date', ['date'])
 @Index('system_logs__operation_date', ['operation', 'date'])
 @Index('system_logs__tenant_id_date', ['tenantId', 'date'])
@@ -51,6 +61,11 @@ export class AuthenticationLog {
 export class SystemLog {
   @LogId('system_logs')
   id: string;
+  @Uuid('actor_id', { nullable: true })
+  actorId: string | null;
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'actor_id', foreignKeyConstraintName: 'system_logs__actor_id__fkey' })
+  actor?: Relation<User>;
   @Timestamp('date', { default: () => 'now()' })
   date: Date;
   @Uuid('user_id', { nullable: true })
@@ -68,6 +83,7 @@ export class SystemLog {
 }
 
 @Entity('session_logs')
+@Index('session_logs__actor_id', ['actorId'])
 @Index('session_logs__date', ['date'])
 @Index('session_logs__application_name_date', ['applicationName', 'date'])
 @Index('session_logs__user_id_date', ['userId', 'date'])
@@ -75,6 +91,11 @@ export class SystemLog {
 export class SessionLog {
   @LogId('session_logs')
   id: string;
+  @Uuid('actor_id', { nullable: true })
+  actorId: string | null;
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'actor_id', foreignKeyConstraintName: 'session_logs__actor_id__fkey' })
+  actor?: Relation<User>;
   @Timestamp('date', { default: () => 'now()' })
   date: Date;
   @Uuid('user_id', { nullable: true })
@@ -90,6 +111,7 @@ export class SessionLog {
 }
 
 @Entity('external_api_access_logs')
+@Index('external_api_access_logs__actor_id', ['actorId'])
 @Index('external_api_access_logs__date', ['date'])
 @Index('external_api_access_logs__api_entry_date', ['apiEntry', 'date'])
 @Index('external_api_access_logs__user_id_date', ['userId', 'date'])
@@ -97,6 +119,11 @@ export class SessionLog {
 export class ExternalApiAccessLog {
   @LogId('external_api_access_logs')
   id: string;
+  @Uuid('actor_id', { nullable: true })
+  actorId: string | null;
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'actor_id', foreignKeyConstraintName: 'external_api_access_logs__actor_id__fkey' })
+  actor?: Relation<User>;
   @Timestamp('date', { default: () => 'now()' })
   date: Date;
   @Varchar('ip', 64, { nullable: true })

@@ -58,6 +58,7 @@ export class Notification {
 @Entity('background_jobs')
 @Index('background_jobs__user_id_created_at', ['userId', 'createdAt'])
 @Index('background_jobs__status', ['status'])
+@Index('background_jobs__created_at', ['createdAt'])
 @Check('background_jobs__type__check', oneOf('type', JOB_TYPES))
 @Check('background_jobs__status__check', oneOf('status', JOB_STATUSES))
 export class BackgroundJob {

@@ -66,3 +66,12 @@ export async function revokeUserTokens(context: AppContext, userId: string, purp
     purpose,
   ]);
 }
+
+/**
+ * Deletes the tokens that expired more than a day ago (used or not): nothing reads them any more,
+ * and only their hashes were kept. Answers how many.
+ */
+export async function purgeExpiredUserTokens(db: Db): Promise<number> {
+  const result = (await db.query(`DELETE FROM user_tokens WHERE expires_at < now() - interval '1 day'`)) as [unknown, number];
+  return Number(result[1] ?? 0);
+}

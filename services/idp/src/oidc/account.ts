@@ -1,5 +1,6 @@
 import { resolveEffectiveRoles, resolveRoleNames, type AppContext } from '@gatehouse/core';
 import type { Account, KoaContextWithOIDC } from 'oidc-provider';
+import { actClaim, isLive, type SessionImpersonations } from '../features/identify-as/session-impersonations.js';
 import { companySummary, currentCompanyOf } from '../features/profile/repository.js';
 import type { ClientRegistry } from './clients.js';
 
@@ -26,7 +27,8 @@ const ACCOUNT_SQL = `
 
 /** Claims each scope releases. */
 export const CLAIMS = {
-  openid: ['sub'],
+  /** `act` (RFC 8693): the God user acting, in a session signed in as another user (Identify As). */
+  openid: ['sub', 'act'],
   profile: ['name', 'given_name', 'family_name', 'locale', 'area', 'internal_category'],
   email: ['email', 'email_verified'],
   roles: ['roles', 'groups'],
@@ -104,11 +106,21 @@ export class AccountDirectory {
  * The provider's view of a user. Draft and permanently locked users are not found, so their
  * refresh tokens stop working. `roles` are the user's effective roles in the requesting
  * application (every tenant).
+ *
+ * In a session a God user signed in to as the user (Identify As), the claims carry `act` and the
+ * request notes the impersonation (its end caps every lifetime). Once it has ended, the codes and
+ * tokens of that session find no account: nothing more is issued or refreshed from them. The
+ * session itself is sent to sign in again by the login prompt (provider.ts).
  */
-export function accountFinder(directory: AccountDirectory, registry: ClientRegistry) {
-  return async function findAccount(ctx: KoaContextWithOIDC, sub: string): Promise<Account | undefined> {
+export function accountFinder(directory: AccountDirectory, registry: ClientRegistry, impersonations: SessionImpersonations) {
+  return async function findAccount(ctx: KoaContextWithOIDC, sub: string, token?: object): Promise<Account | undefined> {
     const row = await directory.find(sub);
     if (!row) return undefined;
+    const impersonation = await impersonations.ofSession(token ? (token as { sessionUid?: string }).sessionUid : ctx.oidc?.session?.uid);
+    const live = impersonation !== undefined && impersonation.targetId === row.id && isLive(impersonation);
+    if (impersonation && !live && token) return undefined;
+    if (live) impersonations.note(ctx, impersonation);
+    const act = live ? actClaim(impersonation) : undefined;
     return {
       accountId: row.id,
       async claims(_use, scope) {
@@ -129,6 +141,7 @@ export function accountFinder(directory: AccountDirectory, registry: ClientRegis
           roles,
           groups: row.groups,
           current_company: await directory.currentCompany(row.id, scope, app?.id),
+          act,
         };
       },
     };

@@ -2,6 +2,7 @@ import { BufferedWriter, sweepSignInAttempts, writeSessionLogs, type AppContext,
 import type { Context, Middleware, Next } from 'koa';
 import mount from 'koa-mount';
 import type Provider from 'oidc-provider';
+import { SessionImpersonations } from '../features/identify-as/session-impersonations.js';
 import { AccountDirectory } from './account.js';
 import { ClientRegistry } from './clients.js';
 import { OidcStore } from './oidc-store.js';
@@ -20,6 +21,8 @@ export class ProviderHost {
   readonly registry: ClientRegistry;
   private readonly store: OidcStore;
   readonly directory: AccountDirectory;
+  /** Which sessions a God user is signed in to as another user (Identify As). */
+  readonly impersonations: SessionImpersonations;
   private readonly sessionLog: BufferedWriter<SessionLogEntry>;
   private provider!: Provider;
   private mounted!: Middleware;
@@ -33,6 +36,7 @@ export class ProviderHost {
     this.registry = new ClientRegistry(context);
     this.store = new OidcStore(context.dataSource, context.broadcast, { prepare: !context.pglite });
     this.directory = new AccountDirectory(context);
+    this.impersonations = new SessionImpersonations(context);
     this.sessionLog = new BufferedWriter<SessionLogEntry>(
       (rows) => writeSessionLogs(context.dataSource, rows),
       (error) => context.logger.warn({ err: error.message }, 'session log failed'),
@@ -85,11 +89,17 @@ export class ProviderHost {
       store: this.store,
       directory: this.directory,
       sessionLog: this.sessionLog,
+      impersonations: this.impersonations,
       adapterFactory: this.options.adapterFactory,
     });
     this.mounted = mount('/oidc', this.provider as never);
     if (this.fingerprint) this.context.logger.info({ keys: fingerprint }, 'signing keys reloaded');
     this.fingerprint = fingerprint;
+  }
+
+  /** Ends a grant and every code and token issued under it, here and in every node's caches. */
+  revokeGrant(grantId: string): Promise<void> {
+    return this.store.revokeGrant(grantId);
   }
 
   /** Stops timers and writes the session-log rows still waiting. */

@@ -1,14 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { IDENTITY_APPLICATION_ID, securitySettings, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
 import type { TokenLifetimes } from '@gatehouse/contracts';
 import { cspNonce, pageContentSecurityPolicy } from '@gatehouse/core/http';
 import type { Context } from 'koa';
-import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { CLAIMS, accountFinder, type AccountDirectory } from './account.js';
 import type { ClientApplication, ClientRegistry } from './clients.js';
 import { errorPage, loggedOutPage, logoutPage } from './pages.js';
 import type { OidcStore } from './oidc-store.js';
 import { PostgresAdapter } from './postgres-adapter.js';
-import { TTL, refreshTokenTtl } from './ttl.js';
+import { actClaim, isLive, type SessionImpersonations } from '../features/identify-as/session-impersonations.js';
+import { TTL, capped, refreshTokenTtl } from './ttl.js';
 
 export const ADMIN_API_SCOPE = 'admin';
 
@@ -24,6 +26,8 @@ export interface ProviderOptions {
   directory: AccountDirectory;
   /** Where session-log rows go (written in the background, in batches). */
   sessionLog: BufferedWriter<SessionLogEntry>;
+  /** Which sessions a God user is signed in to as another user (Identify As). */
+  impersonations: SessionImpersonations;
   /** Storage of the provider's models; the database by default. */
   adapterFactory?: (model: string) => unknown;
 }
@@ -80,7 +84,7 @@ function storage(options: ProviderOptions): Configuration['adapter'] {
 function protocol(config: Config, options: ProviderOptions): Configuration {
   return {
     adapter: storage(options),
-    findAccount: accountFinder(options.directory, options.registry),
+    findAccount: accountFinder(options.directory, options.registry, options.impersonations),
     jwks: { keys: options.keys },
     claims: CLAIMS,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'roles', 'company'],
@@ -104,25 +108,30 @@ function protocol(config: Config, options: ProviderOptions): Configuration {
 /** The lifetimes in force now (the `TokenLifetimes` security setting, changed at run time). */
 type Lifetimes = () => TokenLifetimes;
 
-function lifetimes(adminAudience: string, now: Lifetimes): Configuration['ttl'] {
+/** What a session signed in as another user issues ends with that impersonation (the request noted it when it found the account). */
+function lifetimes(adminAudience: string, now: Lifetimes, impersonations: SessionImpersonations): Configuration['ttl'] {
+  const cap = (ctx: KoaContextWithOIDC, seconds: number) => impersonations.cap(ctx, seconds);
   return {
-    AccessToken: (_ctx, token) => (token.aud === adminAudience ? now().adminApiAccessTokenSeconds : now().accessTokenSeconds),
+    AccessToken: capped(cap, (_ctx, token: { aud?: unknown }) => (token.aud === adminAudience ? now().adminApiAccessTokenSeconds : now().accessTokenSeconds)),
     AuthorizationCode: TTL.AuthorizationCode,
     ClientCredentials: () => now().clientCredentialsSeconds,
-    IdToken: () => now().idTokenSeconds,
+    IdToken: capped(cap, () => now().idTokenSeconds),
     Interaction: TTL.Interaction,
-    Session: () => now().sessionSeconds,
+    Session: capped(cap, () => now().sessionSeconds),
     // A grant lasts as long as the session that holds it.
-    Grant: () => now().sessionSeconds,
-    RefreshToken: refreshTokenTtl(now) as never,
+    Grant: capped(cap, () => now().sessionSeconds),
+    RefreshToken: capped(cap, refreshTokenTtl(now)) as never,
   };
 }
+
+/** The provider session's cookie: its name and options (Identify As sets it too, outside the provider). */
+export const SESSION_COOKIE = { name: 'gh_session', options: { httpOnly: true, sameSite: 'lax', signed: true } } as const;
 
 function cookies(context: AppContext): Configuration['cookies'] {
   return {
     keys: cookieKeys(context),
-    names: { session: 'gh_session', interaction: 'gh_interaction', resume: 'gh_resume' },
-    long: { httpOnly: true, sameSite: 'lax', signed: true },
+    names: { session: SESSION_COOKIE.name, interaction: 'gh_interaction', resume: 'gh_resume' },
+    long: { ...SESSION_COOKIE.options },
     // The interaction cookie must reach the sign-in API, not only the page the browser is sent to.
     short: { httpOnly: true, sameSite: 'lax', signed: true, path: '/' },
   };
@@ -207,12 +216,46 @@ function firstPartyGrants(config: Config, registry: ClientRegistry): NonNullable
   };
 }
 
-/** The admin API reads the caller's global roles from its JWT access token. */
-function adminRoleClaims(adminAudience: string, directory: AccountDirectory): Configuration['extraTokenClaims'] {
-  return async (_ctx, token) => {
-    if (token.aud !== adminAudience || !('accountId' in token) || !token.accountId) return undefined;
-    return { roles: await directory.roleNames(token.accountId as string, IDENTITY_APPLICATION_ID) };
+/**
+ * The admin API reads the caller's global roles from its JWT access token. A token issued in a
+ * session signed in as another user names the God user acting (`act`, RFC 8693), whatever its
+ * audience: in the JWT, or in the stored claims of an opaque token.
+ */
+function extraTokenClaims(adminAudience: string, directory: AccountDirectory, impersonations: SessionImpersonations): Configuration['extraTokenClaims'] {
+  return async (ctx, token) => {
+    const { accountId, sessionUid } = token as { accountId?: string; sessionUid?: string };
+    if (!accountId) return undefined;
+    const impersonation = await impersonations.liveFor(ctx, sessionUid);
+    const act = impersonation ? { act: actClaim(impersonation) } : undefined;
+    if (token.aud !== adminAudience) return act;
+    return { roles: await directory.roleNames(accountId, IDENTITY_APPLICATION_ID), ...act };
   };
+}
+
+/**
+ * The provider's prompts, and one more reason to sign in: the session is one a God user was
+ * signed in to as another user, and that has ended (by its time) since. The session's grants end
+ * and it is signed out, under a new uid: whoever signs in next in this browser gets a session of
+ * their own, whose tokens name no actor. An application asking silently (prompt=none) gets
+ * login_required.
+ */
+function interactionsPolicy(impersonations: SessionImpersonations, store: OidcStore) {
+  const policy = interactionPolicy.base();
+  policy.get('login')!.checks.add(
+    new interactionPolicy.Check('identify_as_ended', 'signing in as another user has ended', 'login_required', async (ctx) => {
+      const { session } = ctx.oidc;
+      const impersonation = session && (await impersonations.ofSession(session.uid));
+      if (!session || !impersonation || isLive(impersonation)) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      for (const { grantId } of Object.values(session.authorizations ?? {})) if (grantId) await store.revokeGrant(grantId);
+      // The provider's session proxy takes no accountId but a string: the property goes; the other
+      // assignments mark the session changed, so it is saved so.
+      delete (session as { accountId?: string }).accountId;
+      session.authorizations = {};
+      session.uid = randomUUID();
+      return interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+  );
+  return policy;
 }
 
 function errorRenderer(logger: AppContext['logger']): Configuration['renderError'] {
@@ -237,12 +280,12 @@ function configure(context: AppContext, options: ProviderOptions): Configuration
   const now: Lifetimes = () => settings.current().TokenLifetimes;
   return {
     ...protocol(config, options),
-    ttl: lifetimes(adminAudience, now),
+    ttl: lifetimes(adminAudience, now, options.impersonations),
     cookies: cookies(context),
-    interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid) },
+    interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid), policy: interactionsPolicy(options.impersonations, options.store) },
     features: features(config, now),
     loadExistingGrant: firstPartyGrants(config, options.registry),
-    extraTokenClaims: adminRoleClaims(adminAudience, options.directory),
+    extraTokenClaims: extraTokenClaims(adminAudience, options.directory, options.impersonations),
     renderError: errorRenderer(logger),
   };
 }
@@ -276,10 +319,13 @@ function koaStoppedApplication(registry: ClientRegistry) {
   };
 }
 
-/** One session-log row per token issued to an application for a user, written in the background. */
+/**
+ * One session-log row per token issued to an application for a user, written in the background;
+ * in a session signed in as another user, the row names the God user acting.
+ */
 function sessionLogger(context: AppContext, options: ProviderOptions) {
-  const { registry, directory, sessionLog } = options;
-  const record = async (accountId: string, clientId: string, date: Date) => {
+  const { registry, directory, sessionLog, impersonations } = options;
+  const record = async (accountId: string, clientId: string, date: Date, actorId: string | undefined) => {
     const app = await registry.find(clientId);
     const user = await directory.find(accountId);
     sessionLog.add({
@@ -288,6 +334,7 @@ function sessionLogger(context: AppContext, options: ProviderOptions) {
       roles: app ? await directory.roleNames(accountId, app.id) : [],
       applicationName: app?.name ?? clientId,
       date,
+      actorId,
     });
   };
   return (ctx: KoaContextWithOIDC): void => {
@@ -295,7 +342,8 @@ function sessionLogger(context: AppContext, options: ProviderOptions) {
     const accountId = entities.Account?.accountId;
     const clientId = entities.Client?.clientId;
     if (!accountId || !clientId) return;
-    record(accountId, clientId, new Date()).catch((error: Error) => context.logger.warn({ err: error.message }, 'session log failed'));
+    const actorId = impersonations.notedFor(ctx)?.actorId;
+    record(accountId, clientId, new Date(), actorId).catch((error: Error) => context.logger.warn({ err: error.message }, 'session log failed'));
   };
 }
 

@@ -36,3 +36,14 @@ export function refreshTokenTtl(lifetimes: () => TokenLifetimes) {
   return (_ctx: KoaContextWithOIDC, _token: unknown, client: { clientAuthMethod: string }): number =>
     client.clientAuthMethod === 'none' ? lifetimes().refreshTokenPublicSeconds : lifetimes().refreshTokenConfidentialSeconds;
 }
+
+/**
+ * A lifetime that `cap` may shorten: in a session signed in as another user (Identify As), nothing
+ * issued outlives the impersonation.
+ */
+export function capped<Rest extends unknown[]>(
+  cap: (ctx: KoaContextWithOIDC, seconds: number) => number,
+  lifetime: (ctx: KoaContextWithOIDC, ...rest: Rest) => number,
+): (ctx: KoaContextWithOIDC, ...rest: Rest) => number {
+  return (ctx, ...rest) => cap(ctx, lifetime(ctx, ...rest));
+}

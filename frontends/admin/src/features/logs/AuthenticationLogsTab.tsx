@@ -4,15 +4,13 @@ import Descriptions from 'antd/es/descriptions';
 import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import type { Feedback } from '../directory/components/feedback';
+import { userColumn } from './acted-by';
 import { DateRangeFilter } from './DateRangeFilter';
 import { SelectFilter } from './filters';
 import { ExportButton, exportQueryOf, logQueryOf, useLogList } from './log-parts';
-import { logExportUrls, useAuthenticationLogsQuery, type AuthenticationLog } from './logs-api';
+import { useAuthenticationLogsQuery, useExportAuthenticationLogsMutation, type AuthenticationLog } from './logs-api';
 import { LogTable } from './LogTable';
 import { useLogsTranslation } from './use-logs-translation';
-
-/** The file the export is saved as. */
-export const AUTHENTICATION_EXPORT_FILE = 'AuthenticationLogs.xlsx';
 
 const RESULT_COLOURS: Record<AuthenticationLog['result'], string> = {
   Success: 'green',
@@ -28,10 +26,11 @@ export function AuthenticationLogsTab({ feedback }: { feedback: Feedback }) {
   const formatDateTime = useFormatDateTime();
   const list = useLogList('authentication');
   const logs = useAuthenticationLogsQuery(logQueryOf(list[0]), { refetchOnMountOrArgChange: true });
+  const [exportLogs] = useExportAuthenticationLogsMutation();
 
   const columns: ColumnsType<AuthenticationLog> = [
     { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
-    { key: 'userName', dataIndex: 'userName', title: t('columns.userName'), sorter: true },
+    userColumn<AuthenticationLog>(t('columns.userName')),
     {
       key: 'result',
       title: t('columns.result'),
@@ -70,7 +69,7 @@ export function AuthenticationLogsTab({ feedback }: { feedback: Feedback }) {
           />
         </>
       }
-      toolbar={<ExportButton url={logExportUrls.authentication(exportQueryOf(list[0]))} fileName={AUTHENTICATION_EXPORT_FILE} feedback={feedback} />}
+      toolbar={<ExportButton start={() => exportLogs(exportQueryOf(list[0])).unwrap()} feedback={feedback} />}
       details={(log) =>
         log.reason || log.returnUrl || log.userAgent ? (
           <Descriptions

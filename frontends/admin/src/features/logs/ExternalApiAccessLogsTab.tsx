@@ -1,6 +1,7 @@
 import { EXTERNAL_API_ENTRIES } from '@gatehouse/contracts';
 import { useFormatDateTime } from '@gatehouse/frontend-shared';
 import type { ColumnsType } from 'antd/es/table';
+import { userColumn } from './acted-by';
 import { DateRangeFilter } from './DateRangeFilter';
 import { SelectFilter, TextFilter } from './filters';
 import { logQueryOf, MetadataView, useLogList } from './log-parts';
@@ -17,7 +18,7 @@ export function ExternalApiAccessLogsTab() {
 
   const columns: ColumnsType<ExternalApiAccessLog> = [
     { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
-    { key: 'userName', dataIndex: 'userName', title: t('columns.userName'), sorter: true },
+    userColumn<ExternalApiAccessLog>(t('columns.userName')),
     { key: 'apiEntry', dataIndex: 'apiEntry', title: t('columns.apiEntry'), sorter: true },
     { key: 'ip', dataIndex: 'ip', title: t('columns.ip'), sorter: true },
   ];

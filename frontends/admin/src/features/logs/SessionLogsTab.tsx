@@ -3,6 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import type { ListStateHook } from '../directory/components/list-state';
 import { TenantSelect } from '../directory/components/selects';
+import { userColumn } from './acted-by';
 import { DateRangeFilter } from './DateRangeFilter';
 import { FlagFilter, TextFilter } from './filters';
 import { logQueryOf, useLogList } from './log-parts';
@@ -19,7 +20,7 @@ export function SessionLogsTab() {
 
   const columns: ColumnsType<SessionLog> = [
     { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
-    { key: 'userName', dataIndex: 'userName', title: t('columns.userName'), sorter: true },
+    userColumn<SessionLog>(t('columns.userName')),
     { key: 'applicationName', dataIndex: 'applicationName', title: t('columns.application'), sorter: true },
     { key: 'tenantName', dataIndex: 'tenantName', title: t('columns.tenant') },
     {

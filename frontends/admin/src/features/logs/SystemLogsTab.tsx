@@ -6,15 +6,13 @@ import { mayCall } from '../directory/components/access';
 import type { Feedback } from '../directory/components/feedback';
 import type { ListStateHook } from '../directory/components/list-state';
 import { TenantSelect, UserSelect } from '../directory/components/selects';
+import { userColumn } from './acted-by';
 import { DateRangeFilter } from './DateRangeFilter';
 import { SelectFilter, TextFilter } from './filters';
 import { ExportButton, exportQueryOf, logQueryOf, MetadataView, useLogList } from './log-parts';
-import { logExportUrls, useSystemLogsQuery, type SystemLog } from './logs-api';
+import { useExportSystemLogsMutation, useSystemLogsQuery, type SystemLog } from './logs-api';
 import { LogTable } from './LogTable';
 import { useLogsTranslation } from './use-logs-translation';
-
-/** The file the export is saved as. */
-export const SYSTEM_EXPORT_FILE = 'SystemLogs.xlsx';
 
 /** The System Logs tab: the administrative changes, by date range, operation, metadata text and what they concern, exportable. */
 export function SystemLogsTab({ feedback }: { feedback: Feedback }) {
@@ -22,10 +20,11 @@ export function SystemLogsTab({ feedback }: { feedback: Feedback }) {
   const formatDateTime = useFormatDateTime();
   const list = useLogList('system');
   const logs = useSystemLogsQuery(logQueryOf(list[0]), { refetchOnMountOrArgChange: true });
+  const [exportLogs] = useExportSystemLogsMutation();
 
   const columns: ColumnsType<SystemLog> = [
     { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
-    { key: 'userName', dataIndex: 'userName', title: t('columns.userName'), sorter: true },
+    userColumn<SystemLog>(t('columns.userName')),
     { key: 'tenantName', dataIndex: 'tenantName', title: t('columns.tenant'), sorter: true },
     { key: 'operation', dataIndex: 'operation', title: t('columns.operation'), sorter: true },
   ];
@@ -38,7 +37,7 @@ export function SystemLogsTab({ feedback }: { feedback: Feedback }) {
       result={logs}
       searchPlaceholder={t('filters.searchUser')}
       filters={<SystemFilters list={list} />}
-      toolbar={<ExportButton url={logExportUrls.system(exportQueryOf(list[0]))} fileName={SYSTEM_EXPORT_FILE} feedback={feedback} />}
+      toolbar={<ExportButton start={() => exportLogs(exportQueryOf(list[0])).unwrap()} feedback={feedback} />}
       details={(log) => (Object.keys(log.metadata).length ? <MetadataView metadata={log.metadata} /> : null)}
     />
   );

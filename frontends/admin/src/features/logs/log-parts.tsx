@@ -1,7 +1,8 @@
 import FileExcelOutlined from '@ant-design/icons/FileExcelOutlined';
 import Button from 'antd/es/button';
 import { useState } from 'react';
-import { downloadFile, type ListQuery } from '../../api/admin-api';
+import type { ListQuery } from '../../api/admin-api';
+import { useJobQueuedNotice } from '../../shell/use-job-queued-notice';
 import { errorMessage } from '../directory/components/errors';
 import type { Feedback } from '../directory/components/feedback';
 import { toListQuery, useListState, type ListState, type ListStateHook } from '../directory/components/list-state';
@@ -31,25 +32,32 @@ export function exportQueryOf(state: ListState): ListQuery {
   return { ...toListQuery(state), skip: undefined, top: undefined };
 }
 
-/** Downloads a tab's export (the whole filtered list, in its order) and says how it went. */
-export function ExportButton({ url, fileName, feedback }: { url: string; fileName: string; feedback: Feedback }) {
+/**
+ * A tab's export button: queues the export of the whole filtered list, in its order, as a
+ * background job and says so; the file comes later in the notifications flyout.
+ */
+export function ExportButton({ start, feedback }: { start: () => Promise<unknown>; feedback: Feedback }) {
   const { t } = useLogsTranslation();
   const { t: td } = useDirectoryTranslation();
+  const queued = useJobQueuedNotice();
   const [busy, setBusy] = useState(false);
   const run = () => {
     setBusy(true);
-    downloadFile(url, fileName)
+    start()
       .then(
-        () => feedback.success(t('export.done', { fileName })),
+        () => queued.show(t('export.queuedTitle'), t('export.queuedText')),
         // The server says why: too many rows, a date range the wrong way round.
         (failure: unknown) => feedback.error(errorMessage(failure, td)),
       )
       .finally(() => setBusy(false));
   };
   return (
-    <Button icon={<FileExcelOutlined />} loading={busy} onClick={run}>
-      {t('export.button')}
-    </Button>
+    <>
+      <Button icon={<FileExcelOutlined />} loading={busy} onClick={run}>
+        {t('export.button')}
+      </Button>
+      {queued.holder}
+    </>
   );
 }
 

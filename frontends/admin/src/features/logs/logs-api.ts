@@ -15,12 +15,6 @@ const PATHS = {
   externalApiAccess: '/api/v1/admin/logs/externalApiAccessLog',
 } as const satisfies { [K in keyof Routes]: Routes[K]['path'] };
 
-/** Where the exports are downloaded from (plain fetches with the token, saved as files), with the list's filters and sort. */
-export const logExportUrls = {
-  authentication: (query: ListQuery) => `${PATHS.authenticationExport}${toQueryString(query)}`,
-  system: (query: ListQuery) => `${PATHS.systemExport}${toQueryString(query)}`,
-};
-
 // Logs only grow, and nothing the console does changes them: no tags, and each visit asks again.
 export const logsApi = adminApi.injectEndpoints({
   endpoints: (build) => ({
@@ -36,7 +30,21 @@ export const logsApi = adminApi.injectEndpoints({
     externalApiAccessLogs: build.query<ResponseOf<Routes['externalApiAccess']>, ListQuery>({
       query: (query) => `${PATHS.externalApiAccess}${toQueryString(query)}`,
     }),
+    // The exports queue a background job with the list's filters and sort; the file comes back in a notification.
+    exportAuthenticationLogs: build.mutation<ResponseOf<Routes['authenticationExport']>, ListQuery>({
+      query: (query) => `${PATHS.authenticationExport}${toQueryString(query)}`,
+    }),
+    exportSystemLogs: build.mutation<ResponseOf<Routes['systemExport']>, ListQuery>({
+      query: (query) => `${PATHS.systemExport}${toQueryString(query)}`,
+    }),
   }),
 });
 
-export const { useAuthenticationLogsQuery, useSystemLogsQuery, useSessionLogsQuery, useExternalApiAccessLogsQuery } = logsApi;
+export const {
+  useAuthenticationLogsQuery,
+  useSystemLogsQuery,
+  useSessionLogsQuery,
+  useExternalApiAccessLogsQuery,
+  useExportAuthenticationLogsMutation,
+  useExportSystemLogsMutation,
+} = logsApi;

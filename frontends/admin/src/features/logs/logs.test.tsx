@@ -25,6 +25,8 @@ const signIn = (overrides: Partial<AuthenticationLog> & Pick<AuthenticationLog, 
   applicationName: 'crm',
   ip: '10.0.0.1',
   userAgent: null,
+  actorId: null,
+  actorName: null,
   ...overrides,
 });
 const locked = signIn({ id: '2', result: 'FullUserLocked', date: '2025-03-02T08:30:00.000Z', reason: 'Permanently locked', userAgent: 'Firefox 140' });
@@ -39,6 +41,8 @@ const change: SystemLog = {
   tenantName: 'Acme',
   operation: 'Permission',
   metadata: { action: 'grant', targetUserName: 'bob@example.com', roles: ['Reader'] },
+  actorId: null,
+  actorName: null,
 };
 const session: SessionLog = {
   id: '9',
@@ -49,6 +53,8 @@ const session: SessionLog = {
   applicationName: 'erp',
   tenantId: 't1',
   tenantName: 'Acme',
+  actorId: null,
+  actorName: null,
 };
 const call: ExternalApiAccessLog = {
   id: '11',
@@ -58,6 +64,8 @@ const call: ExternalApiAccessLog = {
   userName: 'robot@example.com',
   apiEntry: 'GetRoles',
   metadata: { application: 'crm' },
+  actorId: null,
+  actorName: null,
 };
 
 const TENANTS = { 'GET /api/v1/admin/tenants': list([{ id: 't1', title: 'Acme', areaName: 'North' }]) };
@@ -173,23 +181,21 @@ describe('LogsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(cell('2025-03-20')).not.toHaveClass('ant-picker-cell-disabled');
   });
 
-  it('exports the sign-ins as filtered and sorted, without paging, to AuthenticationLogs.xlsx', async () => {
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:logs', revokeObjectURL: () => undefined }));
-    const { fetchMock } = await renderLogs({ api: { [AUTHENTICATION_EXPORT]: () => new Response('xlsx-bytes') } });
+  it('queues the export of the sign-ins as filtered and sorted, without paging, and says it runs in the background', async () => {
+    const download = vi.spyOn(HTMLAnchorElement.prototype, 'click');
+    const { fetchMock } = await renderLogs({ api: { [AUTHENTICATION_EXPORT]: () => jsonResponse({ jobId: 'job-3' }, 202) } });
     await screen.findByText('Permanent lock');
     await choose('Result', 'Failure');
     await waitFor(() => expect(lastQuery(fetchMock, AUTHENTICATION)).toMatchObject({ result: 'Failure' }));
 
     fireEvent.click(screen.getByRole('button', { name: /Export to Excel/ }));
 
-    await waitFor(() => expect(clicked).toHaveLength(1));
-    expect(clicked[0]!.download).toBe('AuthenticationLogs.xlsx');
+    expect(await screen.findByText('Operation Completed Successfully')).toBeInTheDocument();
+    expect(screen.getByText('Your operation will be processed in background.')).toBeInTheDocument();
     expect(queriesTo(fetchMock, AUTHENTICATION_EXPORT)).toEqual([{ orderBy: 'date desc', result: 'Failure' }]);
-    expect(await screen.findByText('The logs have been exported to AuthenticationLogs.xlsx')).toBeInTheDocument();
+    // The file comes later, through the notifications flyout.
+    expect(download).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
   });
 
   it('says why an export is refused', async () => {
@@ -222,17 +228,41 @@ describe('LogsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await waitFor(() => expect(lastQuery(fetchMock, SYSTEM)).toMatchObject({ metadataTenantId: 't1' }));
   });
 
-  it('exports the system log with its filters to SystemLogs.xlsx', async () => {
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:logs', revokeObjectURL: () => undefined }));
-    const { fetchMock } = await renderLogs({ route: '/logs?tab=system', api: { [SYSTEM_EXPORT]: () => new Response('xlsx-bytes') } });
+  it('tags a row written while a God user was signed in as its user with who acted, in every tab', async () => {
+    const acted = { actorId: 'god-1', actorName: 'Grace Odin' };
+    await renderLogs({
+      route: '/logs?tab=system',
+      api: { [SYSTEM]: list([{ ...change, ...acted }, { ...change, id: '8', userName: 'bob@example.com' }]), [SESSION]: list([{ ...session, ...acted }]) },
+    });
+
+    const row = (await screen.findByText('Grace Odin on their behalf')).closest('tr')!;
+    expect(row).toHaveTextContent('ada@example.com');
+    expect(screen.getAllByText(/on their behalf/)).toHaveLength(1);
+    fireEvent.click(screen.getByRole('tab', { name: 'Session Logs' }));
+    expect((await screen.findByText('Grace Odin on their behalf')).closest('tr')).toHaveTextContent('ann@example.com');
+  });
+
+  it('says who acted in the reader\'s language', async () => {
+    await renderPage(<LogsPage />, {
+      route: '/logs',
+      pattern: '/logs',
+      language: 'fr',
+      namespaces: [...NAMESPACES],
+      api: { [AUTHENTICATION]: list([signIn({ id: '3', result: 'Unlocked', actorId: 'god-1', actorName: 'Grace Odin' })]), ...TENANTS, ...USERS },
+    });
+    expect(await screen.findByText('Grace Odin pour son compte')).toBeInTheDocument();
+  });
+
+  it('queues the export of the system log with its filters', async () => {
+    const { fetchMock } = await renderLogs({ route: '/logs?tab=system', api: { [SYSTEM_EXPORT]: () => jsonResponse({ jobId: 'job-4' }, 202) } });
     await screen.findByText('Permission');
     await choose('Operation', 'Permission');
     await waitFor(() => expect(lastQuery(fetchMock, SYSTEM)).toMatchObject({ operation: 'Permission' }));
 
     fireEvent.click(screen.getByRole('button', { name: /Export to Excel/ }));
 
-    expect(await screen.findByText('The logs have been exported to SystemLogs.xlsx')).toBeInTheDocument();
+    expect(await screen.findByText('Operation Completed Successfully')).toBeInTheDocument();
+    expect(screen.getByText('Your operation will be processed in background.')).toBeInTheDocument();
     expect(queriesTo(fetchMock, SYSTEM_EXPORT)).toEqual([{ orderBy: 'date desc', operation: 'Permission' }]);
   });
 

@@ -30,6 +30,11 @@ export const de: PortalPhrases = {
     dataSubjectRights: 'Ihre Datenschutzrechte',
     cookiePolicy: 'Cookie-Richtlinie',
   },
+  // While a God user is signed in as the user (Identify As): the banner across the top.
+  identifyAs: {
+    banner: 'Sie sind als {{user}} im Auftrag von {{actor}} angemeldet',
+    end: 'Beenden',
+  },
   myApps: {
     title: 'Meine Anwendungen',
     close: 'Schließen',

@@ -31,6 +31,11 @@ export const en = {
     dataSubjectRights: 'Your data protection rights',
     cookiePolicy: 'Cookie policy',
   },
+  // While a God user is signed in as the user (Identify As): the banner across the top.
+  identifyAs: {
+    banner: 'You are signed in as {{user}} on behalf of {{actor}}',
+    end: 'End',
+  },
   myApps: {
     title: 'My Apps',
     close: 'Close',

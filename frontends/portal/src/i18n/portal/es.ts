@@ -30,6 +30,11 @@ export const es: PortalPhrases = {
     dataSubjectRights: 'Tus derechos sobre tus datos',
     cookiePolicy: 'Política de cookies',
   },
+  // While a God user is signed in as the user (Identify As): the banner across the top.
+  identifyAs: {
+    banner: 'Ha iniciado sesión como {{user}} en nombre de {{actor}}',
+    end: 'Terminar',
+  },
   myApps: {
     title: 'Mis aplicaciones',
     close: 'Cerrar',

@@ -30,6 +30,11 @@ export const fr: PortalPhrases = {
     dataSubjectRights: 'Vos droits sur vos données',
     cookiePolicy: 'Politique relative aux cookies',
   },
+  // While a God user is signed in as the user (Identify As): the banner across the top.
+  identifyAs: {
+    banner: 'Vous êtes connecté en tant que {{user}} pour le compte de {{actor}}',
+    end: 'Terminer',
+  },
   myApps: {
     title: 'Mes applications',
     close: 'Fermer',

@@ -30,6 +30,11 @@ export const it: PortalPhrases = {
     dataSubjectRights: 'I tuoi diritti sui tuoi dati',
     cookiePolicy: 'Informativa sui cookie',
   },
+  // While a God user is signed in as the user (Identify As): the banner across the top.
+  identifyAs: {
+    banner: 'Hai effettuato l\'accesso come {{user}} per conto di {{actor}}',
+    end: 'Termina',
+  },
   myApps: {
     title: 'Le mie applicazioni',
     close: 'Chiudi',

@@ -30,6 +30,11 @@ export const ptBR: PortalPhrases = {
     dataSubjectRights: 'Seus direitos sobre seus dados',
     cookiePolicy: 'Política de cookies',
   },
+  // While a God user is signed in as the user (Identify As): the banner across the top.
+  identifyAs: {
+    banner: 'Você está conectado como {{user}} em nome de {{actor}}',
+    end: 'Encerrar',
+  },
   myApps: {
     title: 'Meus aplicativos',
     close: 'Fechar',

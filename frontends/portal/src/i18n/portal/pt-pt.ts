@@ -30,6 +30,11 @@ export const ptPT: PortalPhrases = {
     dataSubjectRights: 'Os seus direitos sobre os seus dados',
     cookiePolicy: 'Política de cookies',
   },
+  // While a God user is signed in as the user (Identify As): the banner across the top.
+  identifyAs: {
+    banner: 'Tem sessão iniciada como {{user}} em nome de {{actor}}',
+    end: 'Terminar',
+  },
   myApps: {
     title: 'As minhas aplicações',
     close: 'Fechar',

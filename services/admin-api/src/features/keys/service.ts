@@ -71,6 +71,8 @@ export class KeysService {
    */
   async create(caller: Caller, body: NewPat): Promise<CreatedPat> {
     if (caller.kind === 'personal_access_token') throw new AppError('pats.token_cannot_create', 403);
+    // A token minted while signed in as the user would outlive that impersonation.
+    if (caller.actorId) throw new AppError('identifyAs.not_while_impersonating', 403);
     const expiresAt = this.expiryOf(body.expiresAt ?? null);
     const [application] = await findRoleApplications(this.context.dataSource, caller.userId, body.applicationName);
     if (!application) {
@@ -96,6 +98,7 @@ export class KeysService {
    * 404 as an unknown one, so nobody learns which ids exist.
    */
   async remove(caller: Caller, id: string): Promise<void> {
+    if (caller.actorId) throw new AppError('identifyAs.not_while_impersonating', 403);
     const ownerId = caller.roles.includes('God') ? null : caller.userId;
     await this.context.dataSource.transaction(async (em) => {
       const deleted = await deletePat(em, id, ownerId);

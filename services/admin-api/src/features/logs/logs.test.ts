@@ -2,9 +2,10 @@ import { LOG_EXPORT_MAX_ROWS, logsRoutes, type Sort } from '@gatehouse/contracts
 import { buildTenant } from '@gatehouse/core/testing';
 import type { Tenant, User } from '@gatehouse/core';
 import { expect } from 'chai';
-import ExcelJS from 'exceljs';
 import request from 'supertest';
-import { bearer, binary, buildAdminWorld, call, userIn, type AdminWorld, type Persona } from '../../testing/admin-world.js';
+import { buildAdminWorld, call, userIn, type AdminWorld, type Persona } from '../../testing/admin-world.js';
+import { downloadJobFile, exportFile, firstSheet, jobCount, jobNotification, jobProgress, withBackgroundJobs } from '../../testing/exports.js';
+import { queuedJob } from '../../testing/jobs.js';
 import { mintAccessToken } from '../../testing/tokens.js';
 import { authenticationLogs, externalApiAccessLogs, logPageSql, sessionLogs, systemLogs } from './repository.js';
 import { seedAuthenticationLogs, seedExternalApiAccessLogs, seedSessionLogs, seedSystemLogs } from './testing.js';
@@ -14,22 +15,12 @@ const ids = (res: { body: { items: Array<{ id: string }> } }) => res.body.items.
 /** A GET of the logs API as `as` (Administrator unless told). */
 const logs = (w: AdminWorld, path: string, options: Parameters<typeof call>[3] = {}) => call(w, 'get', `/logs/${path}`, options);
 
-/** A workbook download, read back: the first sheet's rows as cell values (row 1: the headers). */
-async function download(w: AdminWorld, path: string, options: { lang?: string; as?: Persona } = {}) {
-  return request(w.server)
-    .get(`/api/v1/admin/logs/${path}`)
-    .set('Authorization', await bearer(w, options.as))
-    .set('Accept-Language', options.lang ?? 'en')
-    .buffer(true)
-    .parse(binary);
+/** The file an export job wrote, downloaded as its requester (Administrator unless told) after the route's 202. */
+async function exported(w: AdminWorld, path: string, options: { lang?: string; as?: Persona } = {}) {
+  return (await exportFile(w, `/logs/${path}`, options)).file;
 }
 async function sheetRows(body: Buffer): Promise<unknown[][]> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(body as unknown as ArrayBuffer);
-  const sheet = workbook.worksheets[0]!;
-  const rows: unknown[][] = [];
-  sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
+  return (await firstSheet(body)).rows;
 }
 
 describe('Logs API', () => {
@@ -116,6 +107,8 @@ describe('Logs API', () => {
         applicationName: 'crm',
         ip: '10.0.0.1',
         userAgent: null,
+        actorId: null,
+        actorName: null,
       });
     });
 
@@ -233,6 +226,8 @@ describe('Logs API', () => {
         tenantName: w.tenantA.title,
         operation: 'Permission',
         metadata: { action: 'grant', targetUserId: bob.id, roles: [{ roleName: 'Reader' }] },
+        actorId: null,
+        actorName: null,
       });
     });
 
@@ -285,6 +280,8 @@ describe('Logs API', () => {
         applicationName: 'erp',
         tenantId: childOfA.id,
         tenantName: childOfA.title,
+        actorId: null,
+        actorName: null,
       });
     });
 
@@ -313,6 +310,8 @@ describe('Logs API', () => {
         userName: ann.userName,
         apiEntry: 'GetRoles',
         metadata: { application: 'crm' },
+        actorId: null,
+        actorName: null,
       });
     });
 
@@ -362,22 +361,29 @@ describe('Logs API', () => {
       expect(ids(await logs(w, 'systemlog', { as: 'areaAdmin' }))).to.deep.equal([sys.annActs, sys.addAnnToGroup, sys.grantBob, sys.createAnn]);
     });
 
-    it('narrows an AreaAdministrator’s exports the same way', async () => {
-      const res = await download(w, 'authenticationlogs/export', { as: 'areaAdmin' });
-      expect(res.status).to.equal(200);
-      const rows = await sheetRows(res.body);
-      expect(rows.slice(1).map((row) => row[1])).to.deep.equal(['ann@example.com', 'ann@example.com', 'ann@example.com']);
+    describe('their exports', () => {
+      withBackgroundJobs(() => w);
+
+      it('narrows an AreaAdministrator’s exports the same way, in the job', async () => {
+        const rows = await sheetRows((await exported(w, 'authenticationlogs/export', { as: 'areaAdmin' })).body);
+        expect(rows.slice(1).map((row) => row[1])).to.deep.equal(['ann@example.com', 'ann@example.com', 'ann@example.com']);
+        const changes = await sheetRows((await exported(w, 'systemlog/export', { as: 'areaAdmin' })).body);
+        expect(changes.slice(1).map((row) => row[3])).to.deep.equal(['LockUser', 'AddGroupMember', 'Permission', 'CreateUser']);
+      });
     });
   });
 
   describe('exports', () => {
-    it('downloads the filtered sign-in attempts as AuthenticationLogs.xlsx, headers and results in the caller’s language', async () => {
-      const res = await download(w, 'authenticationlogs/export?result=FullUserLocked', { lang: 'fr' });
-      expect(res.status).to.equal(200);
-      expect(res.headers['content-type']).to.equal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-      expect(res.headers['content-disposition']).to.include('AuthenticationLogs.xlsx');
-      expect(res.headers['cache-control']).to.equal('no-store');
-      const rows = await sheetRows(res.body);
+    withBackgroundJobs(() => w);
+
+    it('exports the filtered sign-in attempts to AuthenticationLogs.xlsx in a background job, headers and results in the caller’s language', async () => {
+      const { job, file } = await exportFile(w, '/logs/authenticationlogs/export?result=FullUserLocked', { lang: 'fr' });
+      expect(job).to.include({ type: 'ExportAuthenticationLogs', userId: w.callers.admin.id });
+      expect(job.result).to.deep.include({ rows: 1 });
+      expect(file.headers['content-type']).to.equal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      expect(file.headers['content-disposition']).to.include('AuthenticationLogs.xlsx');
+      expect(file.headers['cache-control']).to.equal('no-store');
+      const rows = await sheetRows(file.body);
       expect(rows[0]).to.deep.equal(['Date (UTC)', 'Utilisateur', 'Résultat', 'Fournisseur', 'Motif', 'Application', 'URL de retour', 'Adresse IP', 'Navigateur']);
       expect(rows).to.have.length(2);
       expect((rows[1]![0] as Date).toISOString()).to.equal('2025-03-03T00:00:00.000Z');
@@ -385,8 +391,7 @@ describe('Logs API', () => {
     });
 
     it('keeps the list’s sort, and says "Permanent lock" in English', async () => {
-      const res = await download(w, 'authenticationlogs/export?orderBy=userName%20desc&provider=Local');
-      const rows = await sheetRows(res.body);
+      const rows = await sheetRows((await exported(w, 'authenticationlogs/export?orderBy=userName%20desc&provider=Local')).body);
       expect(rows.slice(1).map((row) => [row[1], row[2]])).to.deep.equal([
         ['ghost@example.com', 'Permanent lock'],
         ['ann@example.com', 'User locked'],
@@ -395,29 +400,44 @@ describe('Logs API', () => {
       ]);
     });
 
-    it('downloads the filtered changes as SystemLogs.xlsx, the metadata as JSON', async () => {
-      const res = await download(w, `systemlog/export?metadataTenantId=${w.tenantB.id}`);
-      expect(res.status).to.equal(200);
-      expect(res.headers['content-disposition']).to.include('SystemLogs.xlsx');
-      const rows = await sheetRows(res.body);
+    it('exports the filtered changes to SystemLogs.xlsx, the metadata as JSON', async () => {
+      const { job, file } = await exportFile(w, `/logs/systemlog/export?metadataTenantId=${w.tenantB.id}`);
+      expect(job.type).to.equal('ExportSystemLogs');
+      expect(file.headers['content-disposition']).to.include('SystemLogs.xlsx');
+      const rows = await sheetRows(file.body);
       expect(rows[0]).to.deep.equal(['Date (UTC)', 'User', 'Tenant', 'Operation', 'Metadata']);
       expect(rows.slice(1).map((row) => row[3])).to.deep.equal(['Permission', 'UpdateTenant']);
       expect(JSON.parse(rows[2]![4] as string)).to.deep.equal({ changes: { title: { from: 'Old', to: 'Zebra Corp' } } });
     });
 
-    it('answers a header row alone when nothing matches', async () => {
-      const rows = await sheetRows((await download(w, 'systemlog/export?operation=Nothing')).body);
+    it('writes a header row alone when nothing matches', async () => {
+      const rows = await sheetRows((await exported(w, 'systemlog/export?operation=Nothing')).body);
       expect(rows).to.have.length(1);
     });
 
-    it('refuses bad filters with a 400 before writing anything', async () => {
+    it('notifies the requester with the file, which nobody else may download (404)', async () => {
+      const job = await queuedJob(w.context, await logs(w, 'systemlog/export?operation=Nothing'));
+      const fileUrl = job.result!.fileUrl as string;
+      const notification = await jobNotification(w, w.callers.admin.id, 'ExportSystemLogs', (n) => n.data.fileUrl === fileUrl);
+      expect(notification.data).to.deep.equal({ success: true, fileUrl });
+      expect(notification.description).to.equal('Votre export des journaux système est prêt');
+      const theirs = await downloadJobFile(w, fileUrl, 'areaAdmin');
+      expect(theirs.status).to.equal(404);
+    });
+
+    it('refuses bad filters with a 400 at once, queuing nothing', async () => {
+      const before = await jobCount(w);
       const res = await logs(w, 'authenticationlogs/export?startDate=2025-03-05&endDate=2025-03-01');
       expect(res.status).to.equal(400);
       expect(res.headers['content-type']).to.match(/json/);
       expect(res.body.errors[0].field).to.equal('endDate');
-      // The export has no page.
+      const result = await logs(w, 'authenticationlogs/export?result=Maybe');
+      expect(result.status).to.equal(400);
+      expect(result.body.errors[0].field).to.equal('result');
+      expect(await jobCount(w)).to.equal(before);
+      // The export has no page: a page parameter is no filter, and is ignored.
       const paged = await logs(w, 'systemlog/export?top=abc');
-      expect(paged.status).to.equal(200);
+      expect(paged.status).to.equal(202);
     });
   });
 
@@ -497,6 +517,7 @@ describe('Logs API exports, in batches and bounded', function () {
   before(async () => {
     w = await buildAdminWorld();
   });
+  withBackgroundJobs(() => w);
 
   it('writes every row of a filter larger than a batch once, in the list’s order, ties by id', async () => {
     const db = w.context.dataSource;
@@ -509,17 +530,17 @@ describe('Logs API exports, in batches and bounded', function () {
     const expected: Array<{ user_name: string }> = await db.query(
       `SELECT user_name FROM authentication_logs WHERE user_name LIKE 'bulk-%' ORDER BY date DESC, id DESC`,
     );
-    const res = await download(w, 'authenticationlogs/export?user=bulk-');
-    expect(res.status).to.equal(200);
-    const rows = await sheetRows(res.body);
+    const { job, file } = await exportFile(w, '/logs/authenticationlogs/export?user=bulk-');
+    expect(await jobProgress(w, job.id)).to.deep.equal({ progress: 4500, total: 4500 });
+    const rows = await sheetRows(file.body);
     expect(rows).to.have.length(4501);
     expect(rows.slice(1).map((row) => row[1])).to.deep.equal(expected.map((row) => row.user_name));
 
-    const byName = await sheetRows((await download(w, 'authenticationlogs/export?user=bulk-&orderBy=userName%20asc')).body);
+    const byName = await sheetRows((await exported(w, 'authenticationlogs/export?user=bulk-&orderBy=userName%20asc')).body);
     expect(byName.slice(1).map((row) => row[1])).to.deep.equal(expected.map((row) => row.user_name).sort());
   });
 
-  it(`refuses with a 400 naming both numbers a filter that selects more than ${LOG_EXPORT_MAX_ROWS} rows`, async () => {
+  it(`refuses with a 400 naming both numbers, at once, a filter that selects more than ${LOG_EXPORT_MAX_ROWS} rows`, async () => {
     await w.context.dataSource.query(
       `INSERT INTO system_logs (date, operation, metadata)
        SELECT timestamptz '2024-06-01 00:00:00Z' + i * interval '1 second', 'BulkInsert', '{}'::jsonb FROM generate_series(1, $1::int) AS i`,
@@ -532,8 +553,8 @@ describe('Logs API exports, in batches and bounded', function () {
       `These filters select ${LOG_EXPORT_MAX_ROWS + 1} rows, more than the ${LOG_EXPORT_MAX_ROWS} an export may hold: narrow the dates or the filters`,
     );
     // Without the last second, the filter selects exactly as many as an export holds, and it is written.
-    const fits = await download(w, `systemlog/export?operation=BulkInsert&endDate=${encodeURIComponent('2024-06-02 03:46:40')}`);
-    expect(fits.status).to.equal(200);
-    expect(fits.body.length).to.be.greaterThan(100_000);
+    const fits = await exportFile(w, `/logs/systemlog/export?operation=BulkInsert&endDate=${encodeURIComponent('2024-06-02 03:46:40')}`);
+    expect(fits.job.result).to.deep.include({ rows: LOG_EXPORT_MAX_ROWS });
+    expect(fits.file.body.length).to.be.greaterThan(100_000);
   });
 });

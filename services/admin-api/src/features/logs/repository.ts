@@ -106,12 +106,26 @@ function commonFilters(query: CommonQuery, where: Where): void {
 /** Rows whose user (who signed in, acted, opened the session or called) belongs to one of the areas. */
 const userInAreas = (areaIds: string[], where: Where) => `l.user_id IN (SELECT u.id FROM users u WHERE u.area_id = ANY(${where.param(areaIds)}::uuid[]))`;
 
+/**
+ * Who acted on behalf of the row's user (Identify As): their id, and their name as it is now
+ * (display name, else user name; null once the account is deleted, which clears the id too).
+ */
+const ACTOR_COLUMNS = `l.actor_id, coalesce(nullif(btrim(concat_ws(' ', actor.first_name, actor.last_name)), ''), actor.user_name) AS actor_name`;
+const ACTOR_JOIN = 'LEFT JOIN users actor ON actor.id = l.actor_id';
+
+/** The actor of a row as every tab answers it. */
+interface ActorColumns {
+  actor_id: string | null;
+  actor_name: string | null;
+}
+const actorOf = (row: ActorColumns) => ({ actorId: row.actor_id, actorName: row.actor_name });
+
 const date: SortKey = { sql: 'l.date', type: 'timestamptz' };
 const text = (sql: string): SortKey => ({ sql, type: 'text' });
 /** A nullable column sorts as empty text, so that an export's cursor can step over it. */
 const nullableText = (column: string): SortKey => text(`coalesce(${column}, '')`);
 
-interface AuthenticationRow {
+interface AuthenticationRow extends ActorColumns {
   id: string;
   date: Date;
   user_id: string | null;
@@ -127,7 +141,8 @@ interface AuthenticationRow {
 
 export const authenticationLogs: LogSource<Unpaged<AuthenticationLogQuery>, AuthenticationRow, AuthenticationLog> = {
   table: LOG_TABLES.authentication,
-  columns: 'l.id, l.date, l.user_id, l.user_name, l.reason, l.result, l.authentication_provider, l.return_url, l.application_name, l.ip, l.user_agent',
+  columns: `l.id, l.date, l.user_id, l.user_name, l.reason, l.result, l.authentication_provider, l.return_url, l.application_name, l.ip, l.user_agent, ${ACTOR_COLUMNS}`,
+  from: ACTOR_JOIN,
   sort: {
     date,
     userName: text('l.user_name'),
@@ -153,10 +168,11 @@ export const authenticationLogs: LogSource<Unpaged<AuthenticationLogQuery>, Auth
     applicationName: row.application_name,
     ip: row.ip,
     userAgent: row.user_agent,
+    ...actorOf(row),
   }),
 };
 
-interface SystemRow {
+interface SystemRow extends ActorColumns {
   id: string;
   date: Date;
   user_id: string | null;
@@ -175,7 +191,8 @@ const SUBJECT_USERS_SQL = `(ARRAY[metadata->>'targetUserId', metadata->>'memberI
 
 export const systemLogs: LogSource<Unpaged<SystemLogQuery>, SystemRow, SystemLog> = {
   table: LOG_TABLES.system,
-  columns: 'l.id, l.date, l.user_id, l.user_name, l.tenant_id, l.tenant_name, l.operation, l.metadata',
+  columns: `l.id, l.date, l.user_id, l.user_name, l.tenant_id, l.tenant_name, l.operation, l.metadata, ${ACTOR_COLUMNS}`,
+  from: ACTOR_JOIN,
   sort: { date, userName: nullableText('l.user_name'), tenantName: nullableText('l.tenant_name'), operation: text('l.operation') },
   filters: (query, where) => {
     if (query.operation) where.add(`l.operation = ${where.param(query.operation)}`);
@@ -201,10 +218,11 @@ export const systemLogs: LogSource<Unpaged<SystemLogQuery>, SystemRow, SystemLog
     tenantName: row.tenant_name,
     operation: row.operation,
     metadata: row.metadata ?? {},
+    ...actorOf(row),
   }),
 };
 
-interface SessionRow {
+interface SessionRow extends ActorColumns {
   id: string;
   date: Date;
   user_id: string | null;
@@ -217,9 +235,9 @@ interface SessionRow {
 
 export const sessionLogs: LogSource<Unpaged<SessionLogQuery>, SessionRow, SessionLog> = {
   table: LOG_TABLES.session,
-  columns: 'l.id, l.date, l.user_id, l.user_name, l.roles, l.application_name, l.tenant_id, t.title AS tenant_name',
+  columns: `l.id, l.date, l.user_id, l.user_name, l.roles, l.application_name, l.tenant_id, t.title AS tenant_name, ${ACTOR_COLUMNS}`,
   // The tenant's title as it is now: session rows keep only its id.
-  from: 'LEFT JOIN tenants t ON t.id = l.tenant_id',
+  from: `LEFT JOIN tenants t ON t.id = l.tenant_id ${ACTOR_JOIN}`,
   sort: { date, userName: text('l.user_name'), applicationName: text('l.application_name') },
   filters: (query, where) => {
     if (query.application) where.add(`l.application_name = ${where.param(query.application)}`);
@@ -245,10 +263,11 @@ export const sessionLogs: LogSource<Unpaged<SessionLogQuery>, SessionRow, Sessio
     applicationName: row.application_name,
     tenantId: row.tenant_id,
     tenantName: row.tenant_name,
+    ...actorOf(row),
   }),
 };
 
-interface ExternalApiAccessRow {
+interface ExternalApiAccessRow extends ActorColumns {
   id: string;
   date: Date;
   ip: string | null;
@@ -260,7 +279,8 @@ interface ExternalApiAccessRow {
 
 export const externalApiAccessLogs: LogSource<Unpaged<ExternalApiAccessLogQuery>, ExternalApiAccessRow, ExternalApiAccessLog> = {
   table: LOG_TABLES.externalApiAccess,
-  columns: 'l.id, l.date, l.ip, l.user_id, l.user_name, l.api_entry, l.metadata',
+  columns: `l.id, l.date, l.ip, l.user_id, l.user_name, l.api_entry, l.metadata, ${ACTOR_COLUMNS}`,
+  from: ACTOR_JOIN,
   sort: { date, userName: nullableText('l.user_name'), apiEntry: text('l.api_entry'), ip: nullableText('l.ip') },
   filters: (query, where) => {
     if (query.ip) where.add(`l.ip = ${where.param(query.ip)}`);
@@ -275,6 +295,7 @@ export const externalApiAccessLogs: LogSource<Unpaged<ExternalApiAccessLogQuery>
     userName: row.user_name,
     apiEntry: row.api_entry,
     metadata: row.metadata ?? {},
+    ...actorOf(row),
   }),
 };
 

@@ -7,7 +7,8 @@ import type { ProviderHost } from '../../oidc/provider-host.js';
  * portal (or to one of `clients`), looked up through the provider so that revocation and expiry
  * apply, puts the signed-in user on `ctx.state.accountId`. A token issued to any other application
  * is refused: relying applications act for the user only within their own API, never on the
- * account itself.
+ * account itself. A token issued while a God user is signed in as the account puts that God user
+ * on `ctx.state.actorId`.
  */
 export function koaAccountAuth(context: AppContext, host: ProviderHost, clients: readonly string[] = [context.config.oidc.portalClientId]) {
   return async function accountAuth(ctx: Context, next: Next) {
@@ -19,6 +20,8 @@ export function koaAccountAuth(context: AppContext, host: ProviderHost, clients:
     }
     ctx.state.accountId = token.accountId;
     ctx.state.sessionUid = token.sessionUid;
+    // Issued while a God user is signed in as the account (Identify As): who acts.
+    ctx.state.actorId = (token.extra as { act?: { sub?: unknown } } | undefined)?.act?.sub;
     await next();
   };
 }

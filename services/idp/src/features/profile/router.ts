@@ -5,6 +5,7 @@ import { profileRoutes as routes } from '@gatehouse/contracts';
 import type { Context } from 'koa';
 import { bind } from '../../http/route.js';
 import type { ProviderHost } from '../../oidc/provider-host.js';
+import { notWhileActing } from '../identify-as/not-while-acting.js';
 import { koaAccountAuth } from './koa-account-auth.js';
 import { MyProfileService } from './my-profile.js';
 import type { ProfileRequest } from './secret-proof.js';
@@ -38,17 +39,22 @@ export function profileRoutes(
 
   bind(router, routes.setCurrentCompany, async ({ ctx, body }) => me.chooseCompany(ctx.state.accountId as string, body.tenantId));
 
-  bind(router, routes.resetPassword, async ({ ctx, params }) => service.requestPasswordReset(ctx.state.accountId as string, params.name, ctx.state.language as string));
+  // The password and the second factor are the user's own: never changed by a God user signed in as them.
+  bind(router, routes.resetPassword, notWhileActing(async ({ ctx, params }) => service.requestPasswordReset(ctx.state.accountId as string, params.name, ctx.state.language as string)));
 
-  bind(router, routes.enrolTotp, async ({ ctx, body }) => {
-    const enrolment = await service.enrolTotp(requestOf(ctx), body.password);
-    ctx.set('Cache-Control', 'no-store');
-    return enrolment;
-  });
+  bind(
+    router,
+    routes.enrolTotp,
+    notWhileActing(async ({ ctx, body }) => {
+      const enrolment = await service.enrolTotp(requestOf(ctx), body.password);
+      ctx.set('Cache-Control', 'no-store');
+      return enrolment;
+    }),
+  );
 
-  bind(router, routes.confirmTotp, async ({ ctx, body }) => service.confirmTotp(requestOf(ctx), body.code));
+  bind(router, routes.confirmTotp, notWhileActing(async ({ ctx, body }) => service.confirmTotp(requestOf(ctx), body.code)));
 
-  bind(router, routes.disableTotp, async ({ ctx, body }) => service.disableTotp(requestOf(ctx), body.code));
+  bind(router, routes.disableTotp, notWhileActing(async ({ ctx, body }) => service.disableTotp(requestOf(ctx), body.code)));
 
   return router;
 }

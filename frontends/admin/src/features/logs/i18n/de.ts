@@ -9,6 +9,8 @@ export const de: LogsPhrases = {
     externalApiAccess: 'Zugriffsprotokoll der externen API',
   },
   columns: {
+    // Who acted on behalf of the row's user, signed in as them (Identify As).
+    onBehalf: '{{name}} in seinem Auftrag',
     date: 'Datum',
     userName: 'Benutzer',
     result: 'Ergebnis',
@@ -57,6 +59,7 @@ export const de: LogsPhrases = {
   },
   export: {
     button: 'Nach Excel exportieren',
-    done: 'Die Protokolle wurden nach {{fileName}} exportiert',
+    queuedTitle: 'Vorgang erfolgreich abgeschlossen',
+    queuedText: 'Ihr Vorgang wird im Hintergrund verarbeitet.',
   },
 };

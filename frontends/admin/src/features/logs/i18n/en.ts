@@ -9,6 +9,8 @@ export const en = {
     externalApiAccess: 'External Api Access Log',
   },
   columns: {
+    // Who acted on behalf of the row's user, signed in as them (Identify As).
+    onBehalf: '{{name}} on their behalf',
     date: 'Date',
     userName: 'User',
     result: 'Result',
@@ -57,7 +59,8 @@ export const en = {
   },
   export: {
     button: 'Export to Excel',
-    done: 'The logs have been exported to {{fileName}}',
+    queuedTitle: 'Operation Completed Successfully',
+    queuedText: 'Your operation will be processed in background.',
   },
 };
 

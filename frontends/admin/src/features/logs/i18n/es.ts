@@ -9,6 +9,8 @@ export const es: LogsPhrases = {
     externalApiAccess: 'Registro de acceso a la API externa',
   },
   columns: {
+    // Who acted on behalf of the row's user, signed in as them (Identify As).
+    onBehalf: '{{name}} en su nombre',
     date: 'Fecha',
     userName: 'Usuario',
     result: 'Resultado',
@@ -57,6 +59,7 @@ export const es: LogsPhrases = {
   },
   export: {
     button: 'Exportar a Excel',
-    done: 'Los registros se han exportado a {{fileName}}',
+    queuedTitle: 'Operación completada con éxito',
+    queuedText: 'Su operación se procesará en segundo plano.',
   },
 };

@@ -9,6 +9,8 @@ export const fr: LogsPhrases = {
     externalApiAccess: 'Journal d’accès à l’API externe',
   },
   columns: {
+    // Who acted on behalf of the row's user, signed in as them (Identify As).
+    onBehalf: '{{name}} pour son compte',
     date: 'Date',
     userName: 'Utilisateur',
     result: 'Résultat',
@@ -57,6 +59,7 @@ export const fr: LogsPhrases = {
   },
   export: {
     button: 'Exporter vers Excel',
-    done: 'Les journaux ont été exportés dans {{fileName}}',
+    queuedTitle: 'Opération effectuée avec succès',
+    queuedText: 'Votre opération sera traitée en arrière-plan.',
   },
 };

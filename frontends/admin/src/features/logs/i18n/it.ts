@@ -9,6 +9,8 @@ export const it: LogsPhrases = {
     externalApiAccess: 'Log di accesso all’API esterna',
   },
   columns: {
+    // Who acted on behalf of the row's user, signed in as them (Identify As).
+    onBehalf: '{{name}} per suo conto',
     date: 'Data',
     userName: 'Utente',
     result: 'Esito',
@@ -57,6 +59,7 @@ export const it: LogsPhrases = {
   },
   export: {
     button: 'Esporta in Excel',
-    done: 'I log sono stati esportati in {{fileName}}',
+    queuedTitle: 'Operazione completata con successo',
+    queuedText: 'La tua operazione verrà elaborata in background.',
   },
 };

@@ -9,6 +9,8 @@ export const ptBR: LogsPhrases = {
     externalApiAccess: 'Log de acesso à API externa',
   },
   columns: {
+    // Who acted on behalf of the row's user, signed in as them (Identify As).
+    onBehalf: '{{name}} em nome dele',
     date: 'Data',
     userName: 'Usuário',
     result: 'Resultado',
@@ -57,6 +59,7 @@ export const ptBR: LogsPhrases = {
   },
   export: {
     button: 'Exportar para Excel',
-    done: 'Os logs foram exportados para {{fileName}}',
+    queuedTitle: 'Operação concluída com sucesso',
+    queuedText: 'Sua operação será processada em segundo plano.',
   },
 };

@@ -9,6 +9,8 @@ export const ptPT: LogsPhrases = {
     externalApiAccess: 'Registo de acesso à API externa',
   },
   columns: {
+    // Who acted on behalf of the row's user, signed in as them (Identify As).
+    onBehalf: '{{name}} em seu nome',
     date: 'Data',
     userName: 'Utilizador',
     result: 'Resultado',
@@ -57,6 +59,7 @@ export const ptPT: LogsPhrases = {
   },
   export: {
     button: 'Exportar para Excel',
-    done: 'Os registos foram exportados para {{fileName}}',
+    queuedTitle: 'Operação concluída com sucesso',
+    queuedText: 'A sua operação será processada em segundo plano.',
   },
 };
