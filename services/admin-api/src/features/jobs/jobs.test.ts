@@ -53,7 +53,7 @@ describe('background jobs of the admin API', function () {
     await grant(db, { tenant: global, user: direct, roles: [app.roleByName.Administrator!] });
     await grant(db, { tenant: global, group, roles: [app.roleByName.Administrator!] });
 
-    const res = await call(w, 'post', '/dashboard/adminReport', { body: {} });
+    const res = await call(w, 'post', '/dashboard/adminReport', { body: {}, lang: 'es' });
     expect(res.status).to.equal(202);
     const jobId = res.body.jobId as string;
     const done = await waitForStatus(w, jobId, 'Succeeded');
@@ -63,8 +63,8 @@ describe('background jobs of the admin API', function () {
 
     const notification = await waitForNotification(w, w.callers.admin.id, 'AdminReport');
     expect(notification.data.fileUrl).to.equal(fileUrl);
-    // In the requester's own language (French by default).
-    expect(notification.description).to.equal('Votre rapport complet des administrateurs est prêt');
+    // In the language of the console that asked (Spanish), not the profile's (French by default).
+    expect(notification.description).to.equal('Su informe completo de administradores está listo');
 
     const file = await request(w.server)
       .get(`/api/v1/admin/filestorage/downloadExcel?url=${fileUrl}`)

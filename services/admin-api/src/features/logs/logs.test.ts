@@ -416,11 +416,12 @@ describe('Logs API', () => {
     });
 
     it('notifies the requester with the file, which nobody else may download (404)', async () => {
-      const job = await queuedJob(w.context, await logs(w, 'systemlog/export?operation=Nothing'));
+      const job = await queuedJob(w.context, await logs(w, 'systemlog/export?operation=Nothing', { lang: 'es' }));
       const fileUrl = job.result!.fileUrl as string;
       const notification = await jobNotification(w, w.callers.admin.id, 'ExportSystemLogs', (n) => n.data.fileUrl === fileUrl);
       expect(notification.data).to.deep.equal({ success: true, fileUrl });
-      expect(notification.description).to.equal('Votre export des journaux système est prêt');
+      // In the language of the console that asked, not the profile's (French by default).
+      expect(notification.description).to.equal('Su exportación de los registros del sistema está lista');
       const theirs = await downloadJobFile(w, fileUrl, 'areaAdmin');
       expect(theirs.status).to.equal(404);
     });

@@ -513,12 +513,12 @@ describe('tenants: the tree, its changes and its lists', function () {
     });
 
     it('notifies the requester with the file, which nobody else may download (404)', async () => {
-      const job = await queuedJob(w.context, await call(w, 'get', '/tenants/export?$search=zz-none'));
+      const job = await queuedJob(w.context, await call(w, 'get', '/tenants/export?$search=zz-none', { lang: 'es' }));
       const fileUrl = job.result!.fileUrl as string;
       const notification = await jobNotification(w, w.callers.admin.id, 'ExportTenants', (n) => n.data.fileUrl === fileUrl);
       expect(notification.data).to.deep.equal({ success: true, fileUrl });
-      // In the requester's own language (French by default).
-      expect(notification.description).to.equal('Votre export des entités est prêt');
+      // In the language of the console that asked (Spanish), not the profile's (French by default).
+      expect(notification.description).to.equal('Su exportación de las entidades está lista');
       expect((await downloadJobFile(w, fileUrl)).status).to.equal(200);
       const theirs = await downloadJobFile(w, fileUrl, 'god');
       expect(theirs.status).to.equal(404);

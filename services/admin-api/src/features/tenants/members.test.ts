@@ -493,11 +493,12 @@ describe('tenant members: who holds roles where, giving and taking them', functi
 
     it('notifies the requester with the file, which nobody else may download (404)', async () => {
       const t = await tenant();
-      const job = await queuedJob(w.context, await call(w, 'get', `/tenants/${t.id}/members/export`));
+      const job = await queuedJob(w.context, await call(w, 'get', `/tenants/${t.id}/members/export`, { lang: 'es' }));
       const fileUrl = job.result!.fileUrl as string;
       const notification = await jobNotification(w, w.callers.admin.id, 'ExportMembers', (n) => n.data.fileUrl === fileUrl);
       expect(notification.data).to.deep.equal({ success: true, fileUrl });
-      expect(notification.description).to.equal('Votre export des membres de l’entité est prêt');
+      // In the language of the console that asked, not the profile's (French by default).
+      expect(notification.description).to.equal('Su exportación de los miembros de la entidad está lista');
       expect((await downloadJobFile(w, fileUrl, 'god')).status).to.equal(404);
     });
 

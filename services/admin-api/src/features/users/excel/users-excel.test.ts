@@ -360,20 +360,22 @@ describe('users Excel export and import', () => {
         [`${t}-a`, `${t}-a@example.com`, 'Ann', 'Lee', w.areaA.name, 'en', null],
         [`${t}-b`, 'nope', 'Ben', 'Lee', w.areaA.name, 'en', null],
       ]);
-      const requester = await userIn(w, w.areaA, { language: 'de' });
+      // Uploaded from a console in German by a user whose profile says English.
+      const requester = await userIn(w, w.areaA, { language: 'en' });
       await grant(db(), { tenant: GLOBAL_TENANT_ID, user: requester, roles: [w.identity.roleByName.Administrator!] });
-      const result = await importResult(w.context, await upload('/users/bulk_insert', file, { user: requester }));
+      const result = await importResult(w.context, await upload('/users/bulk_insert', file, { user: requester, lang: 'de' }));
       const notification = await jobNotification(w, requester.id, 'BulkInsertUsers');
       expect(notification.data).to.deep.equal(result);
       expect(notification.data).to.deep.equal({
         success: false,
         totalElements: 2,
         importedElements: 1,
-        errors: [{ row: 3, reason: 'Invalid email address.' }],
+        errors: [{ row: 3, reason: w.context.i18n.t('validation.invalid_email', { lng: 'de' }) as string }],
         warnings: [],
       });
-      // Described in the requester's own language; the rows in the language of the upload.
+      // Described, like its rows, in the language of the console that uploaded it.
       expect(notification.description).to.equal(w.context.i18n.t('jobs.done.BulkInsertUsers', { lng: 'de', totalElements: 2, importedElements: 1 }));
+      expect(notification.description).to.equal('Benutzerimport abgeschlossen: 1 von 2 Zeilen übernommen');
     });
 
     it('imports with the rights the requester has when the job runs: a role removed since the upload imports nothing', async () => {
