@@ -11,6 +11,9 @@ import { jobsViewRoutes } from './admin/jobs.js';
 import { meRoutes } from './admin/me.js';
 import { notificationsRoutes } from './admin/notifications.js';
 import { rightsRequestsRoutes } from './admin/rights-requests.js';
+import { operationRequestsRoutes } from './admin/operation-requests.js';
+import { serviceManagerRoutes } from './admin/service-manager.js';
+import { clientsRoutes } from './admin/clients.js';
 import { securityConfigRoutes } from './admin/security-config.js';
 import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
@@ -38,6 +41,9 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   meRoutes,
   dashboardRoutes,
   rightsRequestsRoutes,
+  operationRequestsRoutes,
+  serviceManagerRoutes,
+  clientsRoutes,
   securityConfigRoutes,
   inspectorRoutes,
   logsRoutes,

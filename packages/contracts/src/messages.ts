@@ -429,6 +429,48 @@ export const en = {
     unexpected_field: 'Send the documents in the form field "files[]"',
     upload_invalid: 'The form could not be read. Please send it again.',
   },
+  // Operation requests (My Clients): refusals, roll-back reasons and the notifications they send.
+  operationRequests: {
+    not_found: 'Operation request not found',
+    tenant_not_found: 'Tenant not found',
+    tenant_forbidden: 'You are not a consultant of this tenant',
+    global_tenant: 'Operation requests are made for a client tenant, not for the Global tenant',
+    identity_not_found: 'User or group not found',
+    users_group: 'The Users group cannot be edited: no more tenant roles can be added to it',
+    role_not_found: 'A requested role does not exist, or its application was deleted',
+    role_not_requestable: 'The role {{name}} cannot be requested through an operation request',
+    role_by_hierarchy: 'The role {{name}} is given through the tenant hierarchy only',
+    already_waiting: 'A request for this identity in this tenant is already waiting for approval: edit it instead',
+    already_decided: 'This request has already been decided ({{status}})',
+    not_approver: 'You are not allowed to approve or reject requests in this tenant',
+    own_request: 'You cannot approve or reject a request you created',
+    auto_approve_forbidden: 'You are not allowed to approve this request yourself',
+    not_requester: 'Only the requester can change or cancel this request',
+    rolled_back: 'The request could not be applied and was rolled back: {{reason}}',
+    reason_role_missing: 'a requested role no longer exists',
+    reason_identity_missing: 'the user or group no longer exists',
+    notify_waiting: '{{requester}} asks for roles for {{target}} in {{tenant}}: your approval is needed',
+    notify_applied: 'Your request for {{target}} in {{tenant}} was approved',
+    notify_rejected: 'Your request for {{target}} in {{tenant}} was rejected',
+    notify_rolled_back: 'Your request for {{target}} in {{tenant}} could not be applied and was rolled back',
+  },
+  // My Clients (consultants): refusals about the users of a client tenant.
+  clients: {
+    area_not_allowed: 'Users cannot be created in this area',
+    profile_field_not_allowed: '{{field}} can only be set for users of the default area or of the Customers area',
+    user_name_fixed: 'The user name cannot be changed once the user has signed in',
+    draft_not_invitable: 'This user is pending approval: they can be invited once their access request is approved',
+  },
+  // Service Manager (the portal): changing the roles of a tenant's users directly.
+  // Service Manager (the portal): changing the roles of a tenant's users directly.
+  serviceManager: {
+    tenant_not_found: 'Tenant not found',
+    user_not_found: 'This user is not a user of the tenant',
+    role_not_found: 'A role does not exist, or its application was deleted',
+    role_not_visible: 'The role {{name}} cannot be changed in service manager mode',
+    role_by_hierarchy: 'The role {{name}} is given through the tenant hierarchy only: it cannot be changed here',
+    target_outranks: 'You are not allowed to change the roles of this user',
+  },
   securityConfig: {
     invalid_yaml: 'Invalid yaml format',
     not_a_mapping: 'The configuration must be a YAML mapping of keys to values',

@@ -10,6 +10,7 @@ import { personalAccessTokenBearer } from './auth/personal-access-token.js';
 import { sessionTokenBearer } from './auth/session-token.js';
 import { appRoleRoutes, applicationUserRoutes } from './features/app-roles/router.js';
 import { applicationRoutes } from './features/applications/router.js';
+import { clientRoutes } from './features/clients/router.js';
 import { accountLockRoutes } from './features/account-lock/router.js';
 import { areaRoutes } from './features/areas/router.js';
 import { dashboardRoutes } from './features/dashboard/router.js';
@@ -23,8 +24,10 @@ import { notificationRoutes } from './features/notifications/router.js';
 import { jobRoutes } from './features/jobs/router.js';
 import { jobsViewLinkRoutes, jobsViewPageRoutes } from './features/jobs-view/router.js';
 import { inspectorRouter } from './features/inspector/router.js';
+import { operationRequestRoutes } from './features/operation-requests/router.js';
 import { rightsRequestRoutes } from './features/rights-requests/router.js';
 import { securityConfigRouter } from './features/security-config/router.js';
+import { serviceManagerRouter } from './features/service-manager/router.js';
 import { tenantIdentityRoutes } from './features/tenant-identities/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
 import { userExcelRoutes } from './features/users/excel/router.js';
@@ -103,7 +106,10 @@ export function adminRouter(context: AppContext): Router {
     groupRoutes(context),
     tenantRoutes(context),
     tenantIdentityRoutes(context),
+    clientRoutes(context),
     rightsRequestRoutes(context),
+    serviceManagerRouter(context),
+    operationRequestRoutes(context),
     securityConfigRouter(context),
     inspectorRouter(context),
     logRoutes(context),

@@ -11,6 +11,8 @@ const MANAGE_USERS = [...ADMIN, 'AreaAdministrator'] as const satisfies readonly
 const READ_USERS = [...MANAGE_USERS, 'TenantAdministrator'] as const satisfies readonly IdentityRole[];
 /** Who grants and revokes application roles (the role-access switches). */
 const GRANT_ROLES = [...ADMIN, 'Manager'] as const satisfies readonly IdentityRole[];
+/** Who handles operation requests: administrators, and consultants in their tenants. */
+const CONSULT = [...ADMIN, 'IdentityConsultant'] as const satisfies readonly IdentityRole[];
 
 /**
  * The one place where each admin endpoint's allowed roles are written: endpoint name → the
@@ -147,6 +149,35 @@ export const ENDPOINT_ROLES = {
   'rightsRequests.get': ADMIN,
   'rightsRequests.file': ADMIN,
 
+  // Operation requests (the portal's My Clients): consultants, in the tenants where they hold
+  // IdentityConsultant (the service checks the tenant, and who may approve); administrators everywhere.
+  'operationRequests.list': CONSULT,
+  'operationRequests.create': CONSULT,
+  'operationRequests.permissions': CONSULT,
+  'operationRequests.createPermissions': CONSULT,
+  'operationRequests.edit': CONSULT,
+  'operationRequests.approve': CONSULT,
+  'operationRequests.reject': CONSULT,
+  'operationRequests.cancel': CONSULT,
+  'operationRequests.approveInBulk': CONSULT,
+  'operationRequests.rejectInBulk': CONSULT,
+  'operationRequests.history': CONSULT,
+
+  // My Clients: the tenant selector, the tenant's users and new users pending approval; consultants
+  // in the tenants where they hold IdentityConsultant (the service checks the tenant), administrators everywhere.
+  'clients.tenants': CONSULT,
+  'clients.users': CONSULT,
+  'clients.create': CONSULT,
+  'clients.update': CONSULT,
+  'clients.invite': CONSULT,
+
+  // Service Manager (the portal): service managers, in the tenants where they hold ServiceManager
+  // (the service checks the tenant and the roles), administrators everywhere.
+  'serviceManager.tenants': [...ADMIN, 'ServiceManager'],
+  'serviceManager.users': [...ADMIN, 'ServiceManager'],
+  'serviceManager.permissions': [...ADMIN, 'ServiceManager'],
+  'serviceManager.setPermissions': [...ADMIN, 'ServiceManager'],
+
   // Personal access tokens: one's own (the console's PAT page is the administrators'); every user's, God only.
   'keys.list': ADMIN,
   'keys.applications': ADMIN,
@@ -165,4 +196,16 @@ export const ENDPOINT_ROLES = {
 
 /** The name of an admin endpoint in ENDPOINT_ROLES. */
 export type EndpointName = keyof typeof ENDPOINT_ROLES;
+
+/**
+ * The groups of endpoints (the name before the dot) that the portal calls with a signed-in user's
+ * own token: a portal session token opens them for the roles ENDPOINT_ROLES lists. Every other
+ * administration endpoint wants the console's token or a personal access token.
+ */
+export const PORTAL_ENDPOINT_GROUPS: readonly string[] = ['operationRequests', 'clients', 'serviceManager'];
+
+/** Whether a portal session token may call the endpoint (with one of its roles). */
+export function acceptsPortalToken(endpoint: string): boolean {
+  return PORTAL_ENDPOINT_GROUPS.includes(endpoint.split('.')[0]!);
+}
 

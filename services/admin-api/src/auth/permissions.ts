@@ -3,7 +3,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { callerOf } from './koa-admin-auth.js';
 
 export { ENDPOINT_ROLES, SIGNED_IN, type EndpointName } from '@gatehouse/contracts';
-import { ENDPOINT_ROLES, SIGNED_IN, type EndpointName } from '@gatehouse/contracts';
+import { ENDPOINT_ROLES, SIGNED_IN, acceptsPortalToken, type EndpointName } from '@gatehouse/contracts';
 
 /** Who manages an account, by what it holds (users/service.ts assertMayManage). */
 const RANK =
@@ -77,6 +77,26 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'logs.externalApiAccess': "AreaAdministrator: the calls of their areas' users",
   'appRoles.update': "the Identity application's own roles (God, Administrator…) keep their names",
   'appRoles.delete': "takes the role from every user and group holding it; never the Identity application's own roles",
+  'operationRequests.list': 'IdentityConsultant: the tenants where they hold it (own, through a group, inherited or in the Global tenant); onlyUser: the caller\'s own requests',
+  'operationRequests.create': 'IdentityConsultant: the tenants where they hold it (own, through a group, inherited or in the Global tenant); operation-request roles only, never God or Administrator, never the Users group; autoApprove: approvers only',
+  'operationRequests.permissions': 'IdentityConsultant: the tenants where they hold it (own, through a group, inherited or in the Global tenant)',
+  'operationRequests.createPermissions': 'IdentityConsultant: the tenants where they hold it (own, through a group, inherited or in the Global tenant); operation-request roles only, never God or Administrator, never the Users group; autoApprove: approvers only',
+  'operationRequests.edit': 'the requester only, while the request waits',
+  'operationRequests.approve': 'approvers: Administrator, God, or a consultant of the tenant of an approving internal category; never the request\'s own requester',
+  'operationRequests.reject': 'approvers: Administrator, God, or a consultant of the tenant of an approving internal category; never the request\'s own requester',
+  'operationRequests.cancel': 'the requester only, while the request waits',
+  'operationRequests.approveInBulk': 'as approve, for each request; at most 100',
+  'operationRequests.rejectInBulk': 'as reject, for each request; at most 100',
+  'operationRequests.history': 'IdentityConsultant: the tenants where they hold it (own, through a group, inherited or in the Global tenant)',
+  'clients.tenants': 'IdentityConsultant: the tenants where they hold it (own, through a group, inherited or in the Global tenant); never the Global tenant itself',
+  'clients.users': "IdentityConsultant: the tenants where they hold it; 404 for any other tenant",
+  'clients.create': 'IdentityConsultant: the tenants where they hold it; a draft user of a non-system area, not yet a member of the tenant',
+  'clients.update': "IdentityConsultant: the users of the tenants where they hold it, none holding an Identity role beyond User (administrators: any but God's, God: any)",
+  'clients.invite': "IdentityConsultant: the users of the tenants where they hold it, none holding an Identity role beyond User; never a draft",
+  'serviceManager.tenants': 'ServiceManager: the tenants where they hold it (own, through a group, inherited or in the Global tenant); never the Global tenant itself',
+  'serviceManager.users': 'ServiceManager: the tenants where they hold it; 404 for any other tenant; never drafts',
+  'serviceManager.permissions': 'ServiceManager: the users of the tenants where they hold it; roles of service-manager visibility only',
+  'serviceManager.setPermissions': "ServiceManager: the users of the tenants where they hold it (own or inherited members), none holding Administrator or God (administrators: any but God's); roles of service-manager visibility only, an Identity role only when flagged, never God",
   'keys.list': "the caller's own tokens",
   'keys.applications': 'the applications in which the caller holds a role',
   'keys.create': 'for the caller, for an application in which they hold a role; never with a personal access token; never while signed in as the user',
@@ -106,8 +126,9 @@ export function requireRole(endpoint: EndpointName): RoleGuard {
   const guard = async (ctx: Context, next: Next) => {
     const caller = callerOf(ctx);
     // Administration needs the admin console's token (or a personal access token): a portal
-    // session token never qualifies.
-    if (!openToEveryone && (caller.kind === 'session_token' || !rolesAllow(endpoint, caller.roles))) {
+    // session token qualifies only for the endpoints the portal itself calls.
+    const tokenRefused = caller.kind === 'session_token' && !acceptsPortalToken(endpoint);
+    if (!openToEveryone && (tokenRefused || !rolesAllow(endpoint, caller.roles))) {
       throw new AppError('errors.forbidden', 403);
     }
     // The caller's scope (scope.ts) comes from the roles that open this endpoint.

@@ -7,6 +7,7 @@ import request from 'supertest';
 import { accountRouter, adminRouter } from '../app.js';
 import { buildAdminWorld, xlsx, type AdminWorld, type Application } from '../testing/admin-world.js';
 import { mintAccessToken } from '../testing/tokens.js';
+import { makeRequestable, waitingRequest } from '../features/operation-requests/testing.js';
 import { guardedRoutes } from './permissions-table.js';
 import { ENDPOINT_ROLES, rolesAllow, type EndpointName } from './permissions.js';
 
@@ -84,10 +85,39 @@ async function personalAccessToken(w: World, caller: User): Promise<string> {
   return row.id;
 }
 
+/** A user of the world's tenant (Reader there) and a role of the world's application changeable in service-manager mode. */
+async function serviceManagerTarget(w: World): Promise<{ userId: string; roleId: string }> {
+  const target = await user(w);
+  await grant(w.context.dataSource, { tenant: w.tenant, user: target, roles: [w.app.roleByName.Reader!] });
+  const [role] = await w.context.dataSource.query(`INSERT INTO roles (application_id, name, service_manager_visibility) VALUES ($1, $2, true) RETURNING id`, [
+    w.app.id,
+    unique('managed'),
+  ]);
+  return { userId: target.id, roleId: role.id };
+}
+
 /** A notification of the caller's own; answers its id. */
 async function notification(w: World, caller: User): Promise<string> {
   const [row] = await w.context.dataSource.query(`INSERT INTO notifications (user_id, type, description) VALUES ($1, 'PermissionAssigned', 'A') RETURNING id`, [caller.id]);
   return row.id;
+}
+
+/** A request for a new user of the world's area to get Reader in the world's tenant, waiting; by the caller unless told. */
+async function operationRequest(w: World, createdBy: User): Promise<string> {
+  await makeRequestable(w.context, [w.app.roleByName.Reader!.id]);
+  return waitingRequest(w.context, { tenantId: w.tenant.id, userId: (await user(w)).id, roleIds: [w.app.roleByName.Reader!.id], createdById: createdBy.id });
+}
+
+/** The caller, given an internal category that approves operation requests (consultants need one). */
+async function approver(w: World, caller: User): Promise<User> {
+  await w.context.dataSource.query(`UPDATE users SET internal_category = 'Manager' WHERE id = $1`, [caller.id]);
+  return caller;
+}
+
+/** The body of a new operation request: Reader for a new user of the world's area in the world's tenant. */
+async function requestBody(w: World) {
+  await makeRequestable(w.context, [w.app.roleByName.Reader!.id]);
+  return { tenantId: w.tenant.id, identityType: 'User', identityId: (await user(w)).id, roles: [w.app.roleByName.Reader!.id] };
 }
 
 /**
@@ -316,6 +346,32 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     file: await xlsx([['Group', 'Tenant', 'Application', 'Role'], [(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id, w.tenant.id, w.app.name, 'Reader']]),
   }),
 
+  // My Clients: every caller holds its role in the world's tenant, so a consultant is one of its consultants.
+  'clients.tenants': async () => ({ route: 'GET /clients/tenants', url: '/clients/tenants?searchQuery=a&take=10' }),
+  'clients.users': async (w) => ({ route: 'GET /clients/:tenantId/users', url: `/clients/${w.tenant.id}/users?userType=2` }),
+  'clients.create': async (w) => {
+    const name = unique('client');
+    return {
+      route: 'POST /clients/:tenantId/users',
+      url: `/clients/${w.tenant.id}/users`,
+      body: { userName: `${name}@example.com`, email: `${name}@example.com`, firstName: 'New', lastName: 'Client', areaId: w.area.id, language: 'en' },
+    };
+  },
+  'clients.update': async (w) => {
+    const target = await user(w);
+    await grant(w.context.dataSource, { tenant: w.tenant, user: target, roles: [w.app.roleByName.Reader!] });
+    return {
+      route: 'PUT /clients/:tenantId/users/:id',
+      url: `/clients/${w.tenant.id}/users/${target.id}`,
+      body: { userName: target.userName, email: target.email, firstName: 'Changed', lastName: 'Client', areaId: w.area.id, language: 'fr' },
+    };
+  },
+  'clients.invite': async (w) => {
+    const target = await user(w);
+    await grant(w.context.dataSource, { tenant: w.tenant, user: target, roles: [w.app.roleByName.Reader!] });
+    return { route: 'POST /clients/:tenantId/users/:id/invite', url: `/clients/${w.tenant.id}/users/${target.id}/invite` };
+  },
+
   'logs.authentication': async () => ({ route: 'GET /logs/authenticationlogs', url: '/logs/authenticationlogs?result=Failure' }),
   'logs.authenticationExport': async () => ({ route: 'GET /logs/authenticationlogs/export', url: '/logs/authenticationlogs/export?user=zz-none' }),
   'logs.system': async () => ({ route: 'GET /logs/systemlog', url: '/logs/systemlog?operation=CreateUser' }),
@@ -353,11 +409,62 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   }),
   'applications.permissions': async (w) => ({ route: 'GET /applications/:id/permissions', url: `/applications/${w.app.id}/permissions` }),
 
+  // Operation requests: the caller consults for the world's tenant (where every caller holds its role).
+  'operationRequests.list': async (w) => ({ route: 'GET /operationRequests', url: `/operationRequests?tenantId=${w.tenant.id}` }),
+  'operationRequests.create': async (w) => ({ route: 'POST /operationRequests', url: '/operationRequests', body: await requestBody(w) }),
+  'operationRequests.permissions': async (w) => ({
+    route: 'GET /operationRequests/permissions',
+    url: `/operationRequests/permissions?identityId=${(await user(w)).id}&tenantId=${w.tenant.id}`,
+  }),
+  'operationRequests.createPermissions': async (w) => ({
+    route: 'POST /operationRequests/permissions',
+    url: `/operationRequests/permissions?tenantId=${w.tenant.id}`,
+    body: await requestBody(w),
+  }),
+  'operationRequests.edit': async (w, caller) => ({
+    route: 'PUT /operationRequests/permissions/:id',
+    url: `/operationRequests/permissions/${await operationRequest(w, caller)}`,
+    body: { roles: [], isInheritable: false },
+  }),
+  'operationRequests.approve': async (w, caller) => {
+    await approver(w, caller);
+    return { route: 'POST /operationRequests/approve/:id', url: `/operationRequests/approve/${await operationRequest(w, await user(w))}` };
+  },
+  'operationRequests.reject': async (w, caller) => {
+    await approver(w, caller);
+    return { route: 'POST /operationRequests/reject/:id', url: `/operationRequests/reject/${await operationRequest(w, await user(w))}`, body: { reason: 'No' } };
+  },
+  'operationRequests.cancel': async (w, caller) => ({ route: 'POST /operationRequests/cancel/:id', url: `/operationRequests/cancel/${await operationRequest(w, caller)}` }),
+  'operationRequests.approveInBulk': async (w, caller) => {
+    await approver(w, caller);
+    return { route: 'POST /operationRequests/approveInBulk', url: '/operationRequests/approveInBulk', body: { ids: [await operationRequest(w, await user(w))] } };
+  },
+  'operationRequests.rejectInBulk': async (w, caller) => {
+    await approver(w, caller);
+    return { route: 'POST /operationRequests/rejectInBulk', url: '/operationRequests/rejectInBulk', body: { ids: [await operationRequest(w, await user(w))] } };
+  },
+  'operationRequests.history': async (w) => ({ route: 'GET /operationRequests/history/:id', url: `/operationRequests/history/${await operationRequest(w, await user(w))}` }),
   'rightsRequests.list': async () => ({ route: 'GET /rightsRequests', url: '/rightsRequests' }),
   'rightsRequests.get': async (w) => ({ route: 'GET /rightsRequests/:id', url: `/rightsRequests/${(await rightsRequest(w)).id}` }),
   'rightsRequests.file': async (w) => {
     const { id, fileId } = await rightsRequest(w);
     return { route: 'GET /rightsRequests/:id/files/:fileId', url: `/rightsRequests/${id}/files/${fileId}` };
+  },
+
+  // A ServiceManager caller holds the role in the world's tenant.
+  'serviceManager.tenants': async () => ({ route: 'GET /serviceManager/tenants', url: '/serviceManager/tenants?searchQuery=&take=10' }),
+  'serviceManager.users': async (w) => ({ route: 'GET /serviceManager/:tenantId/users', url: `/serviceManager/${w.tenant.id}/users` }),
+  'serviceManager.permissions': async (w) => {
+    const { userId } = await serviceManagerTarget(w);
+    return { route: 'GET /serviceManager/:tenantId/users/:userId/permissions', url: `/serviceManager/${w.tenant.id}/users/${userId}/permissions` };
+  },
+  'serviceManager.setPermissions': async (w) => {
+    const { userId, roleId } = await serviceManagerTarget(w);
+    return {
+      route: 'PUT /serviceManager/:tenantId/users/:userId/permissions',
+      url: `/serviceManager/${w.tenant.id}/users/${userId}/permissions`,
+      body: { isInheritable: true, roles: [roleId] },
+    };
   },
 
   'securityConfig.list': async () => ({ route: 'GET /securityConfig', url: '/securityConfig' }),

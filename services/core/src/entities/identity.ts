@@ -73,6 +73,7 @@ export class Tenant {
 @Index('users__area_id', ['areaId'])
 @Index('users__modified_on', ['modifiedOn'])
 @Index('users__current_company_id', ['currentCompanyId'])
+@Index('users__created_for_tenant_id', ['createdForTenantId'])
 @Check('users__user_type__check', '"user_type" IN (1, 2)')
 export class User {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'users__pkey' })
@@ -156,6 +157,12 @@ export class User {
   @ManyToOne(() => Tenant, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'current_company_id', foreignKeyConstraintName: 'users__current_company_id__fkey' })
   currentCompany?: Relation<Tenant>;
+  /** The client tenant a consultant created this user for (My Clients); forgotten when the tenant is deleted. */
+  @Uuid('created_for_tenant_id', { nullable: true })
+  createdForTenantId: string | null;
+  @ManyToOne(() => Tenant, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'created_for_tenant_id', foreignKeyConstraintName: 'users__created_for_tenant_id__fkey' })
+  createdForTenant?: Relation<Tenant>;
   @Uuid('modified_by_id', { nullable: true })
   modifiedById: string | null;
   @CreatedAt()

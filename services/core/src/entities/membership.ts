@@ -71,6 +71,10 @@ export class TenantMemberRole {
 @Index('operation_requests__tenant_id_status', ['tenantId', 'status'])
 @Index('operation_requests__created_by_id', ['createdById'])
 @Index('operation_requests__user_id', ['userId'])
+@Index('operation_requests__group_id', ['groupId'])
+// One waiting request per identity and tenant: a second one edits the first instead.
+@Index('operation_requests__waiting_user', ['tenantId', 'userId'], { unique: true, where: `"status" = 'WaitingForApprover' AND "user_id" IS NOT NULL` })
+@Index('operation_requests__waiting_group', ['tenantId', 'groupId'], { unique: true, where: `"status" = 'WaitingForApprover' AND "group_id" IS NOT NULL` })
 @Check('operation_requests__type__check', oneOf('type', OPERATION_REQUEST_TYPES))
 @Check('operation_requests__status__check', oneOf('status', OPERATION_REQUEST_STATUSES))
 @Check('operation_requests__identity_type__check', oneOf('identity_type', IDENTITY_TYPES))
@@ -101,6 +105,9 @@ export class OperationRequest {
   /** The requested change: roles, isInheritable, and the previous state for a roll-back. */
   @Json('payload', { default: () => "'{}'" })
   payload: Record<string, unknown>;
+  /** Why it was rejected (as the approver wrote it) or rolled back (what refused the change). */
+  @Varchar('reason', 1000, { nullable: true })
+  reason: string | null;
   @Uuid('created_by_id', { nullable: true })
   createdById: string | null;
   @ManyToOne(() => User, { onDelete: 'SET NULL' })

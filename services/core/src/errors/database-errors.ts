@@ -19,6 +19,9 @@ const CONSTRAINT_ERRORS: Record<string, { code: ErrorCode; status: number; field
   tenant_members__tenant_id_group_id: { code: 'errors.already_member', status: 409 },
   security_configs__title: { code: 'errors.config_title_in_use', status: 409, field: 'title' },
   tenants__parent_id__check: { code: 'errors.tenant_own_parent', status: 400, field: 'parentId' },
+  // One waiting operation request per identity and tenant: a second one edits the first instead.
+  operation_requests__waiting_user: { code: 'operationRequests.already_waiting', status: 409 },
+  operation_requests__waiting_group: { code: 'operationRequests.already_waiting', status: 409 },
 };
 
 const PG_UNIQUE_VIOLATION = '23505';

@@ -350,6 +350,7 @@ describe('renderMail', () => {
       documents: 'passport.pdf (120 KB)',
       receivedAt: new Date('2025-11-24T09:30:00Z'),
     },
+    'operation-request': { name: 'Zoë Quinn', requester: 'Ada Lovelace', target: 'Alan Turing', tenant: 'Acme Spain' },
   };
   /** What each parameter must look like in the mail, whatever the language. */
   const EXPECTED: { [T in MailTemplate]: string[] } = {
@@ -359,6 +360,7 @@ describe('renderMail', () => {
     'password-changed': ['Zoë Quinn', '2025', '12', '14:05'],
     'email-changed': ['Zoë Quinn', '2025', '12', '14:05'],
     'rights-request': ['5f0c2a4e-rq', 'Zoë Quinn', 'zoe@example.com', 'zoe.q@example.com', 'Counsel Ada Lovelace', '24/11/2025', 'Please send me a copy.', 'passport.pdf (120 KB)', '09:30'],
+    'operation-request': ['Zoë Quinn', 'Ada Lovelace', 'Alan Turing', 'Acme Spain'],
   };
 
   for (const template of MAIL_TEMPLATES) {

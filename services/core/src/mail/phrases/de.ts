@@ -70,5 +70,10 @@ export const de: MailPhrases = {
       ],
       outro: () => ['Die Ausweisdokumente sind dieser Nachricht nicht beigefügt: Administratoren laden sie mit dem Antrag in der Identitätsverwaltung herunter.'],
     },
+    'operation-request': {
+      subject: (p) => `Genehmigung erforderlich: Rollen für ${p.target} in ${p.tenant}`,
+      intro: (p) => [`${p.requester} fragt Rollen für ${p.target} in ${p.tenant} an.`, 'Ihre Genehmigung ist erforderlich, bevor sie angewendet werden.'],
+      outro: () => ['Öffnen Sie Meine Kunden, Zugriffsanfragen im Portal, um die Anfrage zu genehmigen oder abzulehnen.'],
+    },
   },
 };

@@ -70,5 +70,10 @@ export const en: MailPhrases = {
       ],
       outro: () => ['The identification documents are not attached to this message: administrators download them with the request from the identity administration.'],
     },
+    'operation-request': {
+      subject: (p) => `Approval needed: roles for ${p.target} in ${p.tenant}`,
+      intro: (p) => [`${p.requester} asks for roles for ${p.target} in ${p.tenant}.`, 'Your approval is needed before they are applied.'],
+      outro: () => ['Open My Clients, Access Requests in the portal to approve or reject the request.'],
+    },
   },
 };

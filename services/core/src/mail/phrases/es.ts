@@ -70,5 +70,10 @@ export const es: MailPhrases = {
       ],
       outro: () => ['Los documentos de identificación no se adjuntan a este mensaje: los administradores los descargan con la solicitud desde la administración de identidades.'],
     },
+    'operation-request': {
+      subject: (p) => `Aprobación necesaria: roles para ${p.target} en ${p.tenant}`,
+      intro: (p) => [`${p.requester} solicita roles para ${p.target} en ${p.tenant}.`, 'Se necesita su aprobación antes de aplicarlos.'],
+      outro: () => ['Abra Mis clientes, Solicitudes de acceso en el portal para aprobar o rechazar la solicitud.'],
+    },
   },
 };

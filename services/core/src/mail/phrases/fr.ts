@@ -72,5 +72,10 @@ export const fr: MailPhrases = {
       ],
       outro: () => ['Les pièces d’identité ne sont pas jointes à ce message : les administrateurs les téléchargent avec la demande depuis l’administration des identités.'],
     },
+    'operation-request': {
+      subject: (p) => `Approbation requise : rôles pour ${p.target} dans ${p.tenant}`,
+      intro: (p) => [`${p.requester} demande des rôles pour ${p.target} dans ${p.tenant}.`, 'Votre approbation est requise avant qu’ils soient appliqués.'],
+      outro: () => ['Ouvrez Mes clients, Demandes d’accès dans le portail pour approuver ou rejeter la demande.'],
+    },
   },
 };

@@ -70,5 +70,10 @@ export const it: MailPhrases = {
       ],
       outro: () => ["I documenti di identità non sono allegati a questo messaggio: gli amministratori li scaricano con la richiesta dall'amministrazione delle identità."],
     },
+    'operation-request': {
+      subject: (p) => `Approvazione necessaria: ruoli per ${p.target} in ${p.tenant}`,
+      intro: (p) => [`${p.requester} chiede ruoli per ${p.target} in ${p.tenant}.`, 'Serve la tua approvazione prima che vengano applicati.'],
+      outro: () => ['Apri I miei clienti, Richieste di accesso nel portale per approvare o rifiutare la richiesta.'],
+    },
   },
 };

@@ -70,5 +70,10 @@ export const ptBR: MailPhrases = {
       ],
       outro: () => ['Os documentos de identificação não estão anexados a esta mensagem: os administradores os baixam com a solicitação na administração de identidades.'],
     },
+    'operation-request': {
+      subject: (p) => `Aprovação necessária: funções para ${p.target} em ${p.tenant}`,
+      intro: (p) => [`${p.requester} solicita funções para ${p.target} em ${p.tenant}.`, 'Sua aprovação é necessária antes que sejam aplicadas.'],
+      outro: () => ['Abra Meus clientes, Solicitações de acesso no portal para aprovar ou rejeitar a solicitação.'],
+    },
   },
 };

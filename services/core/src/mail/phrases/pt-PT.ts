@@ -70,5 +70,10 @@ export const ptPT: MailPhrases = {
       ],
       outro: () => ['Os documentos de identificação não estão anexados a esta mensagem: os administradores descarregam-nos com o pedido a partir da administração de identidades.'],
     },
+    'operation-request': {
+      subject: (p) => `Aprovação necessária: funções para ${p.target} em ${p.tenant}`,
+      intro: (p) => [`${p.requester} pede funções para ${p.target} em ${p.tenant}.`, 'É necessária a sua aprovação antes de serem aplicadas.'],
+      outro: () => ['Abra Os meus clientes, Pedidos de acesso no portal para aprovar ou rejeitar o pedido.'],
+    },
   },
 };

@@ -28,11 +28,13 @@ export interface MailParams {
     documents: string;
     receivedAt: Date | string;
   };
+  /** To each approver of a tenant when an operation request waits for them. */
+  'operation-request': { name: string; requester: string; target: string; tenant: string };
 }
 
 export type MailTemplate = keyof MailParams;
 
-export const MAIL_TEMPLATES = ['sign-in-code', 'password-reset', 'invitation', 'password-changed', 'email-changed', 'rights-request'] as const satisfies readonly MailTemplate[];
+export const MAIL_TEMPLATES = ['sign-in-code', 'password-reset', 'invitation', 'password-changed', 'email-changed', 'rights-request', 'operation-request'] as const satisfies readonly MailTemplate[];
 
 /**
  * Parameters as the phrases see them: every value already written for the reader's language

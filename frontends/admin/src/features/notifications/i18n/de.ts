@@ -43,6 +43,7 @@ export const de: NotificationsPhrases = {
   },
   types: {
     PermissionAssigned: 'Berechtigung zugewiesen',
+    OperationRequest: 'Vorgangsanfrage',
     ExportMembers: 'Export der Mitglieder',
     ExportTenants: 'Export der Einheiten',
     AdminReport: 'Bericht der Administratoren',

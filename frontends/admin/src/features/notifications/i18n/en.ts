@@ -43,6 +43,7 @@ export const en = {
   },
   types: {
     PermissionAssigned: 'Permission assigned',
+    OperationRequest: 'Operation request',
     ExportMembers: 'Members export',
     ExportTenants: 'Tenants export',
     AdminReport: 'Administrators report',

@@ -43,6 +43,7 @@ export const es: NotificationsPhrases = {
   },
   types: {
     PermissionAssigned: 'Permiso asignado',
+    OperationRequest: 'Solicitud de operación',
     ExportMembers: 'Exportación de miembros',
     ExportTenants: 'Exportación de entidades',
     AdminReport: 'Informe de administradores',

@@ -43,6 +43,7 @@ export const fr: NotificationsPhrases = {
   },
   types: {
     PermissionAssigned: 'Permission attribuée',
+    OperationRequest: 'Demande d’opération',
     ExportMembers: 'Export des membres',
     ExportTenants: 'Export des entités',
     AdminReport: 'Rapport des administrateurs',

@@ -43,6 +43,7 @@ export const it: NotificationsPhrases = {
   },
   types: {
     PermissionAssigned: 'Permesso assegnato',
+    OperationRequest: 'Richiesta di operazione',
     ExportMembers: 'Esportazione dei membri',
     ExportTenants: 'Esportazione delle entità',
     AdminReport: 'Report degli amministratori',

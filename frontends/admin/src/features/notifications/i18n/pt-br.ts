@@ -43,6 +43,7 @@ export const ptBR: NotificationsPhrases = {
   },
   types: {
     PermissionAssigned: 'Permissão atribuída',
+    OperationRequest: 'Solicitação de operação',
     ExportMembers: 'Exportação de membros',
     ExportTenants: 'Exportação de entidades',
     AdminReport: 'Relatório de administradores',

@@ -43,6 +43,7 @@ export const ptPT: NotificationsPhrases = {
   },
   types: {
     PermissionAssigned: 'Permissão atribuída',
+    OperationRequest: 'Pedido de operação',
     ExportMembers: 'Exportação de membros',
     ExportTenants: 'Exportação de entidades',
     AdminReport: 'Relatório de administradores',
