@@ -6,7 +6,9 @@ import { precompress, sharedResolve } from '../vite.shared.ts';
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)[\\/]/;
 
 export default defineConfig({
-  base: '/',
+  // Relative: the build serves from wherever the product is mounted (PUBLIC_URL's path); the
+  // server addresses the shell's files from there.
+  base: './',
   // Brotli and gzip twins of the built files, sent by the server to browsers that accept them.
   plugins: [react(), precompress()],
   resolve: sharedResolve,

@@ -98,8 +98,6 @@ describe('portal routes', () => {
     ['/rights', 'Exercise your rights'],
     ['/rigths', 'Exercise your rights'],
     ['/disclaimers', 'Disclaimers'],
-    ['/clients', 'My Clients'],
-    ['/service-manager', 'Service Manager'],
   ])('shows the page of %s in the shell', async (path, heading) => {
     vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
     renderAt(path);
@@ -118,14 +116,27 @@ describe('portal routes', () => {
     expect(`${window.location.pathname}${window.location.search}`).toBe('/rights?x=1');
   });
 
-  it('says that My Clients and Service Manager are not available yet, with the way home', async () => {
-    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
-    renderAt('/service-manager');
+  it.each([
+    ['/clients', 'My Clients', 'IdentityConsultant'],
+    ['/clients', 'My Clients', 'Administrator'],
+    ['/service-manager', 'Service Manager', 'ServiceManager'],
+  ])('shows %s (%s) to a user holding %s', async (path, heading, role) => {
+    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth(makeUser({ roles: [role] })) as never, config: testConfig });
+    renderAt(path);
 
-    expect(await screen.findByText('Not available yet', {}, { timeout: 5000 })).toBeInTheDocument();
-    expect(screen.getByText('The Service Manager screen is not part of this version of the portal yet.')).toBeInTheDocument();
-    act(() => screen.getByRole('button', { name: 'Back to home' }).click());
+    expect(await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 5000 })).toBeInTheDocument();
+    expect(window.location.pathname).toBe(path);
+  });
+
+  it.each([
+    ['/clients', ['ServiceManager']],
+    ['/service-manager', ['IdentityConsultant', 'Administrator']],
+  ])('sends a user without the role of %s home', async (path, roles) => {
+    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth(makeUser({ roles })) as never, config: testConfig });
+    renderAt(path);
+
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/');
   });
 
   it('sends an anonymous visitor of a signed-in page to the sign-in, to come back to it', async () => {

@@ -1,4 +1,4 @@
-import { LocalizedConfigProvider, NotFoundPage } from '@gatehouse/frontend-shared';
+import { LocalizedConfigProvider, NotFoundPage, productBasePath } from '@gatehouse/frontend-shared';
 import type { i18n as I18n } from 'i18next';
 import { lazy, Suspense } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
@@ -14,7 +14,8 @@ const HomePage = lazy(() => import('./home/HomePage'));
 const ProfilePage = lazy(() => import('./profile/ProfilePage'));
 const RightsPage = lazy(() => import('./rights/RightsPage'));
 const DisclaimersPage = lazy(() => import('./disclaimers/DisclaimersPage'));
-const NotAvailablePage = lazy(() => import('./shell/NotAvailablePage'));
+const ClientsPage = lazy(() => import('./clients/ClientsPage'));
+const ServiceManagerPage = lazy(() => import('./service-manager/ServiceManagerPage'));
 
 /** The profile area's pages as the spec lists them under /profile: the same pages, at their own paths. */
 const PROFILE_AREA_PAGES = ['rights', 'rigths', 'disclaimers', 'clients', 'service-manager'] as const;
@@ -47,8 +48,8 @@ function AppRoutes() {
           <Route path="rights" element={<RightsPage />} />
           <Route path="rigths" element={<RightsPage />} />
           <Route path="disclaimers" element={<DisclaimersPage />} />
-          <Route path="clients" element={<NotAvailablePage screen="clients" />} />
-          <Route path="service-manager" element={<NotAvailablePage screen="serviceManager" />} />
+          <Route path="clients" element={<ClientsPage />} />
+          <Route path="service-manager" element={<ServiceManagerPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
@@ -60,7 +61,7 @@ export function App({ i18n }: AppProps) {
   return (
     <I18nextProvider i18n={i18n}>
       <LocalizedConfigProvider>
-        <BrowserRouter>
+        <BrowserRouter basename={productBasePath() || '/'}>
           <AppRoutes />
         </BrowserRouter>
       </LocalizedConfigProvider>

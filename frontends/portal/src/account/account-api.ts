@@ -11,7 +11,7 @@ import type {
   VerifyCodeBody,
   signInRoutes,
 } from '@gatehouse/contracts';
-import { ApiError, errorBodyOf, fetchJson, sameOriginPath as sameOriginPathOf, type FieldErrorBody } from '@gatehouse/frontend-shared';
+import { ApiError, errorBodyOf, fetchJson, productPath, sameOriginPath as sameOriginPathOf, type FieldErrorBody } from '@gatehouse/frontend-shared';
 import { getI18n } from 'react-i18next';
 
 /**
@@ -126,7 +126,7 @@ async function send<T>(path: string, payload: unknown): Promise<AccountResponse<
 
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(productPath(path), {
       method: 'POST',
       headers,
       body: JSON.stringify(payload),
@@ -161,7 +161,7 @@ async function post<T>(path: string, payload: unknown): Promise<AccountResponse<
 
 async function refreshXsrfCookie(): Promise<void> {
   try {
-    await fetch(CONFIG_PATH, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    await fetch(productPath(CONFIG_PATH), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
   } catch {
     // The POST that follows reports the failure.
   }
@@ -192,7 +192,7 @@ export const answerConsent = (approve: boolean, interaction: string) => post<Log
 /** Where the Microsoft (Office 365) sign-in starts; a full page navigation, not a fetch. */
 export function externalLoginUrl(returnUrl: string): string {
   const query = new URLSearchParams({ provider: 'mslive', returnUrl });
-  return `${EXTERNAL_LOGIN_PATH}?${query.toString()}`;
+  return productPath(`${EXTERNAL_LOGIN_PATH}?${query.toString()}`);
 }
 
 /** The texts of an answer: `errors` as sent (strings or field errors), else its message. */
@@ -224,7 +224,7 @@ export function fieldErrorsOf(body: Pick<AccountAnswer<unknown>, 'errors' | 'fie
  * address that would is replaced by the home page.
  */
 export function navigateTo(url: string): void {
-  window.location.assign(sameOriginPath(url) ?? '/');
+  window.location.assign(productPath(sameOriginPath(url) ?? '/'));
 }
 
 /**

@@ -13,7 +13,7 @@ import type {
   profileRoutes,
 } from '@gatehouse/contracts';
 import { pathOf } from '@gatehouse/contracts';
-import { authorizedBaseQuery } from '@gatehouse/frontend-shared';
+import { authorizedBaseQuery, productPath } from '@gatehouse/frontend-shared';
 import { createApi } from '@reduxjs/toolkit/query/react';
 
 // The store is typed with them; they live in the shared package with the base query.
@@ -41,7 +41,7 @@ function companiesQueryString({ searchQuery, skip = 0, take = 10 }: CompaniesQue
 
 /** Icons are public (an <img> carries no token), so they load as plain image URLs. */
 export function applicationIconUrl(appId: string): string {
-  return pathOf({ path: ICON }, { appId });
+  return productPath(pathOf({ path: ICON }, { appId }));
 }
 
 export const portalApi = createApi({

@@ -1,3 +1,5 @@
+import { productPath } from '@gatehouse/frontend-shared';
+
 export interface ErrorPageProps {
   title: string;
   text: string;
@@ -20,7 +22,7 @@ export function ErrorPage({ title, text, detail, backLabel }: ErrorPageProps) {
           </p>
         )}
         {/* A full page load: after a failed sign-in nothing of this page's state is worth keeping. */}
-        {backLabel && <a href="/">{backLabel}</a>}
+        {backLabel && <a href={productPath('/')}>{backLabel}</a>}
       </div>
     </main>
   );

@@ -1,4 +1,4 @@
-import { SkipLink, useMediaQuery } from '@gatehouse/frontend-shared';
+import { productPath, SkipLink, useMediaQuery } from '@gatehouse/frontend-shared';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
@@ -32,7 +32,7 @@ function withSavedNames(profile: PortalProfile | undefined, me: MyProfile | unde
 }
 
 /** The roles that decide the menu: the token's, and the identity roles the profile call answers. */
-function rolesOf(profile: PortalProfile | undefined, me: MyProfile | undefined): string[] {
+export function rolesOf(profile: PortalProfile | undefined, me: MyProfile | undefined): string[] {
   return [...new Set([...(profile?.roles ?? []), ...(me?.roles ?? [])])];
 }
 
@@ -71,7 +71,7 @@ export function ShellLayout() {
         profile={profile}
         helpdesk={links.helpdesk}
         roles={roles}
-        avatarUrl={me?.avatarUrl}
+        avatarUrl={me?.avatarUrl && productPath(me.avatarUrl)}
         company={currentCompany}
         onOpenMyApps={() => setMyAppsOpen(true)}
         onChangePassword={changePassword}

@@ -74,14 +74,14 @@ describe('portal menu', () => {
     expect(await menuLinks({ tokenRoles: ['ServiceManager'] })).toContain('Service Manager /service-manager');
   });
 
-  it('marks the screens not built yet "Soon", in the user’s language', async () => {
+  it('names the entries in the user’s language, none of them marked "Soon" any more', async () => {
     i18n = await createTestI18n('fr');
     renderShell({ roles: ['Administrator', 'ServiceManager'] });
     const menu = within(screen.getByRole('navigation', { name: 'Menu du portail' }));
 
-    expect(await menu.findByRole('link', { name: 'Mes clients' })).toHaveAccessibleDescription('Bientôt');
-    expect(menu.getByRole('link', { name: 'Gestionnaire de services' })).toHaveAccessibleDescription('Bientôt');
-    expect(menu.getByRole('link', { name: 'Exercer vos droits' })).not.toHaveAccessibleDescription();
+    expect(await menu.findByRole('link', { name: 'Mes clients' })).not.toHaveAccessibleDescription();
+    expect(menu.getByRole('link', { name: 'Gestionnaire de services' })).not.toHaveAccessibleDescription();
+    expect(menu.queryByText('Bientôt')).not.toBeInTheDocument();
   });
 
   it('keeps the query string when going to an entry, and marks the current one', async () => {

@@ -2,7 +2,6 @@ import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
 import MenuUnfoldOutlined from '@ant-design/icons/MenuUnfoldOutlined';
 import Button from 'antd/es/button';
 import Menu from 'antd/es/menu';
-import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { menuEntries, selectedMenuKey } from './menu';
@@ -22,8 +21,7 @@ export interface SideMenuProps {
 
 /**
  * The spec's menu: Home, Profile, Exercise rights, My Clients, Service Manager and Disclaimers, each
- * shown to the roles it requires; an entry keeps the current query string. A screen not built yet
- * is marked "Soon".
+ * shown to the roles it requires; an entry keeps the current query string.
  */
 export function SideMenu({ roles, collapsed = false, onToggle, onNavigate }: SideMenuProps) {
   const { t } = useTranslation('portal');
@@ -31,21 +29,12 @@ export function SideMenu({ roles, collapsed = false, onToggle, onNavigate }: Sid
   const selected = selectedMenuKey(location.pathname);
 
   const items = menuEntries(roles).map((entry) => {
-    const tagId = `portal-menu-${entry.key}-soon`;
-    const soon = entry.notYet && !collapsed;
     return {
       key: entry.key,
       icon: entry.icon,
       label: (
         <span className="side-menu__label">
-          <Link to={{ pathname: entry.path, search: location.search }} aria-describedby={soon ? tagId : undefined}>
-            {t(`menu.${entry.key}`)}
-          </Link>
-          {soon ? (
-            <Tag id={tagId} className="side-menu__soon" variant="filled">
-              {t('shell.soon')}
-            </Tag>
-          ) : null}
+          <Link to={{ pathname: entry.path, search: location.search }}>{t(`menu.${entry.key}`)}</Link>
         </span>
       ),
     };

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { Company } from '../api/portal-api';
 import { fullName, type PortalProfile } from '../auth/profile';
+import { NotificationsBell } from '../notifications/NotificationsBell';
 import { BusyIndicator } from './BusyIndicator';
 import { NARROW_SCREEN_QUERY } from './breakpoints';
 import type { ShellLink } from './links';
@@ -95,6 +96,7 @@ export function TopBar(props: TopBarProps) {
             aria-controls="top-bar-menu"
             onClick={() => setMenuOpen(true)}
           />
+          {profile && <NotificationsBell />}
           <Drawer
             id="top-bar-menu"
             open={menuOpen}
@@ -141,6 +143,7 @@ export function TopBar(props: TopBarProps) {
           {helpdesk && <HelpdeskLink link={helpdesk} />}
           {profile ? (
             <>
+              <NotificationsBell />
               <Button type="text" icon={<AppstoreOutlined aria-hidden />} onClick={onOpenMyApps}>
                 {t('shell.myApps')}
               </Button>

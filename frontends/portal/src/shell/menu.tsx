@@ -5,6 +5,7 @@ import HomeOutlined from '@ant-design/icons/HomeOutlined';
 import TeamOutlined from '@ant-design/icons/TeamOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import type { ReactNode } from 'react';
+import { CLIENTS_ROLES, SERVICE_MANAGER_ROLES } from '../clients/roles';
 import type { PortalPhrases } from '../i18n/portal';
 
 export type MenuKey = keyof PortalPhrases['menu'];
@@ -16,8 +17,6 @@ export interface MenuEntry {
   icon: ReactNode;
   /** Any of these roles shows the entry (the spec's requiredRoles); none: everybody. */
   roles?: readonly string[];
-  /** The screen is specified but not built yet: its page says so, and the menu marks it "Soon". */
-  notYet?: true;
 }
 
 // The spec's menu, in its order.
@@ -25,8 +24,8 @@ const ENTRIES: readonly MenuEntry[] = [
   { key: 'home', path: '/', icon: <HomeOutlined /> },
   { key: 'profile', path: '/profile', icon: <UserOutlined /> },
   { key: 'rights', path: '/rights', icon: <AuditOutlined /> },
-  { key: 'clients', path: '/clients', icon: <TeamOutlined />, roles: ['Administrator', 'IdentityConsultant'], notYet: true },
-  { key: 'serviceManager', path: '/service-manager', icon: <CustomerServiceOutlined />, roles: ['ServiceManager'], notYet: true },
+  { key: 'clients', path: '/clients', icon: <TeamOutlined />, roles: CLIENTS_ROLES },
+  { key: 'serviceManager', path: '/service-manager', icon: <CustomerServiceOutlined />, roles: SERVICE_MANAGER_ROLES },
   { key: 'disclaimers', path: '/disclaimers', icon: <FileProtectOutlined /> },
 ];
 

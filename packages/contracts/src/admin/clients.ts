@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LANGUAGES, USER_TYPES } from '../domain.js';
 import { idSchema, listPage, listQuery } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
+import { areaSchema } from './areas.js';
 import { NEW_USER_REQUIRED, operationReplySchema, userListItemSchema, userNameSchema } from './users.js';
 
 const CLIENTS = '/api/v1/admin/clients';
@@ -113,6 +114,11 @@ export const clientUserParams = z.object({ tenantId: idSchema, id: idSchema });
  * and new users pending approval.
  */
 export const clientsRoutes = {
+  areas: defineRoute({
+    method: 'GET', path: `${CLIENTS}/areas`, endpoint: 'clients.areas', access: 'roles',
+    summary: 'The areas a client user may be put in (every area but the system ones), by name: the area choice of the user step',
+    response: listPage(areaSchema),
+  }),
   tenants: defineRoute({
     method: 'GET', path: `${CLIENTS}/tenants`, endpoint: 'clients.tenants', access: 'roles',
     summary: 'The tenants the caller consults for (every tenant for administrators), by title; searchQuery ($search) matches the title, take (top) pages',

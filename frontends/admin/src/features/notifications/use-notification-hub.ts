@@ -1,5 +1,6 @@
 import type { ActiveTask, NOTIFICATION_HUB_EVENTS, NOTIFICATIONS_HUB_PATH, UserNotification } from '@gatehouse/contracts';
 import { useEffect, useRef } from 'react';
+import { productPath } from '@gatehouse/frontend-shared';
 import { io } from 'socket.io-client';
 import { useAuth, useAuthUser } from '../../auth/auth-context';
 
@@ -35,7 +36,7 @@ export function useNotificationHub(handlers: HubHandlers): void {
   useEffect(() => {
     if (!token) return undefined;
     const socket = io({
-      path: HUB_PATH,
+      path: productPath(HUB_PATH),
       // Long polling would need sticky sessions at the ingress: the hub offers websockets only.
       transports: ['websocket'],
       auth: (send) => {

@@ -4,6 +4,7 @@ import { LOGOUT_PATH } from '../account-api';
 import { AccountLayout } from '../layout/AccountLayout';
 import { useDocumentTitle } from '../layout/use-document-title';
 import { useAccountTranslation } from '../use-account-translation';
+import { productPath } from '@gatehouse/frontend-shared';
 
 /** `/account/accessDenied`: signed in, but not allowed where the user tried to go. */
 export default function AccessDeniedPage() {
@@ -19,7 +20,7 @@ export default function AccessDeniedPage() {
         <p className="account-step__text">{t('accessDenied.text')}</p>
         <div className="account-step__actions">
           {/* Plain links: home and the provider's sign-out are full page loads. */}
-          <Button type="primary" href="/">
+          <Button type="primary" href={productPath('/')}>
             {t('accessDenied.home')}
           </Button>
           <Button href={LOGOUT_PATH}>{t('accessDenied.closeSession')}</Button>

@@ -1,3 +1,6 @@
+import { clientsBulk } from '../../clients/bulk/i18n/de';
+import { clients, serviceManager } from '../../clients/i18n/de';
+import { notifications } from '../../notifications/i18n/de';
 import type { PortalPhrases } from './en';
 
 export const de: PortalPhrases = {
@@ -23,7 +26,6 @@ export const de: PortalPhrases = {
     portalMenu: 'Portalmenü',
     collapseMenu: 'Menü einklappen',
     expandMenu: 'Menü ausklappen',
-    soon: 'Demnächst',
     busy: 'Wird geladen…',
     footer: 'Informationen zur Website',
     termsOfUse: 'Nutzungsbedingungen',
@@ -129,11 +131,6 @@ export const de: PortalPhrases = {
     saved: 'Sie arbeiten jetzt für {{title}}.',
     loadError: 'Die Unternehmen konnten nicht geladen werden.',
   },
-  notAvailable: {
-    title: 'Noch nicht verfügbar',
-    text: 'Die Seite {{screen}} ist noch nicht Teil dieser Version des Portals.',
-    backHome: 'Zur Startseite',
-  },
   disclaimers: {
     title: 'Hinweise',
     intro: 'Einige Anwendungen bitten Sie, ihre Bedingungen zu akzeptieren, bevor Sie sie nutzen. Lesen Sie jeden Hinweis und akzeptieren Sie ihn.',
@@ -203,4 +200,8 @@ export const de: PortalPhrases = {
       fileType: 'Nur PDF-, DOC-, DOCX-, PNG-, JPG- und JPEG-Dateien sind erlaubt: {{names}}',
     },
   },
+  clients,
+  clientsBulk,
+  notifications,
+  serviceManager,
 };

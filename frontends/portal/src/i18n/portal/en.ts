@@ -1,6 +1,10 @@
 // English is the reference: every other language is typed `PortalPhrases`, so a key added here
 // and forgotten elsewhere fails type-checking. Some wordings are the spec's own, typos included,
 // because users and support staff search for them verbatim.
+import { clientsBulk } from '../../clients/bulk/i18n/en';
+import { clients, serviceManager } from '../../clients/i18n/en';
+import { notifications } from '../../notifications/i18n/en';
+
 export const en = {
   shell: {
     skipToContent: 'Skip to content',
@@ -24,7 +28,6 @@ export const en = {
     portalMenu: 'Portal menu',
     collapseMenu: 'Collapse the menu',
     expandMenu: 'Expand the menu',
-    soon: 'Soon',
     busy: 'Loading…',
     footer: 'Site information',
     termsOfUse: 'Terms of use',
@@ -129,11 +132,6 @@ export const en = {
     saved: 'You are now working for {{title}}.',
     loadError: 'The companies could not be loaded.',
   },
-  notAvailable: {
-    title: 'Not available yet',
-    text: 'The {{screen}} screen is not part of this version of the portal yet.',
-    backHome: 'Back to home',
-  },
   disclaimers: {
     title: 'Disclaimers',
     intro: 'Some applications ask you to accept their terms before you use them. Read each disclaimer, then accept it.',
@@ -203,6 +201,10 @@ export const en = {
       fileType: 'Only pdf, doc, docx, png, jpg and jpeg files are allowed: {{names}}',
     },
   },
+  clients,
+  clientsBulk,
+  notifications,
+  serviceManager,
 };
 
 export type PortalPhrases = typeof en;

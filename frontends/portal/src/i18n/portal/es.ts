@@ -1,3 +1,6 @@
+import { clientsBulk } from '../../clients/bulk/i18n/es';
+import { clients, serviceManager } from '../../clients/i18n/es';
+import { notifications } from '../../notifications/i18n/es';
 import type { PortalPhrases } from './en';
 
 export const es: PortalPhrases = {
@@ -23,7 +26,6 @@ export const es: PortalPhrases = {
     portalMenu: 'Menú del portal',
     collapseMenu: 'Contraer el menú',
     expandMenu: 'Desplegar el menú',
-    soon: 'Próximamente',
     busy: 'Cargando…',
     footer: 'Información del sitio',
     termsOfUse: 'Condiciones de uso',
@@ -129,11 +131,6 @@ export const es: PortalPhrases = {
     saved: 'Ahora trabaja para {{title}}.',
     loadError: 'No se pudieron cargar las empresas.',
   },
-  notAvailable: {
-    title: 'Aún no disponible',
-    text: 'La pantalla {{screen}} aún no forma parte de esta versión del portal.',
-    backHome: 'Volver al inicio',
-  },
   disclaimers: {
     title: 'Avisos legales',
     intro: 'Algunas aplicaciones le piden que acepte sus condiciones antes de usarlas. Lea cada aviso y acéptelo.',
@@ -203,4 +200,8 @@ export const es: PortalPhrases = {
       fileType: 'Solo se admiten archivos pdf, doc, docx, png, jpg y jpeg: {{names}}',
     },
   },
+  clients,
+  clientsBulk,
+  notifications,
+  serviceManager,
 };

@@ -1,3 +1,6 @@
+import { clientsBulk } from '../../clients/bulk/i18n/fr';
+import { clients, serviceManager } from '../../clients/i18n/fr';
+import { notifications } from '../../notifications/i18n/fr';
 import type { PortalPhrases } from './en';
 
 export const fr: PortalPhrases = {
@@ -23,7 +26,6 @@ export const fr: PortalPhrases = {
     portalMenu: 'Menu du portail',
     collapseMenu: 'Replier le menu',
     expandMenu: 'Déplier le menu',
-    soon: 'Bientôt',
     busy: 'Chargement…',
     footer: 'Informations sur le site',
     termsOfUse: "Conditions d'utilisation",
@@ -130,11 +132,6 @@ export const fr: PortalPhrases = {
     saved: 'Vous travaillez maintenant pour {{title}}.',
     loadError: "Les entreprises n'ont pas pu être chargées.",
   },
-  notAvailable: {
-    title: 'Pas encore disponible',
-    text: "L'écran {{screen}} ne fait pas encore partie de cette version du portail.",
-    backHome: "Retour à l'accueil",
-  },
   disclaimers: {
     title: 'Avertissements',
     intro: 'Certaines applications vous demandent d’accepter leurs conditions avant de les utiliser. Lisez chaque avertissement, puis acceptez-le.',
@@ -204,4 +201,8 @@ export const fr: PortalPhrases = {
       fileType: 'Seuls les fichiers pdf, doc, docx, png, jpg et jpeg sont acceptés\u00a0: {{names}}',
     },
   },
+  clients,
+  clientsBulk,
+  notifications,
+  serviceManager,
 };

@@ -1,3 +1,6 @@
+import { clientsBulk } from '../../clients/bulk/i18n/it';
+import { clients, serviceManager } from '../../clients/i18n/it';
+import { notifications } from '../../notifications/i18n/it';
 import type { PortalPhrases } from './en';
 
 export const it: PortalPhrases = {
@@ -23,7 +26,6 @@ export const it: PortalPhrases = {
     portalMenu: 'Menu del portale',
     collapseMenu: 'Comprimi il menu',
     expandMenu: 'Espandi il menu',
-    soon: 'In arrivo',
     busy: 'Caricamento…',
     footer: 'Informazioni sul sito',
     termsOfUse: "Condizioni d'uso",
@@ -129,11 +131,6 @@ export const it: PortalPhrases = {
     saved: 'Ora lavori per {{title}}.',
     loadError: 'Impossibile caricare le aziende.',
   },
-  notAvailable: {
-    title: 'Non ancora disponibile',
-    text: 'La schermata {{screen}} non fa ancora parte di questa versione del portale.',
-    backHome: 'Torna alla home',
-  },
   disclaimers: {
     title: 'Informative',
     intro: 'Alcune applicazioni ti chiedono di accettare le loro condizioni prima di usarle. Leggi ogni informativa, poi accettala.',
@@ -203,4 +200,8 @@ export const it: PortalPhrases = {
       fileType: 'Sono accettati solo file pdf, doc, docx, png, jpg e jpeg: {{names}}',
     },
   },
+  clients,
+  clientsBulk,
+  notifications,
+  serviceManager,
 };

@@ -1,3 +1,6 @@
+import { clientsBulk } from '../../clients/bulk/i18n/pt-br';
+import { clients, serviceManager } from '../../clients/i18n/pt-br';
+import { notifications } from '../../notifications/i18n/pt-br';
 import type { PortalPhrases } from './en';
 
 export const ptBR: PortalPhrases = {
@@ -23,7 +26,6 @@ export const ptBR: PortalPhrases = {
     portalMenu: 'Menu do portal',
     collapseMenu: 'Recolher o menu',
     expandMenu: 'Expandir o menu',
-    soon: 'Em breve',
     busy: 'Carregando…',
     footer: 'Informações do site',
     termsOfUse: 'Termos de uso',
@@ -128,11 +130,6 @@ export const ptBR: PortalPhrases = {
     saved: 'Agora você trabalha para {{title}}.',
     loadError: 'Não foi possível carregar as empresas.',
   },
-  notAvailable: {
-    title: 'Ainda não disponível',
-    text: 'A tela {{screen}} ainda não faz parte desta versão do portal.',
-    backHome: 'Voltar ao início',
-  },
   disclaimers: {
     title: 'Avisos',
     intro: 'Alguns aplicativos pedem que você aceite as condições deles antes de usá-los. Leia cada aviso e aceite-o.',
@@ -202,4 +199,8 @@ export const ptBR: PortalPhrases = {
       fileType: 'Somente arquivos pdf, doc, docx, png, jpg e jpeg são aceitos: {{names}}',
     },
   },
+  clients,
+  clientsBulk,
+  notifications,
+  serviceManager,
 };

@@ -1,3 +1,6 @@
+import { clientsBulk } from '../../clients/bulk/i18n/pt-pt';
+import { clients, serviceManager } from '../../clients/i18n/pt-pt';
+import { notifications } from '../../notifications/i18n/pt-pt';
 import type { PortalPhrases } from './en';
 
 export const ptPT: PortalPhrases = {
@@ -23,7 +26,6 @@ export const ptPT: PortalPhrases = {
     portalMenu: 'Menu do portal',
     collapseMenu: 'Recolher o menu',
     expandMenu: 'Expandir o menu',
-    soon: 'Em breve',
     busy: 'A carregar…',
     footer: 'Informações do sítio',
     termsOfUse: 'Termos de utilização',
@@ -129,11 +131,6 @@ export const ptPT: PortalPhrases = {
     saved: 'Trabalha agora para {{title}}.',
     loadError: 'Não foi possível carregar as empresas.',
   },
-  notAvailable: {
-    title: 'Ainda não disponível',
-    text: 'O ecrã {{screen}} ainda não faz parte desta versão do portal.',
-    backHome: 'Voltar ao início',
-  },
   disclaimers: {
     title: 'Avisos',
     intro: 'Algumas aplicações pedem-lhe que aceite as suas condições antes de as utilizar. Leia cada aviso e aceite-o.',
@@ -203,4 +200,8 @@ export const ptPT: PortalPhrases = {
       fileType: 'Apenas são aceites ficheiros pdf, doc, docx, png, jpg e jpeg: {{names}}',
     },
   },
+  clients,
+  clientsBulk,
+  notifications,
+  serviceManager,
 };

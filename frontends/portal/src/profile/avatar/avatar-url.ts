@@ -1,5 +1,6 @@
 import type { AVATAR_MAX_BYTES as MAX_BYTES, avatarRoutes } from '@gatehouse/contracts';
 import { pathOf } from '@gatehouse/contracts';
+import { productPath } from '@gatehouse/frontend-shared';
 import { useEffect, useState } from 'react';
 
 // The contracts' values, written out so that the bundle carries no schema; their types keep them equal.
@@ -23,7 +24,7 @@ export async function avatarHash(email: string): Promise<string> {
 
 /** The picture URL of an e-mail hash at `size` pixels. */
 export function avatarUrl(hash: string, size = AVATAR_SIZE): string {
-  return `${pathOf({ path: PICTURE }, { hash })}?size=${size}`;
+  return productPath(`${pathOf({ path: PICTURE }, { hash })}?size=${size}`);
 }
 
 /** The default picture (a user without one). */
@@ -35,7 +36,7 @@ export function defaultAvatarUrl(size = AVATAR_SIZE): string {
 export function resizedAvatarUrl(url: string, size: number): string {
   const parsed = new URL(url, 'http://portal.invalid');
   parsed.searchParams.set('size', String(size));
-  return `${parsed.pathname}${parsed.search}`;
+  return productPath(`${parsed.pathname}${parsed.search}`);
 }
 
 /**

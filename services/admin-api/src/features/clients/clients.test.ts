@@ -94,6 +94,20 @@ describe('My Clients API (/api/v1/admin/clients)', function () {
     systemArea = await buildArea(db(), { name: `${t}-system`, isSystem: true });
   });
 
+  describe('GET /clients/areas', () => {
+    it('gives a consultant every area but the system ones, by name, and refuses a caller without a consulting role', async () => {
+      const res = await asConsultant('get', '/areas');
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const names = res.body.items.map((area: { name: string }) => area.name);
+      expect(names).to.include.members([defaultArea.name, customersArea.name]);
+      expect(names).to.not.include(systemArea.name);
+      expect(names).to.deep.equal([...names].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
+      expect(res.body.items.every((area: { system: boolean }) => !area.system)).to.equal(true);
+      expect(res.body.count).to.equal(names.length);
+      expect((await as(w.callers.manager, 'get', '/areas', { roles: ['Manager'] })).status).to.equal(403);
+    });
+  });
+
   describe('GET /clients/tenants', () => {
     it('lists the tenants where the caller is a consultant, children by inheritance included, by title, 10 at a time', async () => {
       const res = await asConsultant('get', `/tenants?searchQuery=${t}&skip=0&take=10`);

@@ -146,6 +146,12 @@ export async function lockClientUser(db: Queryable, tenantId: string, userId: st
   return findClientUser(db, tenantId, userId);
 }
 
+/** The areas a client user may be put in: all but the system ones, by name. */
+export async function listClientAreas(db: Queryable): Promise<Array<{ id: string; name: string; default: boolean; system: boolean }>> {
+  const rows = await db.query<Array<{ id: string; name: string; is_default: boolean }>>(`SELECT id, name, is_default FROM areas WHERE NOT is_system ORDER BY name`);
+  return rows.map((row) => ({ id: row.id, name: row.name, default: row.is_default, system: false }));
+}
+
 export interface AreaRules {
   id: string;
   name: string;

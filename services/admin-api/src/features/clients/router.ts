@@ -16,6 +16,7 @@ export function clientRoutes(context: AppContext, options: ClientRoutesOptions =
   const router = new Router();
   const { bind } = adminRoutes(context);
 
+  bind(router, clientsRoutes.areas, () => service.areas());
   bind(router, clientsRoutes.tenants, ({ caller, query }) => service.tenants(caller, query));
   bind(router, clientsRoutes.users, ({ caller, params, query }) => service.list(caller, params.tenantId, query));
   bind(router, clientsRoutes.create, ({ caller, params, body }) => service.create(caller, params.tenantId, body));

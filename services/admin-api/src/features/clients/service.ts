@@ -24,6 +24,7 @@ import {
   completeCreationLog,
   findAreaRules,
   findClientUser,
+  listClientAreas,
   listClientTenants,
   listClientUsers,
   lockClientUser,
@@ -135,6 +136,11 @@ export class ClientsService {
     const held = await resolveEffectiveRoles(this.db, caller.userId, { tenantId, applicationId: IDENTITY_APPLICATION_ID });
     if (!held.some((role) => role.roleName === CONSULTANT_ROLE)) throw new AppError('errors.not_found', 404);
     return tenant;
+  }
+
+  async areas() {
+    const items = await listClientAreas(this.db);
+    return { items, count: items.length };
   }
 
   async tenants(caller: Caller, query: ClientTenantsQuery) {

@@ -184,6 +184,18 @@ describe('/hubs/notifications: the live notification hub', function () {
       await refusedWith({ token: await token(user, { scope: 'openid profile' }) });
     });
 
+    it('a portal session token: the hub is the console’s, the portal reads its notifications by polling', async () => {
+      const user = await someone();
+      const id = randomBytes(32).toString('base64url');
+      const now = Math.floor(Date.now() / 1000);
+      await w.context.dataSource.query(
+        `INSERT INTO oidc_model_instances (model, id, payload, grant_id, expires_at) VALUES ('AccessToken', $1, $2, $3, now() + interval '1 hour')`,
+        [id, { kind: 'AccessToken', jti: id, accountId: user.id, clientId: w.context.config.oidc.portalClientId, grantId: `g-${id}`, scope: 'openid profile', iat: now, exp: now + 3600 }, `g-${id}`],
+      );
+      const error = await refusedWith({ token: id });
+      expect(error.data).to.deep.equal({ code: 'errors.unauthorized' });
+    });
+
     it('a token signed by a key the provider never published', async () => {
       const stranger = await generateSigningKey();
       const user = await someone();

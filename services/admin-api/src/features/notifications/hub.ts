@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AppContext, Logger } from '@gatehouse/core';
+import { basePathOf } from '@gatehouse/core/http';
 import { NOTIFICATION_HUB_EVENTS, NOTIFICATIONS_HUB_PATH } from '@gatehouse/contracts';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
@@ -149,7 +150,8 @@ export async function attachNotificationHub(context: AppContext, httpServer: Htt
   let hub: HubServer | undefined;
   const unregister = registerHub(context, { emitToUser: (userId, event, payload) => hub?.to(roomOf(userId)).emit(event, payload) });
   const io: HubServer = new Server(httpServer, {
-    path: NOTIFICATIONS_HUB_PATH,
+    // Under the base path of the public URL, like every other path of the product.
+    path: `${basePathOf(context.config.server.publicUrl)}${NOTIFICATIONS_HUB_PATH}`,
     serveClient: false,
     transports: ['websocket'],
     maxHttpBufferSize: MAX_MESSAGE_BYTES,

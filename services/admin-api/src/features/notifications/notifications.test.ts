@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { GLOBAL_TENANT_ID, type User } from '@gatehouse/core';
-import { buildApplication } from '@gatehouse/core/testing';
+import { buildApplication, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import request from 'supertest';
 import { buildAdminWorld, call, userIn, type AdminWorld, type Application } from '../../testing/admin-world.js';
 import { mintAccessToken } from '../../testing/tokens.js';
+import { storeFile, XLSX_MEDIA_TYPE } from '../jobs/files.js';
 import { notify } from './notify.js';
 
 interface Stored {
@@ -318,6 +319,112 @@ describe('/api/v1/admin/notifications: the caller’s own notifications', () => 
       });
       expect(res.status).to.equal(403);
       expect(await notesOf(target)).to.deep.equal([]);
+    });
+  });
+
+  describe('with the portal’s session token (the portal’s notifications)', () => {
+    /** An opaque access token as the provider stores it, issued to `clientId` (the portal unless told) for `user`. */
+    async function providerToken(user: User, clientId = w.context.config.oidc.portalClientId): Promise<string> {
+      const id = randomBytes(32).toString('base64url');
+      const now = Math.floor(Date.now() / 1000);
+      await w.context.dataSource.query(
+        `INSERT INTO oidc_model_instances (model, id, payload, grant_id, expires_at) VALUES ('AccessToken', $1, $2, $3, now() + interval '1 hour')`,
+        [id, { kind: 'AccessToken', jti: id, accountId: user.id, clientId, grantId: `g-${id}`, scope: 'openid profile', iat: now, exp: now + 3600 }, `g-${id}`],
+      );
+      return id;
+    }
+
+    const send = (method: 'get' | 'put' | 'delete', path: string, token: string, body?: object) => {
+      const url = path.startsWith('/api/') ? path : `/api/v1/admin${path}`;
+      const req = request(w.server)[method](url).set('Authorization', `Bearer ${token}`).set('Accept-Language', 'en');
+      return body === undefined ? req : req.send(body);
+    };
+
+    it('lists, marks read and deletes the caller’s own notifications, and never another user’s', async () => {
+      const me = await someone();
+      const other = await someone();
+      const older = await stored(me, { minutesAgo: 5, type: 'BulkInsertPermisionRequestForTenant', data: { totalElements: 2, importedElements: 1, errors: [{ row: 3, reason: 'Unknown role' }] } });
+      const newer = await stored(me, { minutesAgo: 1, type: 'OperationRequest' });
+      const theirs = await stored(other);
+      const token = await providerToken(me);
+
+      const list = await send('get', '/notifications/active', token);
+      expect(list.status).to.equal(200);
+      expect(list.body.items.map((n: { id: string }) => n.id)).to.deep.equal([newer, older]);
+      expect(list.body).to.include({ count: 2, unread: 2 });
+      expect(list.body.items[1].data).to.deep.equal({ totalElements: 2, importedElements: 1, errors: [{ row: 3, reason: 'Unknown role' }] });
+
+      const marked = await send('put', '/notifications', token, { ids: [older, theirs] });
+      expect(marked.status).to.equal(200);
+      expect(marked.body).to.deep.equal({ marked: 1, unread: 1 });
+      expect((await send('put', '/notifications', token, {})).body).to.deep.equal({ marked: 1, unread: 0 });
+      expect((await rowsOf(me)).every((row) => row.read_at !== null)).to.equal(true);
+
+      expect((await send('delete', `/notifications/${theirs}`, token)).status).to.equal(404);
+      expect((await send('delete', `/notifications/${older}`, token)).status).to.equal(204);
+      expect((await send('delete', '/notifications', token)).status).to.equal(204);
+      expect(await rowsOf(me)).to.deep.equal([]);
+      expect(await rowsOf(other)).to.deep.equal([{ id: theirs, user_id: other.id, read_at: null }]);
+    });
+
+    it('lists the caller’s own running processes, and no one else’s', async () => {
+      const me = await someone();
+      const other = await someone();
+      const [mine] = await w.context.dataSource.query(`INSERT INTO background_jobs (type, status, user_id, progress, total) VALUES ('BulkInsertPermisionRequestForTenant', 'Running', $1, 1, 4) RETURNING id`, [me.id]);
+      await w.context.dataSource.query(`INSERT INTO background_jobs (type, status, user_id, progress, total) VALUES ('BulkInsertUsers', 'Running', $1, 0, 9)`, [other.id]);
+
+      const res = await send('get', '/tasks/active', await providerToken(me));
+
+      expect(res.status).to.equal(200);
+      expect(res.body.items.map((t: { id: string }) => t.id)).to.deep.equal([mine.id]);
+      expect(res.body.items[0]).to.include({ type: 'BulkInsertPermisionRequestForTenant', status: 'Running', progress: 1, total: 4 });
+    });
+
+    it('downloads a file of the caller’s own job, and answers 404 for another user’s', async () => {
+      const me = await someone();
+      const other = await someone();
+      const mine = await storeFile(w.context, { ownerId: me.id, fileName: 'Report.xlsx', mediaType: XLSX_MEDIA_TYPE, bytes: Buffer.from('mine') });
+      const theirs = await storeFile(w.context, { ownerId: other.id, fileName: 'Theirs.xlsx', mediaType: XLSX_MEDIA_TYPE, bytes: Buffer.from('theirs') });
+      const token = await providerToken(me);
+      const download = (id: string) => send('get', `/filestorage/downloadExcel?url=${encodeURIComponent(id)}`, token).buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+
+      const own = await download(mine);
+      expect(own.status).to.equal(200);
+      expect((own.body as Buffer).toString()).to.equal('mine');
+      const refused = await download(theirs);
+      expect(refused.status).to.equal(404);
+      expect((refused.body as Buffer).toString()).to.not.include('theirs');
+    });
+
+    it('keeps the console’s endpoints closed to it (403), even for a God user, while the console’s token opens them', async () => {
+      const god = await someone();
+      await grant(w.context.dataSource, { tenant: GLOBAL_TENANT_ID, user: god, roles: [w.identity.roleByName.God!] });
+      const token = await providerToken(god);
+      for (const [method, path, body] of [
+        ['get', '/users', undefined],
+        ['get', '/dashboard/base', undefined],
+        ['get', '/securityConfig', undefined],
+        ['get', '/api/v1/keys', undefined],
+        ['put', `/users/${(await someone()).id}/roles/${crm.id}`, { tenantId: GLOBAL_TENANT_ID, roleIds: [crm.roleByName.Reader!.id] }],
+      ] as const) {
+        const res = await send(method, path, token, body);
+        expect(res.status, `${method} ${path}`).to.equal(403);
+        expect(res.body).to.include({ code: 'errors.forbidden' });
+      }
+      const consoleToken = await mintAccessToken(w.context, w.key, { sub: god.id, roles: ['God'] });
+      expect((await request(w.server).get('/api/v1/admin/users').set('Authorization', `Bearer ${consoleToken}`)).status).to.equal(200);
+    });
+
+    it('refuses (401) a token the provider issued to another application, on the notifications too', async () => {
+      const me = await someone();
+      await stored(me);
+      const res = await send('get', '/notifications/active', await providerToken(me, crm.id));
+      expect(res.status).to.equal(401);
+      expect(res.body).to.not.have.property('items');
     });
   });
 

@@ -12,7 +12,8 @@ import { findCallerProfile } from './repository.js';
  * tenant who is a service manager of another reaches the first only.
  */
 export interface RequestActor {
-  userId: string;
+  /** Null for an application asking through the external API with its own credentials: no user asks. */
+  userId: string | null;
   displayName: string;
   email: string | null;
   userName: string | null;

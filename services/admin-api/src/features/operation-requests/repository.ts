@@ -99,14 +99,14 @@ export async function findWaitingRequestId(db: Queryable, tenantId: string, iden
   return row?.id;
 }
 
-/** Stores a new waiting request; the database refuses a second waiting one for the identity and tenant. */
+/** Stores a new waiting request (a Permission one unless told); the database refuses a second waiting one for the identity and tenant. */
 export async function insertRequest(
   db: Queryable,
-  fields: { tenantId: string; identity: { type: IdentityType; id: string }; payload: RequestPayload; createdById: string },
+  fields: { tenantId: string; identity: { type: IdentityType; id: string }; payload: RequestPayload; createdById: string | null; type?: RequestRow['type'] },
 ): Promise<string> {
   const [row] = await db.query<Array<{ id: string }>>(
     `INSERT INTO operation_requests (type, status, tenant_id, identity_type, user_id, group_id, payload, created_by_id)
-     VALUES ('Permission', 'WaitingForApprover', $1, $2, $3, $4, $5, $6) RETURNING id`,
+     VALUES ($7, 'WaitingForApprover', $1, $2, $3, $4, $5, $6) RETURNING id`,
     [
       fields.tenantId,
       fields.identity.type,
@@ -114,6 +114,7 @@ export async function insertRequest(
       fields.identity.type === 'Group' ? fields.identity.id : null,
       fields.payload,
       fields.createdById,
+      fields.type ?? 'Permission',
     ],
   );
   return row!.id;
@@ -147,7 +148,7 @@ export async function decideWaiting(db: Queryable, id: string, status: RequestRo
 /** Appends a step to a request's history. */
 export async function insertHistory(
   db: Queryable,
-  entry: { requestId: string; status: RequestRow['status']; requestType: string; actorId: string; actorEmail: string | null },
+  entry: { requestId: string; status: RequestRow['status']; requestType: string; actorId: string | null; actorEmail: string | null },
 ): Promise<void> {
   await db.query(
     `INSERT INTO operation_request_history (operation_request_id, status, request_type, actor_id, actor_email, date) VALUES ($1, $2, $3, $4, $5, clock_timestamp())`,

@@ -59,6 +59,8 @@ export interface NewRequest {
   isInheritable: boolean;
   roles: string[];
   autoApprove: boolean;
+  /** Permission (the wizard) unless told: BulkInsert for the rows of an uploaded file. */
+  type?: 'Permission' | 'BulkInsert';
 }
 
 /** What the list filters on besides the page. */
@@ -165,9 +167,8 @@ export class OperationRequestsService {
     const roles = await findRequestRoles(db, ids, lock);
     if (roles.length !== ids.length) throw fieldError('roles', 'operationRequests.role_not_found');
     for (const role of roles) {
-      const never = role.applicationId === IDENTITY_APPLICATION_ID && NEVER_REQUESTED.includes(role.roleName);
-      if (never || !role.operationRequestVisibility) throw fieldError('roles', 'operationRequests.role_not_requestable', { name: role.roleName });
-      if (role.byHierarchy) throw fieldError('roles', 'operationRequests.role_by_hierarchy', { name: role.roleName });
+      const refusal = requestRoleRefusal(role);
+      if (refusal) throw refusal;
     }
     return roles;
   }
@@ -182,14 +183,16 @@ export class OperationRequestsService {
     const target = await this.checkTarget(actor, body.tenantId, identity);
     const roles = await this.checkRoles(this.db, body.roles);
     if (body.autoApprove && !mayApprove(actor, body.tenantId)) throw new AppError('operationRequests.auto_approve_forbidden', 403);
+    const type = body.type ?? 'Permission';
     const id = await this.db.transaction(async (em) => {
       const created = await insertRequest(em, {
         tenantId: body.tenantId,
         identity,
         payload: { roles: roles.map((role) => role.roleId), isInheritable: body.isInheritable },
         createdById: actor.userId,
+        type,
       });
-      await insertHistory(em, { requestId: created, status: 'WaitingForApprover', requestType: 'Permission', actorId: actor.userId, actorEmail: actor.email });
+      await insertHistory(em, { requestId: created, status: 'WaitingForApprover', requestType: type, actorId: actor.userId, actorEmail: actor.email });
       return created;
     });
     if (body.autoApprove) {
@@ -462,6 +465,17 @@ export class OperationRequestsService {
       reason: row.reason,
     }));
   }
+}
+
+/**
+ * Why a role cannot be part of a request (undefined when it can): not flagged for operation
+ * requests, God or Administrator of the Identity application, or granted through the hierarchy only.
+ */
+export function requestRoleRefusal(role: RequestableRole): AppError | undefined {
+  const never = role.applicationId === IDENTITY_APPLICATION_ID && NEVER_REQUESTED.includes(role.roleName);
+  if (never || !role.operationRequestVisibility) return fieldError('roles', 'operationRequests.role_not_requestable', { name: role.roleName });
+  if (role.byHierarchy) return fieldError('roles', 'operationRequests.role_by_hierarchy', { name: role.roleName });
+  return undefined;
 }
 
 /** Approving and rejecting: someone who may approve on the tenant, never the requester, while the request waits. */

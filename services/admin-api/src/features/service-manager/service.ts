@@ -55,7 +55,7 @@ interface RoleChange {
 }
 
 const roleError = (code: 'serviceManager.role_not_found' | 'serviceManager.role_not_visible' | 'serviceManager.role_by_hierarchy', name?: string) =>
-  new AppError(code, 400, name === undefined ? {} : { name }, [{ field: 'roles', code }]);
+  new AppError(code, 400, name === undefined ? {} : { name }, [{ field: 'roles', code, params: name === undefined ? {} : { name } }]);
 
 /** The portal's Service Manager screen: tenants, their users, and the users' roles of service-manager visibility. */
 export class ServiceManagerService {
