@@ -12,6 +12,7 @@ import { meRoutes } from './admin/me.js';
 import { notificationsRoutes } from './admin/notifications.js';
 import { rightsRequestsRoutes } from './admin/rights-requests.js';
 import { operationRequestsRoutes } from './admin/operation-requests.js';
+import { bulkOperationRequestsRoutes } from './admin/bulk-operation-requests.js';
 import { serviceManagerRoutes } from './admin/service-manager.js';
 import { clientsRoutes } from './admin/clients.js';
 import { securityConfigRoutes } from './admin/security-config.js';
@@ -21,6 +22,7 @@ import { externalLoginRoutes } from './account/external-login.js';
 import { identifyAsRoutes } from './account/identify-as.js';
 import { signInRoutes } from './account/sign-in.js';
 import { docsRoutes } from './docs.js';
+import { externalRoutes } from './external.js';
 import { portalApplicationsRoutes } from './portal/applications.js';
 import { avatarRoutes } from './portal/avatar.js';
 import { configRoutes } from './portal/config.js';
@@ -42,6 +44,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   dashboardRoutes,
   rightsRequestsRoutes,
   operationRequestsRoutes,
+  bulkOperationRequestsRoutes,
   serviceManagerRoutes,
   clientsRoutes,
   securityConfigRoutes,
@@ -64,4 +67,5 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   avatarRoutes,
   myDataRoutes,
   docsRoutes,
+  externalRoutes,
 ].flatMap((routes) => Object.values(routes as Record<string, RouteContract>));

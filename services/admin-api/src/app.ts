@@ -1,5 +1,6 @@
 import path from 'node:path';
 import Router from '@koa/router';
+import { BULK_OPERATION_REQUEST_PREFIXES } from '@gatehouse/contracts';
 import { type AppContext } from '@gatehouse/core';
 import { createBaseApp, koaJsonBody, koaSpa } from '@gatehouse/core/http';
 import type Koa from 'koa';
@@ -14,6 +15,8 @@ import { clientRoutes } from './features/clients/router.js';
 import { accountLockRoutes } from './features/account-lock/router.js';
 import { areaRoutes } from './features/areas/router.js';
 import { dashboardRoutes } from './features/dashboard/router.js';
+import { koaExternalAuth } from './features/external/koa-external-auth.js';
+import { externalRouter } from './features/external/router.js';
 import { groupExcelRoutes } from './features/groups/excel/router.js';
 import { groupRoutes, userGroupRoutes } from './features/groups/router.js';
 import { identifyAsRoutes } from './features/identify-as/router.js';
@@ -24,6 +27,7 @@ import { notificationRoutes } from './features/notifications/router.js';
 import { jobRoutes } from './features/jobs/router.js';
 import { jobsViewLinkRoutes, jobsViewPageRoutes } from './features/jobs-view/router.js';
 import { inspectorRouter } from './features/inspector/router.js';
+import { bulkOperationRequestRoutes } from './features/operation-requests/bulk-router.js';
 import { operationRequestRoutes } from './features/operation-requests/router.js';
 import { rightsRequestRoutes } from './features/rights-requests/router.js';
 import { securityConfigRouter } from './features/security-config/router.js';
@@ -39,10 +43,20 @@ export const ADMIN_API_PREFIX = '/api/v1/admin';
 export const ACCOUNT_LOCK_PATHS = ['/api/v1/account/lock', '/api/v1/account/unlock'];
 /** The personal access tokens keep the spec's path, with the same bearer authentication. */
 export const KEYS_API_PREFIX = '/api/v1/keys';
+/** My Clients' bulk uploads keep the spec's paths under /api/v1/profile: they run as this service's jobs. */
+export const BULK_REQUEST_PATHS: readonly string[] = BULK_OPERATION_REQUEST_PREFIXES;
+
+/** The external API of business applications, authenticated by their own tokens (features/external). */
+export const EXTERNAL_API_PREFIX = '/api/v1/external';
+
+/** Whether a path belongs to the external API (and is authenticated first, as an application). */
+export function isExternalApiPath(path: string): boolean {
+  return path === EXTERNAL_API_PREFIX || path.startsWith(`${EXTERNAL_API_PREFIX}/`);
+}
 
 /** Whether a path belongs to the administration API (and is authenticated first). */
 export function isAdminApiPath(path: string): boolean {
-  return [ADMIN_API_PREFIX, ...ACCOUNT_LOCK_PATHS, KEYS_API_PREFIX].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return [ADMIN_API_PREFIX, ...ACCOUNT_LOCK_PATHS, KEYS_API_PREFIX, ...BULK_REQUEST_PATHS].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
 export interface AdminApiOptions {
@@ -71,8 +85,11 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
   // its router answers only GET on its path, anything else there falls through to the bearer check.
   app.use(jobsViewPageRoutes(context).routes());
   app.use((ctx, next) => (isAdminApiPath(ctx.path) ? auth(ctx, next) : next()));
+  // The external API's callers are applications: their own tokens, checked as such before any body is read.
+  const externalAuth = koaExternalAuth(context);
+  app.use((ctx, next) => (isExternalApiPath(ctx.path) ? externalAuth(ctx, next) : next()));
   app.use(koaJsonBody(context));
-  for (const router of [adminRouter(context), accountRouter(context)]) app.use(router.routes()).use(router.allowedMethods());
+  for (const router of [adminRouter(context), accountRouter(context), externalRouter(context)]) app.use(router.routes()).use(router.allowedMethods());
   app.use(
     koaSpa({
       root: options.adminDist ?? path.join(context.config.rootDir, 'frontends/admin/dist'),
@@ -107,6 +124,7 @@ export function adminRouter(context: AppContext): Router {
     tenantRoutes(context),
     tenantIdentityRoutes(context),
     clientRoutes(context),
+    bulkOperationRequestRoutes(context),
     rightsRequestRoutes(context),
     serviceManagerRouter(context),
     operationRequestRoutes(context),

@@ -162,9 +162,15 @@ export const ENDPOINT_ROLES = {
   'operationRequests.approveInBulk': CONSULT,
   'operationRequests.rejectInBulk': CONSULT,
   'operationRequests.history': CONSULT,
+  // My Clients' bulk uploads: the templates, and files of requests queued for a tenant the caller consults for.
+  'operationRequests.bulkTemplate': CONSULT,
+  'operationRequests.fullBulkTemplate': CONSULT,
+  'operationRequests.bulkInsert': CONSULT,
+  'operationRequests.fullBulkInsert': CONSULT,
 
   // My Clients: the tenant selector, the tenant's users and new users pending approval; consultants
   // in the tenants where they hold IdentityConsultant (the service checks the tenant), administrators everywhere.
+  'clients.areas': CONSULT,
   'clients.tenants': CONSULT,
   'clients.users': CONSULT,
   'clients.create': CONSULT,
@@ -197,15 +203,19 @@ export const ENDPOINT_ROLES = {
 /** The name of an admin endpoint in ENDPOINT_ROLES. */
 export type EndpointName = keyof typeof ENDPOINT_ROLES;
 
+/** The group of an endpoint: the name before the dot ('notifications' of 'notifications.active'). */
+export type EndpointGroup = EndpointName extends `${infer Group}.${string}` ? Group : never;
+
 /**
  * The groups of endpoints (the name before the dot) that the portal calls with a signed-in user's
  * own token: a portal session token opens them for the roles ENDPOINT_ROLES lists. Every other
- * administration endpoint wants the console's token or a personal access token.
+ * administration endpoint wants the console's token or a personal access token. The portal's
+ * notifications: the caller's own notifications, running processes and job files.
  */
-export const PORTAL_ENDPOINT_GROUPS: readonly string[] = ['operationRequests', 'clients', 'serviceManager'];
+export const PORTAL_ENDPOINT_GROUPS: readonly EndpointGroup[] = ['operationRequests', 'clients', 'serviceManager', 'notifications', 'tasks', 'filestorage'];
 
 /** Whether a portal session token may call the endpoint (with one of its roles). */
 export function acceptsPortalToken(endpoint: string): boolean {
-  return PORTAL_ENDPOINT_GROUPS.includes(endpoint.split('.')[0]!);
+  return (PORTAL_ENDPOINT_GROUPS as readonly string[]).includes(endpoint.split('.')[0]!);
 }
 

@@ -90,16 +90,25 @@ export class AccessTokenVerifier {
 
   /** The token's claims; throws InvalidTokenError when it is not a valid admin API access token. */
   async verify(token: string): Promise<AccessTokenClaims> {
+    return this.adminClaims(await this.verifiedPayload(token, this.context.config.oidc.adminApiAudience));
+  }
+
+  /**
+   * The payload of a JWT access token the provider signed for `audience`: its signature, issuer,
+   * type, expiry and audience are checked, against the same cached keys; whom it was issued to is
+   * the caller's to check. Throws InvalidTokenError otherwise.
+   */
+  async verifiedPayload(token: string, audience: string): Promise<JWTPayload> {
     if (!this.recognizes(token)) throw new InvalidTokenError('malformed');
     let keys = await this.currentKeys();
     try {
-      return await this.verifyWith(token, keys);
+      return await this.verifyWith(token, keys, audience);
     } catch (error) {
       if (!(error instanceof InvalidTokenError) || error.reason !== 'unknown_key') throw error;
       const fresher = await this.keysAfterUnknownKid(keys);
       if (!fresher || fresher === keys) throw error;
       keys = fresher;
-      return await this.verifyWith(token, keys);
+      return await this.verifyWith(token, keys, audience);
     }
   }
 
@@ -108,12 +117,11 @@ export class AccessTokenVerifier {
     this.stopListening();
   }
 
-  private async verifyWith(token: string, keys: KeySet): Promise<AccessTokenClaims> {
-    let payload: JWTPayload;
+  private async verifyWith(token: string, keys: KeySet, audience: string): Promise<JWTPayload> {
     try {
-      ({ payload } = await jwtVerify(token, keys.jwks, {
+      const { payload } = await jwtVerify(token, keys.jwks, {
         issuer: this.context.config.oidc.issuer,
-        audience: this.context.config.oidc.adminApiAudience,
+        audience,
         algorithms: ALGORITHMS,
         // RFC 9068: the type keeps an ID token (or any other JWT we sign) from passing as an access token.
         typ: 'at+jwt',
@@ -121,10 +129,15 @@ export class AccessTokenVerifier {
         requiredClaims: ['sub', 'exp'],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
         currentDate: new Date(this.now()),
-      }));
+      });
+      return payload;
     } catch (error) {
       throw new InvalidTokenError(reasonOf(error), { cause: error });
     }
+  }
+
+  /** What an admin API token says of its caller, once its signature and audience are known good. */
+  private adminClaims(payload: JWTPayload): AccessTokenClaims {
     if (typeof payload.sub !== 'string' || !UUID.test(payload.sub)) throw new InvalidTokenError('claims');
     // The admin audience is the admin console's: a token the provider issued to any other client
     // (a business application that asked for this resource) is no key to the administration.
@@ -205,7 +218,7 @@ export function actorOf(claims: object): string | undefined {
 }
 
 /** The client the token was issued to: `client_id` (RFC 9068), else `azp`. */
-function clientOf(payload: JWTPayload): unknown {
+export function clientOf(payload: JWTPayload): unknown {
   return payload.client_id !== undefined ? payload.client_id : payload.azp;
 }
 

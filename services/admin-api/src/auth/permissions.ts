@@ -88,6 +88,11 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'operationRequests.approveInBulk': 'as approve, for each request; at most 100',
   'operationRequests.rejectInBulk': 'as reject, for each request; at most 100',
   'operationRequests.history': 'IdentityConsultant: the tenants where they hold it (own, through a group, inherited or in the Global tenant)',
+  'operationRequests.bulkInsert':
+    'IdentityConsultant: the tenants where they hold it (404 for any other), checked again when the job runs; each user\'s rows make one request, never approved by the upload; operation-request roles only',
+  'operationRequests.fullBulkInsert':
+    'IdentityConsultant: the tenants where they hold it (404 for any other), checked again when the job runs; new users as drafts with the My Clients rules, existing users reused; each user\'s rows make one request, never approved by the upload',
+  'clients.areas': 'IdentityConsultant (anywhere): the areas but the system ones, for the users they create',
   'clients.tenants': 'IdentityConsultant: the tenants where they hold it (own, through a group, inherited or in the Global tenant); never the Global tenant itself',
   'clients.users': "IdentityConsultant: the tenants where they hold it; 404 for any other tenant",
   'clients.create': 'IdentityConsultant: the tenants where they hold it; a draft user of a non-system area, not yet a member of the tenant',

@@ -4,11 +4,12 @@ import type { BearerVerifier } from './koa-admin-auth.js';
 
 /** Personal access tokens start with this, so they are told from JWTs and portal tokens at a glance (and by secret scanners). */
 export const PAT_PREFIX = 'gpat_';
-const PAT_SHAPE = /^gpat_[A-Za-z0-9_-]{32,100}$/;
+/** What a personal access token looks like; anything else with the prefix is refused as malformed before any lookup. */
+export const PAT_SHAPE = /^gpat_[A-Za-z0-9_-]{32,100}$/;
 /** How many of a value's last characters are kept to tell tokens apart in lists. */
 const SHOWN_CHARS = 4;
 /** `last_used_at` is written at most this often per token: a busy integration must not turn every call into a write. */
-const LAST_USE_RESOLUTION_MS = 60_000;
+export const LAST_USE_RESOLUTION_MS = 60_000;
 
 /** A new token: its value (handed to its owner once) and what is stored of it. */
 export interface MintedPersonalAccessToken {

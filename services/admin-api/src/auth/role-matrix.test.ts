@@ -347,6 +347,7 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   }),
 
   // My Clients: every caller holds its role in the world's tenant, so a consultant is one of its consultants.
+  'clients.areas': async () => ({ route: 'GET /clients/areas', url: '/clients/areas' }),
   'clients.tenants': async () => ({ route: 'GET /clients/tenants', url: '/clients/tenants?searchQuery=a&take=10' }),
   'clients.users': async (w) => ({ route: 'GET /clients/:tenantId/users', url: `/clients/${w.tenant.id}/users?userType=2` }),
   'clients.create': async (w) => {
@@ -444,6 +445,32 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     return { route: 'POST /operationRequests/rejectInBulk', url: '/operationRequests/rejectInBulk', body: { ids: [await operationRequest(w, await user(w))] } };
   },
   'operationRequests.history': async (w) => ({ route: 'GET /operationRequests/history/:id', url: `/operationRequests/history/${await operationRequest(w, await user(w))}` }),
+  // My Clients' bulk uploads: the world's tenant is one the caller consults for.
+  'operationRequests.bulkTemplate': async () => ({ route: 'GET /api/v1/profile/template/operationRequests', url: '/api/v1/profile/template/operationRequests' }),
+  'operationRequests.fullBulkTemplate': async () => ({
+    route: 'GET /api/v1/profile/template/fullUserWithOperationRequest',
+    url: '/api/v1/profile/template/fullUserWithOperationRequest',
+  }),
+  'operationRequests.bulkInsert': async (w) => {
+    await makeRequestable(w.context, [w.app.roleByName.Reader!.id]);
+    return {
+      route: 'POST /api/v1/profile/bulk_insert/operationRequests/:tenantId',
+      url: `/api/v1/profile/bulk_insert/operationRequests/${w.tenant.id}`,
+      file: await xlsx([['Email', 'Application', 'Role'], [(await user(w)).email, w.app.name, 'Reader']]),
+    };
+  },
+  'operationRequests.fullBulkInsert': async (w) => {
+    await makeRequestable(w.context, [w.app.roleByName.Reader!.id]);
+    const name = unique('bulk');
+    return {
+      route: 'POST /api/v1/profile/full_bulk_insert/operationRequests/:tenantId',
+      url: `/api/v1/profile/full_bulk_insert/operationRequests/${w.tenant.id}`,
+      file: await xlsx([
+        ['Email', 'First name', 'Last name', 'Language', 'Area', 'Application', 'Role'],
+        [`${name}@client.example`, 'New', 'Client', 'en', w.area.name, w.app.name, 'Reader'],
+      ]),
+    };
+  },
   'rightsRequests.list': async () => ({ route: 'GET /rightsRequests', url: '/rightsRequests' }),
   'rightsRequests.get': async (w) => ({ route: 'GET /rightsRequests/:id', url: `/rightsRequests/${(await rightsRequest(w)).id}` }),
   'rightsRequests.file': async (w) => {

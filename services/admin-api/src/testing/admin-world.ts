@@ -41,11 +41,13 @@ export interface AdminWorldOptions {
   /** Fields of area A and area B (a name to read in a spreadsheet, say). */
   areaA?: Partial<Area>;
   areaB?: Partial<Area>;
+  /** Configuration values by dotted key (a lower rate limit, say). */
+  overrides?: Record<string, unknown>;
 }
 
 /** Builds the world on a database of its own (the Identity application has a fixed id). */
 export async function buildAdminWorld(options: AdminWorldOptions = {}): Promise<AdminWorld> {
-  const context = await createTestContext();
+  const context = await createTestContext({ overrides: options.overrides });
   const db = context.dataSource;
   await ensureGlobalTenant(db);
   const areaA = await buildArea(db, options.areaA);

@@ -1,5 +1,6 @@
 import { Application, ApplicationOwner, Disclaimer, DisclaimerAcceptance, PersonalAccessToken, Role, RoleScope, UserFavoriteApplication } from './applications.js';
 import { Area, Group, GroupMember, SignInAttempt, Tenant, User, UserExternalLogin, UserPasswordHistory, UserToken } from './identity.js';
+import { ExternalApiIdempotencyKey } from './external-api.js';
 import { Impersonation } from './impersonation.js';
 import { AuthenticationLog, ExternalApiAccessLog, SessionLog, SystemLog } from './logs.js';
 import { OperationRequest, OperationRequestHistory, TenantMember, TenantMemberRole } from './membership.js';
@@ -7,6 +8,7 @@ import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsReque
 
 export * from './applications.js';
 export * from './identity.js';
+export * from './external-api.js';
 export * from './impersonation.js';
 export * from './logs.js';
 export * from './membership.js';
@@ -18,5 +20,5 @@ export const entities = [
   PersonalAccessToken, TenantMember, TenantMemberRole, OperationRequest, OperationRequestHistory,
   AuthenticationLog, SystemLog, SessionLog, ExternalApiAccessLog,
   SecurityConfig, Notification, BackgroundJob, RightsRequest, RightsRequestFile, MailOutbox, SigningKey, OidcModelInstance, StoredFile,
-  Impersonation,
+  Impersonation, ExternalApiIdempotencyKey,
 ];

@@ -9,6 +9,7 @@ import type {
   SavedApplication,
 } from '@gatehouse/contracts';
 import { pathOf } from '@gatehouse/contracts';
+import { productPath } from '@gatehouse/frontend-shared';
 import { adminApi, toQueryString, type ListQuery } from '../../api/admin-api';
 
 export type { ApplicationDetail, ApplicationOwner, ApplicationStatus, ApplicationSummary, SavedApplication };
@@ -89,5 +90,5 @@ export const {
 
 /** Where an application's icon is served to anyone (an <img> sends no token); `version` busts the cache after a change. */
 export function applicationIconUrl(id: string, version?: string): string {
-  return `/api/v1/applications/icon/${encodeURIComponent(id)}${version ? `?v=${encodeURIComponent(version)}` : ''}`;
+  return productPath(`/api/v1/applications/icon/${encodeURIComponent(id)}${version ? `?v=${encodeURIComponent(version)}` : ''}`);
 }
