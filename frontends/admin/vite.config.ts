@@ -5,9 +5,10 @@ import { precompress, sharedResolve } from '../vite.shared.ts';
 // What every page needs before anything else: one long-cached chunk, apart from the app's code.
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)[\\/]/;
 
-// Served under /admin/ next to the portal, so asset URLs must carry the prefix.
+// Served under /admin/ next to the portal, itself under PUBLIC_URL's path: the build's URLs are
+// relative, and the server addresses the shell's files from where it serves them.
 export default defineConfig({
-  base: '/admin/',
+  base: './',
   plugins: [react(), precompress()],
   resolve: sharedResolve,
   build: {

@@ -17,8 +17,12 @@ export interface RunningProduct {
   stop(): Promise<void>;
 }
 
-/** Starts the product on a free port with its own data folder and bootstrap file (the default one when none is given). */
-export async function startProduct(options: { bootstrap?: string } = {}): Promise<RunningProduct> {
+/**
+ * Starts the product on a free port with its own data folder and bootstrap file (the default one
+ * when none is given); `env` adds settings (an SMTP server to catch its mails, say); `basePath`
+ * puts it under that path of its host (PUBLIC_URL's path).
+ */
+export async function startProduct(options: { bootstrap?: string; env?: Record<string, string>; basePath?: string } = {}): Promise<RunningProduct> {
   const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-browser-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -26,6 +30,7 @@ export async function startProduct(options: { bootstrap?: string } = {}): Promis
     IDP_ADMIN_PASSWORD: ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'development',
+    ...options.env,
   };
   if (options.bootstrap) {
     writeFileSync(path.join(dir, 'bootstrap.yaml'), options.bootstrap);
@@ -33,16 +38,17 @@ export async function startProduct(options: { bootstrap?: string } = {}): Promis
   }
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  let started = await spawnOnFreePort(env);
+  const basePath = options.basePath ?? '';
+  let started = await spawnOnFreePort(env, basePath);
   // The free port was taken by another process between the probe and the start: another port.
-  for (let attempt = 1; !started.ready && attempt < 3 && started.output.includes('EADDRINUSE'); attempt++) started = await spawnOnFreePort(env);
+  for (let attempt = 1; !started.ready && attempt < 3 && started.output.includes('EADDRINUSE'); attempt++) started = await spawnOnFreePort(env, basePath);
   const { server, port, output } = started;
   if (!started.ready) {
     server.kill('SIGKILL');
     throw new Error(`the product did not start:\n${output}`);
   }
   return {
-    base: `http://localhost:${port}`,
+    base: `http://localhost:${port}${basePath}`,
     async stop() {
       if (server.exitCode !== null) return;
       server.kill('SIGTERM');
@@ -56,9 +62,9 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
-async function spawnOnFreePort(base: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; port: number; output: string; ready: boolean }> {
+async function spawnOnFreePort(base: NodeJS.ProcessEnv, basePath = ''): Promise<{ server: ChildProcess; port: number; output: string; ready: boolean }> {
   const port = await freePort();
-  const env = { ...base, PORT: String(port) };
+  const env = { ...base, PORT: String(port), ...(basePath ? { PUBLIC_URL: `http://localhost:${port}${basePath}` } : {}) };
   const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   server.stdout!.on('data', (d) => (output += d));

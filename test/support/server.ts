@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@gatehouse/core';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/core/testing';
 import { startServer, type RunningServer } from '@gatehouse/launcher';
+import { freePort } from './ports.js';
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 export interface TestServer {
   url: string;
@@ -26,9 +20,12 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** The whole product on its own fresh database, with a bootstrap file written for the test. */
-export async function startTestServer(options: { bootstrap: string; overrides?: Record<string, unknown> }): Promise<TestServer> {
-  const database = await createTestDatabase();
+/**
+ * The whole product on its own fresh database (or `database`, given), with a bootstrap file
+ * written for the test.
+ */
+export async function startTestServer(options: { bootstrap: string; overrides?: Record<string, unknown>; database?: TestDatabase }): Promise<TestServer> {
+  const database = options.database ?? (await createTestDatabase());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const bootstrapFile = path.join(mkdtempSync(path.join(tmpdir(), 'gatehouse-e2e-')), 'bootstrap.yaml');

@@ -2,6 +2,7 @@ export { GATEHOUSE_THEME, LocalizedConfigProvider, useAntdLocale } from './antd/
 export type { LocalizedConfigProviderProps } from './antd/LocalizedConfigProvider';
 export { loadAntdLocale } from './antd/antd-locale';
 export { apiErrorMessage } from './api/error-message';
+export { productBasePath, productPath } from './base-path';
 export { ApiError, apiErrorFromBody, fetchJson, NOT_FOUND_MESSAGE, UNKNOWN_ERROR_MESSAGE } from './api/fetch-json';
 export { errorBodyOf, fieldErrorBodies, parseErrorBody, readErrorBody } from './api/error-body';
 export type { ErrorBody, FieldErrorBody } from './api/error-body';

@@ -97,6 +97,7 @@ describe('launcher', () => {
       await closing;
       await ended;
       expect(answer, 'the request in flight got its answer').to.match(/^HTTP\/1\.1 405 /);
+      expect(answer, 'and was told the connection closes: no request is sent on it any more').to.match(/\r\nConnection: close\r\n/i);
       expect(server.context.dataSource.isInitialized, 'the database is closed').to.equal(false);
     } finally {
       await database.drop();

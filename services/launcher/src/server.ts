@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createContext, migrate, resolveConfigPath, type AppContext, type Config, type Logger } from '@gatehouse/core';
 import { applyBootstrap, readBootstrapFile } from '@gatehouse/core/bootstrap';
+import { basePathOf, withinBasePath } from '@gatehouse/core/http';
 import * as adminApi from '@gatehouse/admin-api';
 import * as idp from '@gatehouse/idp';
 
@@ -43,10 +44,14 @@ type Listener = (req: http.IncomingMessage, res: http.ServerResponse) => unknown
 
 const isAdminPath = (url: string) => adminApi.ROUTE_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
 
-/** Sends the admin API's paths to it and every other path to the idp; with one service, everything to it. */
-function routeByPath(idpApp: Listener | undefined, adminApp: Listener | undefined): http.RequestListener {
+/**
+ * Sends the admin API's paths to it and every other path to the idp; with one service, everything
+ * to it. Paths count from the base path of the public URL (each app refuses what is outside it).
+ */
+function routeByPath(idpApp: Listener | undefined, adminApp: Listener | undefined, base: string): http.RequestListener {
   return (req, res) => {
-    const target = adminApp && (isAdminPath(req.url ?? '/') || !idpApp) ? adminApp : idpApp!;
+    const path = withinBasePath(req.url ?? '/', base);
+    const target = adminApp && ((path !== undefined && isAdminPath(path)) || !idpApp) ? adminApp : idpApp!;
     void target(req, res);
   };
 }
@@ -63,8 +68,13 @@ interface Listening {
  */
 async function listen(config: Config, handler: http.RequestListener, prepare?: (server: http.Server) => Promise<void>): Promise<Listening> {
   let draining = false;
+  const answering = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
-    // During shutdown a keep-alive connection is closed as soon as its last answer is sent.
+    // During shutdown every answer says `Connection: close`, so no client sends another request on
+    // a connection about to close; a keep-alive connection is closed as soon as its answer is sent.
+    if (draining) res.shouldKeepAlive = false;
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
     res.once('finish', () => draining && setImmediate(() => server.closeIdleConnections()));
     handler(req, res);
   });
@@ -81,6 +91,7 @@ async function listen(config: Config, handler: http.RequestListener, prepare?: (
   });
   const drain = async (timeoutMs: number, logger: Logger) => {
     draining = true;
+    for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const timer = setTimeout(() => {
@@ -112,7 +123,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const attachHub = async (server: http.Server) => {
     if (adminApp) hub = await adminApi.attachNotificationHub(context, server);
   };
-  const listening = await listen(config, routeByPath(idpInstance?.callback(), adminApp), attachHub).catch(async (error: unknown) => {
+  const listening = await listen(config, routeByPath(idpInstance?.callback(), adminApp, basePathOf(config.server.publicUrl)), attachHub).catch(async (error: unknown) => {
     await hub?.close();
     return closeOnFailure(error);
   });

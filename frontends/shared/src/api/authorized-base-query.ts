@@ -1,5 +1,6 @@
 import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { UnauthorizedRetry } from '../auth/unauthorized-retry';
+import { productBasePath, productPath } from '../base-path';
 
 /** What the API layer is handed at store creation (the thunk's extra argument). */
 export interface ApiDependencies {
@@ -27,8 +28,9 @@ export function createApiDependencies(auth: TokenSource, language: () => string)
 /** The spec's timeout of API calls. */
 export const API_TIMEOUT_MS = 60_000;
 
-// Absolute, because fetchBaseQuery builds a Request, which outside a browser (tests) needs a full URL.
-const rawBaseQuery = fetchBaseQuery({ baseUrl: globalThis.location?.origin ?? '', timeout: API_TIMEOUT_MS });
+// Absolute, because fetchBaseQuery builds a Request, which outside a browser (tests) needs a full URL;
+// under the product's base path, which the API paths ("/api/v1/…") are joined to.
+const rawBaseQuery = fetchBaseQuery({ baseUrl: `${globalThis.location?.origin ?? ''}${productBasePath()}`, timeout: API_TIMEOUT_MS });
 
 /**
  * Sends the bearer token and the language with every call. A 401 renews the tokens silently and
@@ -66,7 +68,7 @@ export async function authorizedFetch(
   input: string | URL,
   init: RequestInit = {},
 ): Promise<Response> {
-  const url = new URL(String(input), globalThis.location?.origin);
+  const url = new URL(typeof input === 'string' ? productPath(input) : input, globalThis.location?.origin);
   for (;;) {
     const token = await dependencies.accessToken();
     const headers = new Headers(init.headers);

@@ -1,4 +1,5 @@
 import { getI18n } from 'react-i18next';
+import { productPath } from '../base-path';
 import { errorBodyOf, fieldErrorBodies, type ErrorBody, type FieldErrorBody } from './error-body';
 
 export const UNKNOWN_ERROR_MESSAGE = 'Unknown error';
@@ -54,7 +55,7 @@ export async function fetchJson<T>(input: string | URL, options: FetchJsonOption
   }
 
   // Session cookies must reach our own services and never a third party.
-  const response = await fetch(input, { ...init, headers, body, credentials: 'same-origin' });
+  const response = await fetch(typeof input === 'string' ? productPath(input) : input, { ...init, headers, body, credentials: 'same-origin' });
 
   const text = await response.text();
   let payload: unknown;

@@ -1,4 +1,5 @@
 import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { productBasePath } from '../base-path';
 import { DEFAULT_CALLBACK_PATH } from './return-to';
 
 /** The provider and the client, as `GET /api/v1/config` gives them. */
@@ -11,7 +12,7 @@ export interface OidcClientSettings {
 }
 
 export interface UserManagerPlacement {
-  /** Where the SPA is served: '' for the portal, '/admin' for the console. */
+  /** Where the SPA is served: the product's base path for the portal, and '/admin' under it for the console. */
   basePath?: string;
   /** The callback route inside the SPA. */
   callbackPath?: string;
@@ -19,7 +20,7 @@ export interface UserManagerPlacement {
 }
 
 /** The absolute callback and post-logout URLs of an SPA served under `basePath`. */
-export function redirectUris({ basePath = '', callbackPath = DEFAULT_CALLBACK_PATH, origin = window.location.origin }: UserManagerPlacement = {}) {
+export function redirectUris({ basePath = productBasePath(), callbackPath = DEFAULT_CALLBACK_PATH, origin = window.location.origin }: UserManagerPlacement = {}) {
   return { redirectUri: `${origin}${basePath}${callbackPath}`, postLogoutRedirectUri: `${origin}${basePath}/` };
 }
 

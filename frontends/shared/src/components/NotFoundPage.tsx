@@ -1,6 +1,7 @@
 import type { i18n as I18n } from 'i18next';
 import { useCallback, useContext, useSyncExternalStore } from 'react';
 import { I18nContext } from 'react-i18next';
+import { productPath } from '../base-path';
 import { detectLanguage, matchLanguage, type Language } from '../i18n/languages';
 import { resources } from '../i18n/resources';
 import './NotFoundPage.css';
@@ -47,7 +48,7 @@ export function NotFoundPage() {
         </h1>
         <p className="gh-not-found__body">{text.body}</p>
         {/* A plain link, not a router link: "/" is the portal home even from the admin app. */}
-        <a className="gh-not-found__action" href="/">
+        <a className="gh-not-found__action" href={productPath('/')}>
           {text.action}
         </a>
       </div>

@@ -1,6 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { AppContext } from '../context.js';
+import { basePathOf, koaBasePath, koaBasePathLinks } from './base-path.js';
 import { operationalRoutes } from './health.js';
 import { koaCompress } from './koa-compress.js';
 import { koaRequestContext } from './koa-request-context.js';
@@ -28,9 +29,13 @@ export function createBaseApp(context: AppContext): Koa {
       publicUrl: context.config.server.publicUrl,
     }),
   );
+  // Under the base path of the public URL, when it has one; its refusals answer in the caller's language.
+  const base = basePathOf(context.config.server.publicUrl);
+  if (base) app.use(koaBasePath(base));
   const operational = operationalRoutes(context).routes() as unknown as Koa.Middleware;
   app.use((ctx, next) => (ctx.path.startsWith('/health/') || ctx.path === '/metrics' ? operational(ctx, next) : next()));
   // Answers over 1 KB made per request (JSON, the HTML shell); built files come precompressed.
   app.use(koaCompress({ threshold: 1024 }));
+  if (base) app.use(koaBasePathLinks(base));
   return app;
 }

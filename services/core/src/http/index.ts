@@ -1,6 +1,7 @@
 // `@gatehouse/core/http`: the Koa kit both services build on (base app, errors, security headers,
 // declared routes and their API document).
 export * from './base-app.js';
+export * from './base-path.js';
 export * from './content-security.js';
 export * from './health.js';
 export * from './koa-compress.js';

@@ -70,8 +70,25 @@ export function koaSpa(options: SpaOptions) {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
-    ctx.body = shell === undefined ? NOT_BUILT : withNonce(shell, nonce);
+    ctx.body = shell === undefined ? NOT_BUILT : withNonce(placed(shell, ctx.state.basePath ?? '', base), nonce);
   };
+}
+
+/**
+ * The shell as served under the product's base path (`koaBasePath`): the build's files, which a
+ * build with a relative base addresses as "./assets/…", addressed from there whatever the page's
+ * own path, and a base path other than the root told to the application in
+ * `<meta name="gatehouse-base-path">`.
+ */
+function placed(shell: string, productBase: string, spaBase: string): string {
+  const files = shell.replace(/(\s(?:src|href)=")\.\//g, `$1${productBase}${spaBase}/`);
+  if (!productBase) return files;
+  return headStart(files, `<meta name="gatehouse-base-path" content="${productBase.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}">`);
+}
+
+function headStart(shell: string, markup: string): string {
+  const head = /<head[^>]*>/i.exec(shell);
+  return head ? `${shell.slice(0, head.index + head[0].length)}${markup}${shell.slice(head.index + head[0].length)}` : `${markup}${shell}`;
 }
 
 /**
@@ -79,7 +96,5 @@ export function koaSpa(options: SpaOptions) {
  * `nonce` attribute (not `content`) is hidden from the page's markup and CSS once it has loaded.
  */
 function withNonce(shell: string, nonce: string): string {
-  const meta = `<meta property="csp-nonce" nonce="${nonce}">`;
-  const head = /<head[^>]*>/i.exec(shell);
-  return head ? `${shell.slice(0, head.index + head[0].length)}${meta}${shell.slice(head.index + head[0].length)}` : `${meta}${shell}`;
+  return headStart(shell, `<meta property="csp-nonce" nonce="${nonce}">`);
 }

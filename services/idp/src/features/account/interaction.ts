@@ -1,5 +1,5 @@
 import { type AppContext } from '@gatehouse/core';
-import { sameOriginPath } from '@gatehouse/core/http';
+import { basePathOf, sameOriginPath } from '@gatehouse/core/http';
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { ProviderHost } from '../../oidc/provider-host.js';
@@ -12,6 +12,11 @@ export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 /** Only same-origin paths are followed after sign-in; anything else falls back to home. */
 export function safeReturnUrl(context: AppContext, returnUrl: string | null | undefined): string | undefined {
   return sameOriginPath(returnUrl, context.config.server.publicUrl);
+}
+
+/** The portal's home, under the base path of the public URL. */
+export function homePath(context: AppContext): string {
+  return `${basePathOf(context.config.server.publicUrl)}/`;
 }
 
 /**
@@ -38,12 +43,20 @@ export class InteractionAccess {
   async require(accepts: (interaction: Interaction) => boolean = () => true, returnUrl?: string | null): Promise<Interaction> {
     const interaction = await this.find();
     if (interaction && accepts(interaction)) return interaction;
-    throw new Refused({ ...refusal(400, 'account.interaction_expired'), redirectTo: safeReturnUrl(this.context, returnUrl) ?? '/' });
+    throw new Refused({ ...refusal(400, 'account.interaction_expired'), redirectTo: safeReturnUrl(this.context, returnUrl) ?? homePath(this.context) });
   }
 
-  /** Finishes the interaction for a signed-in user; answers where the browser continues. */
-  resume = (login: InteractionLogin): Promise<string> =>
-    this.host.current.interactionResult(this.ctx.req, this.ctx.res, { login: { ...login } }, { mergeWithLastSubmission: false });
+  /**
+   * Finishes the interaction for a signed-in user; answers where the browser continues. As the
+   * provider's interactionResult does, without reading the interaction a second time: this request
+   * has it already.
+   */
+  resume = async (login: InteractionLogin): Promise<string> => {
+    const interaction = await this.require();
+    interaction.result = { login: { ...login } };
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    return interaction.returnTo;
+  };
 
   /** Ends the interaction with an OAuth error for the application (the user cancelled or refused). */
   deny(description: string): Promise<string> {

@@ -5,7 +5,7 @@ import { signInRoutes } from '@gatehouse/contracts';
 import type { ProviderHost } from '../../oidc/provider-host.js';
 import { accountKit, type AccountKit } from './account-kit.js';
 import { answerConsent, consentShown, describeInteraction } from './consent.js';
-import { safeReturnUrl, type Interaction } from './interaction.js';
+import { homePath, safeReturnUrl, type Interaction } from './interaction.js';
 import { loginResponse, progressResponse } from './login-response.js';
 import { PasswordReset } from './password-reset.js';
 import { orRefuse } from './refusal.js';
@@ -59,7 +59,7 @@ function bindPasswordChange(router: Router, { bind }: AccountKit, context: AppCo
     const { token, newPassword, confirmPassword } = body;
     if (body.identityName) {
       orRefuse(await reset.complete(body.identityName, token, newPassword, confirmPassword));
-      return { success: true, errors: [], message: t('account.password_reset_done'), redirectTo: safeReturnUrl(context, body.returnUrl) ?? '/' };
+      return { success: true, errors: [], message: t('account.password_reset_done'), redirectTo: safeReturnUrl(context, body.returnUrl) ?? homePath(context) };
     }
     const current = await interaction.require();
     return progressResponse(await signIn.changeExpiredPassword({ token, interaction: current.uid, resume: interaction.resume, newPassword, confirmPassword }), t);

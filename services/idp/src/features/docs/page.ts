@@ -19,22 +19,23 @@ interface Operation {
   summary: string;
   tags: string[];
   parameters: Array<{ name: string; in: string; required: boolean; schema: unknown }>;
-  requestBody?: { content: Record<string, { schema?: unknown }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema?: unknown }> }>;
+  requestBody?: { content: Record<string, { schema?: unknown; example?: unknown }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema?: unknown; example?: unknown }> }>;
   'x-roles'?: string;
+  'x-caller'?: string;
   security?: unknown[];
 }
 
 const json = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
 
-function contentOf(content: Record<string, { schema?: unknown }> | undefined): string {
+function contentOf(content: Record<string, { schema?: unknown; example?: unknown }> | undefined): string {
   return Object.entries(content ?? {})
-    .map(([type, { schema }]) => `<p><code>${escapeHtml(type)}</code></p>${schema ? json(schema) : ''}`)
+    .map(([type, { schema, example }]) => `<p><code>${escapeHtml(type)}</code></p>${schema ? json(schema) : ''}${example === undefined ? '' : `<p>Example</p>${json(example)}`}`)
     .join('');
 }
 
 function operationHtml(path: string, method: string, op: Operation): string {
-  const who = op['x-roles'] ? `Roles: ${op['x-roles']}` : op.security ? 'Any signed-in caller' : 'Public';
+  const who = op['x-roles'] ? `Roles: ${op['x-roles']}` : (op['x-caller'] ?? (op.security ? 'Any signed-in caller' : 'Public'));
   const parameters = op.parameters.map((p) => `<li><code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''}) ${json(p.schema)}</li>`).join('');
   const responses = Object.entries(op.responses)
     .map(([status, r]) => `<h3>${status}: ${escapeHtml(r.description)}</h3>${contentOf(r.content)}`)

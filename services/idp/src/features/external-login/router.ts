@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { type AppContext } from '@gatehouse/core';
+import { AppError, type AppContext } from '@gatehouse/core';
 import { routeKit } from '@gatehouse/core/http';
 import { EXTERNAL_LOGIN_PATH, externalLoginRoutes as routes } from '@gatehouse/contracts';
 import type { Context, Middleware } from 'koa';
@@ -56,6 +56,11 @@ function pageOnFailure(context: AppContext): Middleware {
     try {
       await next();
     } catch (error) {
+      // A refusal of the request (a malformed query) is said on the page with its own status.
+      if (error instanceof AppError && error.expose) {
+        present(context, ctx, { kind: 'page', status: error.status, code: error.code, params: error.params, homeUrl: '/' });
+        return;
+      }
       context.logger.error({ err: error, requestId: ctx.state.requestId }, 'Microsoft sign-in failed unexpectedly');
       present(context, ctx, { kind: 'page', status: 500, code: 'errors.internal', params: { requestId: ctx.state.requestId }, homeUrl: '/' });
     }
