@@ -1,8 +1,13 @@
-// `npm run bench` (after the provider's bench): the users list and its Excel export over 100,000
-// users, on a throwaway database (PostgreSQL when DATABASE_URL is set, else the embedded PGlite),
-// with a plain pg client running the list's own statements (its SELECT … LIMIT 10, and the page
-// plus count the endpoint runs) as the floor to compare with.
+// `npm run bench` (after the provider's bench): the admin console's users lists over 100,000 users
+// in 50 areas and 50 groups, on a throwaway database (PostgreSQL when DATABASE_URL is set, else the
+// embedded PGlite). 16 concurrent callers, in a load process of their own (http-load.ts), search,
+// filter by area, list a group's members and page deep into the list through the admin API; target
+// p95 <= 30 ms each. Beside them: a plain pg client running the list's own statements (its
+// SELECT … LIMIT 10, and the page plus count the endpoint runs) as the floor, and the Excel export
+// of every user (time, memory, a client going away). The admin API serves from this process, so
+// the export's memory figures are the server's.
 // Loopback only; every phase is bounded in time or in work, and the process exits when done.
+import { fork } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,12 +24,20 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { listUsers, userListSql } from '../../services/admin-api/src/features/users/repository.js';
 import { insertSigningKey, mintAccessToken } from '../../services/admin-api/src/testing/tokens.js';
+import { bounded, latencies, printFigures, writeSection, type Figure, type Latencies } from './figures.js';
+import type { LoadJob, LoadReply } from './http-load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 /** A fragment common in names and addresses ("Martin", "Marie", "Margaux", "…mar…"). */
 const SEARCH = process.env.BENCH_SEARCH ?? 'mar';
+/** What people type in the console's search box: names, mail domains. */
+const SEARCHES = [SEARCH, 'dubois', 'anna', 'silva', 'globex', 'schmidt'];
+const AREA_COUNT = 50;
+const GROUP_COUNT = 50;
+/** The console's list calls must answer within this at the 95th percentile. */
+const TARGET_P95_MS = 30;
 /** No phase may take longer than this, whatever the machine. */
 const PHASE_LIMIT_MS = 5 * 60_000;
 
@@ -45,10 +58,13 @@ const LAST_NAMES = [
   'Müller', 'Schmidt', 'Schneider', 'Fischer', 'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Miller', 'Davis', 'Wilson',
 ];
 const DOMAINS = ['example.com', 'corp.example', 'mail.example.org', 'acme.example', 'globex.example'];
-const AREAS = ['Customers', 'Employees', 'Partners', 'Suppliers', 'France', 'Iberia', 'DACH', 'Nordics'];
+const AREAS = [
+  ...['Customers', 'Employees', 'Partners', 'Suppliers', 'France', 'Iberia', 'DACH', 'Nordics'],
+  ...Array.from({ length: AREA_COUNT - 8 }, (_, i) => `Region ${String(i + 9).padStart(2, '0')}`),
+];
 
 /** Runs `phase` or fails the bench when it exceeds PHASE_LIMIT_MS. */
-async function bounded<T>(name: string, phase: () => Promise<T>): Promise<T> {
+async function limited<T>(name: string, phase: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${name} took longer than ${PHASE_LIMIT_MS / 1000} s`)), PHASE_LIMIT_MS);
@@ -60,7 +76,10 @@ async function bounded<T>(name: string, phase: () => Promise<T>): Promise<T> {
   }
 }
 
-/** 100,000 users in one INSERT … SELECT generate_series: varied names, addresses, areas, languages and states. */
+/**
+ * 100,000 users in one INSERT … SELECT generate_series: varied names, addresses, areas, languages
+ * and states; then 50 groups, each user a member of one (a few as Owner).
+ */
 async function seed(query: (sql: string, values?: unknown[]) => Promise<unknown>): Promise<void> {
   await query(`INSERT INTO areas (name) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING`, [AREAS]);
   await query(
@@ -86,21 +105,25 @@ async function seed(query: (sql: string, values?: unknown[]) => Promise<unknown>
        FROM named`,
     [FIRST_NAMES, LAST_NAMES, DOMAINS, USERS, AREAS, AREAS.length],
   );
-  await query('ANALYZE users');
-  await query('ANALYZE areas');
+  await query(
+    `INSERT INTO groups (name, area_id)
+     SELECT 'Team ' || lpad(g::text, 2, '0'), (SELECT id FROM areas WHERE name = ($1::text[])[1 + g % array_length($1::text[], 1)])
+       FROM generate_series(1, $2::int) AS g`,
+    [AREAS, GROUP_COUNT],
+  );
+  await query(
+    `INSERT INTO group_members (group_id, user_id, permission)
+     SELECT g.id, u.id, CASE WHEN u.n % 500 = 0 THEN 'Owner' ELSE 'Reader' END
+       FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM users) u
+       JOIN (SELECT id, row_number() OVER (ORDER BY name) - 1 AS k FROM groups WHERE name LIKE 'Team %') g ON g.k = u.n % $1::int`,
+    [GROUP_COUNT],
+  );
+  for (const table of ['users', 'areas', 'groups', 'group_members']) await query(`ANALYZE ${table}`);
 }
 
-interface LoopFigures {
-  perSecond: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  count: number;
-}
-
-/** `workers` loops running `task` for SECONDS; each completion's latency (ms) goes to the percentiles. */
-async function loop(workers: number, task: () => Promise<void>): Promise<LoopFigures> {
-  const latencies: number[] = [];
+/** `workers` loops running `task` for SECONDS in this process; each completion's latency (ms) counts. */
+async function loop(workers: number, task: () => Promise<void>): Promise<Latencies> {
+  const samples: number[] = [];
   const started = performance.now();
   const until = started + SECONDS * 1000;
   await Promise.all(
@@ -108,14 +131,24 @@ async function loop(workers: number, task: () => Promise<void>): Promise<LoopFig
       while (performance.now() < until) {
         const t0 = performance.now();
         await task();
-        latencies.push(performance.now() - t0);
+        samples.push(performance.now() - t0);
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  return { perSecond: latencies.length / elapsed, p50: at(50), p95: at(95), p99: at(99), count: latencies.length };
+  return latencies(samples, (performance.now() - started) / 1000);
+}
+
+/** `connections` callers in a load process of their own, taking `urls` in turn for SECONDS. */
+async function load(urls: string[], headers: Record<string, string>, connections: number): Promise<Latencies> {
+  const child = fork(path.join(import.meta.dirname, 'http-load.ts'), [], { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const reply = new Promise<LoadReply>((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`the load process ended (exit code ${code}) without its figures`)));
+  });
+  child.send({ urls, headers, connections, seconds: SECONDS } satisfies LoadJob);
+  const answer = await reply;
+  if ('error' in answer) throw new Error(answer.error);
+  return latencies(answer.latencies, answer.seconds);
 }
 
 /** One GET with a keep-alive agent; the body is read and thrown away. Fails on anything but 200. */
@@ -148,18 +181,21 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 async function main() {
   const database = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (in this process)';
-  console.log(`Users benchmark: ${USERS} users, ${SECONDS} s per figure, ${CONNECTIONS} connections, ${availableParallelism()} CPUs, database: ${database}`);
+  console.log(
+    `Users benchmark: ${USERS} users in ${AREA_COUNT} areas and ${GROUP_COUNT} groups, ${SECONDS} s per figure, ${CONNECTIONS} concurrent callers in a load process, ${availableParallelism()} CPUs, database: ${database}`,
+  );
   // The embedded database accepts 30 connections: the service's pool and the pg client share them.
   const poolSize = process.env.DATABASE_URL ? CONNECTIONS : Math.min(CONNECTIONS, 12);
   const context = await createTestContext({ overrides: { 'database.poolSize': poolSize, 'log.level': 'silent' } });
   const handle = createApp(context).callback();
   const server = http.createServer((req, res) => void handle(req, res));
-  const pool = new pg.Pool({ connectionString: context.database.url, max: poolSize });
+  // PGlite is one session: the floor's client keeps one connection there, as the service's pool does.
+  const pool = new pg.Pool({ connectionString: context.database.url, max: context.pglite ? 1 : poolSize });
   try {
     const seeded = performance.now();
-    await bounded('seeding', () => seed((sql, values) => context.dataSource.query(sql, values)));
+    await limited('seeding', () => seed((sql, values) => context.dataSource.query(sql, values)));
     const seedSeconds = (performance.now() - seeded) / 1000;
-    console.log(`seeded ${USERS} users in ${seedSeconds.toFixed(1)} s`);
+    console.log(`seeded ${USERS} users, ${GROUP_COUNT} groups and their members in ${seedSeconds.toFixed(1)} s`);
 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/admin`;
@@ -168,38 +204,51 @@ async function main() {
     const [caller] = await context.dataSource.query('SELECT id FROM users WHERE NOT locked AND NOT draft ORDER BY id LIMIT 1');
     const bearer = await mintAccessToken(context, key, { sub: caller.id, roles: ['Administrator'], expiresIn: 3600 });
     const headers = { authorization: `Bearer ${bearer}`, 'accept-language': 'en' };
-    const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
-    // (a) The list endpoint as the console calls it while someone types in the search box.
-    const listUrl = `${base}/users?$search=${encodeURIComponent(SEARCH)}&top=10`;
-    const first = await fetch(listUrl, { headers });
-    const page = (await first.json()) as { count: number; items: unknown[] };
-    if (first.status !== 200 || page.items.length !== 10) throw new Error(`the list answered ${first.status}: ${JSON.stringify(page).slice(0, 300)}`);
-    const list = await bounded('list', () => loop(CONNECTIONS, async () => void (await get(agent, listUrl, headers))));
+    // The console's list calls, each kind over many values so no single plan or cache decides.
+    const areaIds: string[] = (await context.dataSource.query('SELECT id FROM areas WHERE name = ANY($1::text[]) ORDER BY name', [AREAS])).map((r: { id: string }) => r.id);
+    const groupIds: string[] = (await context.dataSource.query(`SELECT id FROM groups WHERE name LIKE 'Team %' ORDER BY name`)).map((r: { id: string }) => r.id);
+    const deepSkips = Array.from({ length: 20 }, (_, i) => Math.max(0, Math.floor(USERS / 2 + (i * (USERS / 2 - 10)) / 19)));
+    const kinds: Array<{ id: string; label: string; urls: string[] }> = [
+      { id: 'search', label: `users list, search (${SEARCHES.length} terms)`, urls: SEARCHES.map((term) => `${base}/users?$search=${encodeURIComponent(term)}&top=10`) },
+      { id: 'filter_area', label: `users list, filter by area (${areaIds.length} areas)`, urls: areaIds.map((id) => `${base}/users?area=${id}&top=10`) },
+      { id: 'filter_group', label: `users by group: a group's members (${groupIds.length} groups)`, urls: groupIds.map((id) => `${base}/groups/${id}/users?top=10`) },
+      { id: 'deep_paging', label: `users list, deep page (skip ${deepSkips[0]}…${deepSkips.at(-1)})`, urls: deepSkips.map((skip) => `${base}/users?skip=${skip}&top=10`) },
+    ];
+    // Each URL answers a full page before anything is measured.
+    for (const kind of kinds) {
+      for (const url of kind.urls) {
+        const res = await fetch(url, { headers });
+        const page = (await res.json()) as { count: number; items: unknown[] };
+        if (res.status !== 200 || page.items.length !== Math.min(10, page.count) || page.items.length === 0) {
+          throw new Error(`${url} answered ${res.status}: ${JSON.stringify(page).slice(0, 300)}`);
+        }
+      }
+    }
+    const firstPage = (await (await fetch(kinds[0]!.urls[0]!, { headers })).json()) as { count: number };
+
+    const measured: Array<{ kind: (typeof kinds)[number]; figures: Latencies }> = [];
+    for (const kind of kinds) measured.push({ kind, figures: await limited(kind.id, () => load(kind.urls, headers, CONNECTIONS)) });
     // One caller at a time: the latency a person typing sees, without queueing behind 15 others.
-    const listAlone = await bounded('list alone', () => loop(1, async () => void (await get(agent, listUrl, headers))));
+    const searchAlone = await limited('search alone', () => load(kinds[0]!.urls, headers, 1));
 
-    // (c) The floor: the list's own page query (and its count) straight from a pg client.
+    // The floor: the list's own page query (and its count) straight from a pg client, in this process.
     const sql = userListSql({ search: SEARCH, areaIds: null }, 'u.modified_on DESC');
-    const direct = await bounded('pg', () =>
-      loop(CONNECTIONS, async () => void (await pool.query(`${sql.text} LIMIT 10`, sql.values))),
-    );
-    const directAlone = await bounded('pg alone', () => loop(1, async () => void (await pool.query(`${sql.text} LIMIT 10`, sql.values))));
+    const direct = await limited('pg', () => loop(CONNECTIONS, async () => void (await pool.query(`${sql.text} LIMIT 10`, sql.values))));
+    const directAlone = await limited('pg alone', () => loop(1, async () => void (await pool.query(`${sql.text} LIMIT 10`, sql.values))));
     // The endpoint's own two statements (page, then count) through its repository, minus HTTP.
     const plain = { query: async <T>(text: string, values?: unknown[]) => (await pool.query(text, values)).rows as T };
     const listQuery = { search: SEARCH, skip: 0, top: 10, orderBy: 'u.modified_on DESC' };
-    const directWithCount = await bounded('pg+count', () =>
-      loop(CONNECTIONS, async () => void (await listUsers(plain, { search: SEARCH, areaIds: null }, listQuery))),
-    );
+    const directWithCount = await limited('pg+count', () => loop(CONNECTIONS, async () => void (await listUsers(plain, { search: SEARCH, areaIds: null }, listQuery))));
 
-    // (b) Export of every user, twice: once as it runs, memory sampled every 50 ms (heap used then
+    // Export of every user, twice: once as it runs, memory sampled every 50 ms (heap used then
     // counts garbage V8 has not yet collected), and once with a collection every 500 ms, whose
     // peak is the memory the export really holds.
-    const asRun = await bounded('export', () => measureExport(`${base}/users/export`, headers, false));
-    const collected = await bounded('export (collected)', () => measureExport(`${base}/users/export`, headers, true));
+    const asRun = await limited('export', () => measureExport(`${base}/users/export`, headers, false));
+    const collected = await limited('export (collected)', () => measureExport(`${base}/users/export`, headers, true));
     const exportSeconds = asRun.seconds;
 
-    // (d) A client that goes away mid-download: the export must stop reading batches.
+    // A client that goes away mid-download: the export must stop reading batches.
     // The export reads through the pg pool behind the data source: its queries are counted there.
     let batches = 0;
     const master = (context.dataSource.driver as unknown as { master: pg.Pool }).master;
@@ -215,11 +264,15 @@ async function main() {
     const batchesAfterAbort = batches;
     master.query = query as typeof master.query;
 
+    const figures: Figure[] = measured.map(({ kind, figures: f }) =>
+      bounded(`admin_${kind.id}.p95`, `admin ${kind.label}, ${USERS} users, ${CONNECTIONS} callers: p95`, 'ms', f.p95, { max: TARGET_P95_MS }),
+    );
+    console.log(`\n${`admin API call, ${CONNECTIONS} concurrent callers`.padEnd(60)} ${'req/s'.padStart(7)}  p50 / p95 / p99`);
+    for (const { kind, figures: f } of measured) console.log(`${kind.label.padEnd(60)} ${f.perSecond.toFixed(0).padStart(7)}  ${ms(f.p50)} / ${ms(f.p95)} / ${ms(f.p99)}`);
+    console.log(`${'users list, search, one caller'.padEnd(60)} ${searchAlone.perSecond.toFixed(0).padStart(7)}  ${ms(searchAlone.p50)} / ${ms(searchAlone.p95)} / ${ms(searchAlone.p99)}`);
+
     const rows: Array<[string, string]> = [
-      [`GET /users?$search=${SEARCH}&top=10 (${page.count} matches): requests/s`, list.perSecond.toFixed(0)],
-      ['  p50 / p95 / p99', `${ms(list.p50)} / ${ms(list.p95)} / ${ms(list.p99)}`],
-      ['  one connection: p50 / p95 / p99', `${ms(listAlone.p50)} / ${ms(listAlone.p95)} / ${ms(listAlone.p99)}`],
-      ['pg client, the same SELECT … LIMIT 10: queries/s', direct.perSecond.toFixed(0)],
+      [`pg client, the list's SELECT … LIMIT 10 for "${SEARCH}" (${firstPage.count} matches): queries/s`, direct.perSecond.toFixed(0)],
       ['  p50 / p95 / p99', `${ms(direct.p50)} / ${ms(direct.p95)} / ${ms(direct.p99)}`],
       ['  one connection: p50 / p95 / p99', `${ms(directAlone.p50)} / ${ms(directAlone.p95)} / ${ms(directAlone.p99)}`],
       ["pg client, the list's page + count (listUsers): pairs/s", directWithCount.perSecond.toFixed(0)],
@@ -231,9 +284,29 @@ async function main() {
       ['  collected every 500 ms: peak live heap / RSS over baseline', `${mb(collected.peakHeap - collected.baseline.heapUsed)} / ${mb(collected.peakRss - collected.baseline.rss)}`],
       ['export abandoned after 64 KB: batches read', `${batchesAfterAbort} of ${Math.ceil(USERS / 2000)}`],
     ];
-    console.log(`\n${'figure'.padEnd(62)} value`);
-    for (const [label, value] of rows) console.log(`${label.padEnd(62)} ${value}`);
+    console.log('');
+    for (const [label, value] of rows) console.log(`${label.padEnd(78)} ${value}`);
+    console.log('');
+    printFigures(figures);
     for (const run of [asRun, collected]) if (run.rows !== USERS) throw new Error(`the export held ${run.rows} rows, not ${USERS}`);
+
+    const round = (f: Latencies) => ({ perSecond: f.perSecond, p50: f.p50, p95: f.p95, p99: f.p99, count: f.count });
+    writeSection('users', {
+      title: 'Admin users lists and export',
+      settings: { users: USERS, areas: AREA_COUNT, groups: GROUP_COUNT, seconds: SECONDS, connections: CONNECTIONS, database, placement: 'admin API in the bench process; callers in a load process' },
+      figures: [
+        ...figures,
+        bounded('export.seconds', `export of all ${USERS} users: time`, 's', exportSeconds),
+        bounded('export.live_heap_mb', 'export: peak live heap over baseline', 'MB', (collected.peakHeap - collected.baseline.heapUsed) / 1024 / 1024),
+      ],
+      details: {
+        seedSeconds,
+        admin: Object.fromEntries(measured.map(({ kind, figures: f }) => [kind.id, { label: kind.label, ...round(f) }])),
+        searchOneCaller: round(searchAlone),
+        floor: { select: round(direct), selectOneConnection: round(directAlone), pageAndCount: round(directWithCount) },
+        export: { seconds: exportSeconds, bytes: asRun.bytes, rows: asRun.rows, peakRssOverBaseline: asRun.peakRss - asRun.baseline.rss, batchesAfterAbort, batches: Math.ceil(USERS / 2000) },
+      },
+    });
   } finally {
     server.close();
     await pool.end();

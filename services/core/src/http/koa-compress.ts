@@ -31,11 +31,17 @@ export function koaCompress(options: { threshold?: number } = {}) {
     if (ctx.respond === false || !COMPRESSIBLE.test(ctx.response.type)) return;
     ctx.vary('Accept-Encoding');
     if (ctx.method === 'HEAD' || ctx.response.get('Content-Encoding')) return;
-    const data = bytesOf(ctx.body);
-    if (!data || data.length < threshold) return;
-    // Brotli whenever accepted: browsers list it after gzip ("gzip, deflate, br").
+    // Brotli whenever accepted: browsers list it after gzip ("gzip, deflate, br"). Decided first:
+    // a caller that accepts neither (most API clients) costs no serialisation here.
     const encoding = ctx.acceptsEncodings('br', 'identity') === 'br' ? 'br' : ctx.acceptsEncodings('gzip', 'identity') === 'gzip' ? 'gzip' : undefined;
     if (!encoding) return;
+    const data = bytesOf(ctx.body);
+    if (!data) return;
+    if (data.length < threshold) {
+      // Serialised once: Koa sends these bytes rather than stringifying the body again.
+      if (!Buffer.isBuffer(ctx.body)) ctx.body = data;
+      return;
+    }
     ctx.body = encoding === 'br' ? await brotli(data, BROTLI_OPTIONS) : await gzipped(data);
     ctx.set('Content-Encoding', encoding);
   };

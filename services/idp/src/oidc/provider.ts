@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IDENTITY_APPLICATION_ID, securitySettings, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
+import { IDENTITY_APPLICATION_ID, isDatabaseUnavailable, securitySettings, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
 import type { TokenLifetimes } from '@gatehouse/contracts';
 import { cspNonce, pageContentSecurityPolicy } from '@gatehouse/core/http';
 import type { Context } from 'koa';
@@ -13,6 +13,8 @@ import { actClaim, isLive, type SessionImpersonations } from '../features/identi
 import { TTL, capped, refreshTokenTtl } from './ttl.js';
 
 export const ADMIN_API_SCOPE = 'admin';
+/** The scope the provider grants on the external API audience. */
+export const EXTERNAL_API_SCOPE = 'external';
 
 /** Where the provider sends the browser for sign-in, second factor and consent. */
 export const interactionUrl = (uid: string) => `/account/login?interaction=${encodeURIComponent(uid)}`;
@@ -66,6 +68,15 @@ function adminApiPolicy(config: Config) {
     const grantType = ctx.oidc.params?.grant_type;
     return clientId === config.oidc.adminClientId && (grantType === undefined || USER_GRANTS.has(String(grantType)));
   };
+}
+
+/**
+ * External-API tokens go to business applications acting for themselves: through client_credentials
+ * only (never a user's token), and never to the product's own SPAs.
+ */
+function externalApiPolicy(config: Config) {
+  return (ctx: KoaContextWithOIDC, clientId: string | undefined): boolean =>
+    ctx.oidc.params?.grant_type === 'client_credentials' && clientId !== config.oidc.adminClientId && clientId !== config.oidc.portalClientId;
 }
 
 /** Clients come from the application registry; every other model from the node's storage front. */
@@ -153,15 +164,30 @@ const RP_INITIATED_LOGOUT: Features['rpInitiatedLogout'] = {
   },
 };
 
-/** The admin API is the one resource server: its tokens are JWTs carrying the `admin` scope. */
+/**
+ * Two resource servers, both taking JWTs: the admin API (the `admin` scope, the console's users
+ * only) and the external API (the `external` scope, applications' client credentials only).
+ */
 function resourceIndicators(config: Config, now: Lifetimes): Features['resourceIndicators'] {
   const adminAudience = config.oidc.adminApiAudience;
+  const externalAudience = config.oidc.externalApiAudience;
   const mayUseAdminApi = adminApiPolicy(config);
+  const mayUseExternalApi = externalApiPolicy(config);
   return {
     enabled: true,
     defaultResource: async (ctx, client, oneOf) => oneOf ?? (mayUseAdminApi(ctx, client.clientId) ? adminAudience : undefined),
     useGrantedResource: async () => true,
     getResourceServerInfo: async (ctx, resource, client) => {
+      if (resource === externalAudience) {
+        if (!mayUseExternalApi(ctx, client.clientId)) throw new errors.InvalidTarget('the external API is only available to applications, through client_credentials');
+        return {
+          scope: EXTERNAL_API_SCOPE,
+          audience: externalAudience,
+          accessTokenTTL: now().clientCredentialsSeconds,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        };
+      }
       if (resource !== adminAudience) throw new errors.InvalidTarget();
       if (!mayUseAdminApi(ctx, client.clientId)) throw new errors.InvalidTarget('the admin API is only available to the administration console');
       return {
@@ -244,7 +270,8 @@ function interactionsPolicy(impersonations: SessionImpersonations, store: OidcSt
   policy.get('login')!.checks.add(
     new interactionPolicy.Check('identify_as_ended', 'signing in as another user has ended', 'login_required', async (ctx) => {
       const { session } = ctx.oidc;
-      const impersonation = session && (await impersonations.ofSession(session.uid));
+      // Nobody signed in (a browser's first visit): nothing to end, and nothing to read.
+      const impersonation = session?.accountId ? await impersonations.ofSession(session.uid) : undefined;
       if (!session || !impersonation || isLive(impersonation)) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
       for (const { grantId } of Object.values(session.authorizations ?? {})) if (grantId) await store.revokeGrant(grantId);
       // The provider's session proxy takes no accountId but a string: the property goes; the other
@@ -360,6 +387,16 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
   provider.on('backchannel.error', (_ctx: unknown, error: Error, client: { clientId: string }) =>
     logger.warn({ err: error.message, clientId: client?.clientId }, 'back-channel logout failed'),
   );
-  provider.on('server_error', (_ctx: unknown, error: Error) => logger.error({ err: error }, 'provider server error'));
+  provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) => {
+    if (!isDatabaseUnavailable(error)) return logger.error({ err: error }, 'provider server error');
+    // The database is out of reach for a moment: the client may try again shortly (RFC 6749's
+    // temporarily_unavailable), rather than be told the server failed.
+    logger.warn({ err: error.message }, 'provider: the database is unavailable');
+    ctx.status = 503;
+    ctx.set('Retry-After', '1');
+    if (ctx.body && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
+      ctx.body = { error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable, try again shortly' };
+    }
+  });
   return provider;
 }

@@ -79,7 +79,7 @@ async function checkNewUser(db: EntityManager, input: NewUser, areaId: string, p
  * Runs in the caller's transaction (`db`), so the Excel import can call it per row inside a
  * savepoint. Sends nothing: mails go after the commit (UsersService.invite).
  */
-export async function createUser(context: AppContext, db: EntityManager, input: NewUser, actor: Actor, options: CreateUserOptions = {}): Promise<UserDetailItem> {
+export async function createUser(context: AppContext, db: EntityManager, input: NewUser, actor: Actor | ExternalActor, options: CreateUserOptions = {}): Promise<UserDetailItem> {
   const areaIds = options.areaIds ?? null;
   const areaId = input.areaId.toLowerCase();
   if (areaIds && !areaIds.includes(areaId)) {
@@ -115,6 +115,62 @@ export async function createUser(context: AppContext, db: EntityManager, input: 
     },
   });
   return toDetail((await findUserDetail(db, id))!);
+}
+
+/** Who makes a change that no console user makes: the external API's caller (a token's owner, else the application by its client id). */
+export interface ExternalActor {
+  userId: string | null;
+  userName: string | null;
+}
+
+/**
+ * Issues the user's invitation and mails it: a single-use PasswordReset token (the portal's
+ * changePassword page consumes those) marked as an invitation, valid 7 days, replacing any earlier
+ * link, with its InviteUser system log row (plus `metadata`); `check` runs first in the same
+ * transaction. The caller has made sure the user may be invited (not a draft, not locked).
+ */
+export async function sendInvitation(
+  context: AppContext,
+  mailer: Mailer,
+  user: UserStateRow,
+  actor: Actor | ExternalActor,
+  options: { check?: (em: EntityManager) => Promise<void>; metadata?: Record<string, unknown> } = {},
+): Promise<void> {
+  const issued = await context.dataSource.transaction(async (em) => {
+    await options.check?.(em);
+    await revokeUserTokens(context, user.id, 'PasswordReset', em);
+    const token = await issueUserToken(context, { userId: user.id, purpose: 'PasswordReset', ttlSeconds: INVITATION_TTL_SECONDS, data: { invitation: true } }, em);
+    await writeSystemLog(em, {
+      operation: 'InviteUser',
+      ...actor,
+      metadata: { targetUserId: user.id, targetUserName: user.user_name, email: user.email, validDays: INVITATION_TTL_SECONDS / 86_400, ...options.metadata },
+    });
+    return token;
+  });
+  await mailInvitation(context, mailer, user, issued);
+}
+
+/** Queues the invitation mail; a link nobody received is consumed at once rather than left usable. */
+async function mailInvitation(context: AppContext, mailer: Mailer, user: UserStateRow, issued: { id: string; token: string }): Promise<void> {
+  const base = context.config.server.publicUrl;
+  const link = new URL(`${base}/account/changePassword`);
+  link.searchParams.set('identityName', user.user_name);
+  link.searchParams.set('token', issued.token);
+  link.searchParams.set('returnUrl', `${base}/`);
+  try {
+    // Stored in the outbox before anything else: a failing SMTP server leaves it there for the
+    // provider's retry worker; only a failure to store it lands here.
+    await mailer.send({
+      to: user.email,
+      template: 'invitation',
+      language: user.language,
+      params: { name: user.first_name ?? user.user_name, link: link.toString(), productName: PRODUCT_NAME },
+    });
+  } catch (error) {
+    await consumeUserToken(context, issued.id).catch(() => undefined);
+    context.logger.error({ err: (error as Error).message, userId: user.id }, 'invitation mail could not be queued');
+    throw new AppError('users.invitation_failed', 503);
+  }
 }
 
 function changesOf(current: UserStateRow, next: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
@@ -251,41 +307,7 @@ export class UsersService {
     if (user.draft) throw new AppError('users.draft_not_invitable', 400);
     if (user.locked) throw new AppError('users.locked_not_invitable', 400);
     const actor = await actorOf(this.db, caller);
-    const issued = await this.db.transaction(async (em) => {
-      await assertMayManage(em, scope, id);
-      await revokeUserTokens(this.context, id, 'PasswordReset', em);
-      const token = await issueUserToken(this.context, { userId: id, purpose: 'PasswordReset', ttlSeconds: INVITATION_TTL_SECONDS, data: { invitation: true } }, em);
-      await writeSystemLog(em, {
-        operation: 'InviteUser',
-        ...actor,
-        metadata: { targetUserId: id, targetUserName: user.user_name, email: user.email, validDays: INVITATION_TTL_SECONDS / 86_400 },
-      });
-      return token;
-    });
-    await this.mailInvitation(user, issued);
-  }
-
-  /** Queues the invitation mail; a link nobody received is consumed at once rather than left usable. */
-  private async mailInvitation(user: UserStateRow, issued: { id: string; token: string }): Promise<void> {
-    const base = this.context.config.server.publicUrl;
-    const link = new URL(`${base}/account/changePassword`);
-    link.searchParams.set('identityName', user.user_name);
-    link.searchParams.set('token', issued.token);
-    link.searchParams.set('returnUrl', `${base}/`);
-    try {
-      // Stored in the outbox before anything else: a failing SMTP server leaves it there for the
-      // provider's retry worker; only a failure to store it lands here.
-      await this.mailer.send({
-        to: user.email,
-        template: 'invitation',
-        language: user.language,
-        params: { name: user.first_name ?? user.user_name, link: link.toString(), productName: PRODUCT_NAME },
-      });
-    } catch (error) {
-      await consumeUserToken(this.context, issued.id).catch(() => undefined);
-      this.context.logger.error({ err: (error as Error).message, userId: user.id }, 'invitation mail could not be queued');
-      throw new AppError('users.invitation_failed', 503);
-    }
+    await sendInvitation(this.context, this.mailer, user, actor, { check: (em) => assertMayManage(em, scope, id) });
   }
 
   /**

@@ -103,11 +103,14 @@ export const countFailure: SignInStep = async (state, deps) => {
 };
 
 /**
- * The right password gives its reservation back; the count itself is cleared only when the whole
- * sign-in completes, so re-entering the password cannot buy more guesses at a second factor.
+ * The right password gives its reservation back when the sign-in stops short of being recorded (a
+ * second factor, an expired password, a refusal); the count itself is cleared only when the whole
+ * sign-in completes, so re-entering the password cannot buy more guesses at a second factor. A
+ * sign-in recorded at once clears the count in the statement that records it: no refund then.
  */
-export const giveBackReservation: SignInStep = async (state, deps) => {
-  await refund(state, deps);
+export const giveBackReservation: SignInStep = (state, deps) => {
+  state.giveBack = () => refund(state, deps);
+  return Promise.resolve();
 };
 
 export const refuseDraft: SignInStep = async (state, deps) => {

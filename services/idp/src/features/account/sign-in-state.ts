@@ -48,6 +48,12 @@ export interface SignInState {
   account?: SignInAccount;
   reservation?: Reservation;
   passwordValid?: boolean;
+  /**
+   * Gives the attempt reserved for the right password back. Run when the steps end any other way
+   * than a recorded sign-in (a further step, a refusal, an error); a recorded sign-in clears the
+   * count itself, in the same statement.
+   */
+  giveBack?: () => Promise<void>;
 }
 
 /** What the steps are given besides the state. */
@@ -72,11 +78,16 @@ export type SignInStep = (state: SignInState, deps: SignInDeps) => Promise<SignI
 
 /** Runs the steps in order until one answers; a pipeline whose last step always answers. */
 export async function runSteps(steps: readonly SignInStep[], state: SignInState, deps: SignInDeps): Promise<SignInOutcome> {
-  for (const step of steps) {
-    const outcome = await step(state, deps);
-    if (outcome) return outcome;
+  let outcome: SignInOutcome | undefined;
+  try {
+    for (const step of steps) {
+      outcome = (await step(state, deps)) ?? undefined;
+      if (outcome) return outcome;
+    }
+    throw new Error(`The sign-in ended without an answer after ${steps.map((s) => s.name).join(', ')}`);
+  } finally {
+    if (state.giveBack && !(outcome?.ok && outcome.kind === 'signed-in')) await state.giveBack();
   }
-  throw new Error(`The sign-in ended without an answer after ${steps.map((s) => s.name).join(', ')}`);
 }
 
 /** The account a step past the password works on (loaded by then). */

@@ -58,6 +58,28 @@ describe('password sign-in and lockout', () => {
     expect((await reload(context, user.id)).lastLoginAt).to.be.instanceOf(Date);
   });
 
+  it('records a sign-in with the right password in one statement that also clears the failures counted so far', async () => {
+    const user = await userWithPassword(context);
+    for (let i = 0; i < 2; i++) await signIn.signIn({ userName: user.userName, password: 'wrong' });
+    expect((await reload(context, user.id)).failedAttempts).to.equal(2);
+    const statements: string[] = [];
+    const counted = { ...context, dataSource: new Proxy(context.dataSource, {
+      get: (target, key) => (key === 'query' ? (sql: string, params?: unknown[]) => (statements.push(sql), target.query(sql, params)) : Reflect.get(target, key)),
+    }) };
+    expect((await new PasswordSignIn(counted).signIn({ userName: user.userName, password: PASSWORD })).ok).to.equal(true);
+    expect(await reload(context, user.id)).to.include({ failedAttempts: 0 });
+    expect(statements.filter((sql) => /failed_attempts - 1/.test(sql)), 'no separate refund of the reservation').to.deep.equal([]);
+  });
+
+  it('gives the right password’s reservation back when a second factor is asked: only the wrong ones count', async () => {
+    const user = await userWithPassword(context, { twoFactorEnabled: true, passwordChangedAt: new Date() });
+    for (let i = 0; i < 2; i++) await signIn.signIn({ userName: user.userName, password: 'wrong' });
+    const interaction = { uid: 'interaction-1', remember: false, resume: () => Promise.resolve('/resumed') };
+    const outcome = await signIn.login({ userName: user.userName, password: PASSWORD, returnUrl: null, applicationName: undefined, ip: '127.0.0.1', userAgent: 'test' }, interaction);
+    expect(outcome).to.include({ ok: true, kind: 'second-factor' });
+    expect((await reload(context, user.id)).failedAttempts, 'the two wrong passwords, not the right one').to.equal(2);
+  });
+
   it('counts 50 parallel wrong passwords exactly 50 times', async () => {
     const user = await userWithPassword(context);
     const generous = new PasswordSignIn(context, { maxFailedAttempts: 100, lockoutMinutes: 5, permanentAfterLockouts: 3 });
