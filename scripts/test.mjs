@@ -15,6 +15,24 @@ const only = process.argv.slice(2);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const suites = [
   { name: 'services', kind: 'mocha', cwd: root },
+  // Two product processes on one PostgreSQL and Redis behind an alternating proxy; pending, with
+  // the reason, without DATABASE_URL and REDIS_URL. Its own options: .mocharc.json leaves it out.
+  {
+    name: 'multi-node',
+    kind: 'mocha',
+    cwd: root,
+    args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--timeout', '240000', '--exit', 'test/multi-node/**/*.test.ts'],
+  },
+  // Faults of the dependencies and of the process (`npm run test:faults`): Redis killed, flushed,
+  // slow or silent, PostgreSQL restarted, SIGKILL and SIGTERM under load, each bounded; those that
+  // need redis-server or PostgreSQL's server programs are pending, with the reason, without them.
+  // Its own options: .mocharc.json leaves it out.
+  {
+    name: 'faults',
+    kind: 'mocha',
+    cwd: root,
+    args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--require', 'services/core/src/testing/root-hooks.ts', '--timeout', '300000', '--exit', 'test/faults/**/*.test.ts'],
+  },
   // Real browser flows against `npm start`; they need Debian's Chromium (apt-get install chromium).
   {
     name: 'browser',

@@ -27,11 +27,14 @@ export interface RouteContract {
    * Who may call it, for the document: `public`, `signed-in` or `roles` (the roles table), with a
    * bearer token; `page-session`: a page a browser navigates to, on a cookie session of its own
    * ({@link PAGE_SESSION_COOKIE}) opened by a one-time code that a `roles` route handed out, never
-   * a bearer token.
+   * a bearer token; `application`: a business application calling the external API, with its
+   * client-credentials token for that API or a personal access token issued for it.
    */
-  access: 'public' | 'signed-in' | 'roles' | 'page-session';
+  access: 'public' | 'signed-in' | 'roles' | 'page-session' | 'application';
   params?: ObjectSchema;
   query?: ObjectSchema;
+  /** Request headers the route reads (an idempotency key), validated like the query. */
+  headers?: ObjectSchema;
   body?: z.ZodType;
   /**
    * The spec's own message (an error code) for a body field that is missing or blank, in place of
@@ -48,6 +51,16 @@ export interface RouteContract {
   produces?: string;
   /** A non-JSON request body the handler reads itself (an uploaded spreadsheet). */
   consumes?: string;
+  /** The refusals the route answers besides the usual ones, by status, for the API document. */
+  errors?: Readonly<Partial<Record<400 | 403 | 404 | 409 | 422 | 429 | 503, string>>>;
+  /** Examples for the API document: path and query parameters, the body and the success answer. */
+  examples?: {
+    params?: Readonly<Record<string, unknown>>;
+    query?: Readonly<Record<string, unknown>>;
+    headers?: Readonly<Record<string, unknown>>;
+    body?: unknown;
+    response?: unknown;
+  };
 }
 
 /**

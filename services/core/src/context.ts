@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { i18n as I18n } from 'i18next';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { resolveConfigPath, type Config } from './config/loader.js';
 import { createDataSource } from './db/data-source.js';
@@ -50,20 +50,12 @@ export async function createContext(config: Config, options: CreateContextOption
   // that server's database rather than opening the same files a second time.
   if (!url) url = runningEmbeddedDatabase(dataDir);
   if (!url) {
-    const started = Date.now();
-    embedded = await startEmbeddedPostgres({
-      dataDir: path.join(dataDir, 'pglite'),
-      port: config.database.embeddedPort,
-      // Room for the pool plus the migration runner and an operator's psql session.
-      maxConnections: config.database.poolSize + 4,
-    });
+    embedded = await startEmbedded(config, dataDir, logger);
     url = embedded.url;
-    writeFileSync(path.join(dataDir, EMBEDDED_URL_FILE), JSON.stringify({ pid: process.pid, url }), { mode: 0o600 });
-    logger.info({ dataDir, ms: Date.now() - started }, 'embedded PostgreSQL started');
   }
   let opened: { dataSource: DataSource; pglite: boolean };
   try {
-    opened = await openDataSource(url, config.database.poolSize);
+    opened = await openDataSource(url, config.database);
   } catch (error) {
     await embedded?.stop();
     throw error;
@@ -72,7 +64,7 @@ export async function createContext(config: Config, options: CreateContextOption
 
   let redis: Redis | undefined;
   if (config.redis.url) {
-    redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    redis = new Redis(config.redis.url, redisOptions(config.redis.commandTimeoutMs));
     redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis error'));
     await redis.connect().catch((error: Error) => logger.warn({ err: error.message }, 'redis unavailable at start'));
   }
@@ -106,6 +98,22 @@ export async function createContext(config: Config, options: CreateContextOption
   };
 }
 
+/** The embedded database of a deployment without DATABASE_URL, announced to commands run beside it. */
+async function startEmbedded(config: Config, dataDir: string, logger: Logger): Promise<EmbeddedPostgres> {
+  const started = Date.now();
+  const embedded = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir, 'pglite'),
+    port: config.database.embeddedPort,
+    // Room for the pool plus the migration runner and an operator's psql session.
+    maxConnections: config.database.poolSize + 4,
+    onCrash: ({ error, restarting }) => logger.error({ err: error, restarting }, 'the embedded database stopped unexpectedly'),
+    onRestart: ({ attempt, ms }) => logger.warn({ attempt, ms }, 'the embedded database is back'),
+  });
+  writeFileSync(path.join(dataDir, EMBEDDED_URL_FILE), JSON.stringify({ pid: process.pid, url: embedded.url }), { mode: 0o600 });
+  logger.info({ dataDir, ms: Date.now() - started }, 'embedded PostgreSQL started');
+  return embedded;
+}
+
 /**
  * The data source, initialised. PGlite is one session: its socket server runs each protocol
  * message of every connection in turn, so two connections' extended-protocol statements (parse,
@@ -113,8 +121,8 @@ export async function createContext(config: Config, options: CreateContextOption
  * transaction. On it the pool keeps one connection, which serialises them; a transaction then holds
  * the database until it ends, as PGlite's single session must anyway.
  */
-async function openDataSource(url: string, poolSize: number): Promise<{ dataSource: DataSource; pglite: boolean }> {
-  const dataSource = createDataSource({ url, poolSize });
+async function openDataSource(url: string, settings: Config['database']): Promise<{ dataSource: DataSource; pglite: boolean }> {
+  const dataSource = createDataSource({ url, poolSize: settings.poolSize, connectionTimeoutMs: settings.connectTimeoutMs, statementTimeoutMs: settings.statementTimeoutMs });
   await dataSource.initialize();
   const pglite = await isEmbeddedDatabase(dataSource);
   if (pglite) {
@@ -122,6 +130,17 @@ async function openDataSource(url: string, poolSize: number): Promise<{ dataSour
     if (pool?.options) pool.options.max = 1;
   }
   return { dataSource, pglite };
+}
+
+/**
+ * Redis answers within `commandTimeoutMs` or the command fails (the rate limits then count in
+ * memory, readiness turns red) instead of waiting on a dead connection; a connection that stays
+ * silent three times that long is opened again, and reconnection is retried every 50 ms to 2 s.
+ * Commands issued while it is down wait in the offline queue within the same bound, so a short
+ * reconnection loses nothing.
+ */
+function redisOptions(commandTimeoutMs: number): RedisOptions {
+  return { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: commandTimeoutMs, socketTimeout: 3 * commandTimeoutMs };
 }
 
 /** Where a process serving the embedded database says so (readable by its owner only). */

@@ -263,8 +263,13 @@ class Bootstrapper {
       const saved = await this.upsert(
         Role,
         { applicationId: app.id, name: role.name },
-        { description: role.description, byHierarchy: role.byHierarchy },
-        { defaults: { description: null, byHierarchy: CREATE_DEFAULTS.role.byHierarchy } },
+        {
+          description: role.description,
+          byHierarchy: role.byHierarchy,
+          operationRequestVisibility: role.operationRequestVisibility,
+          serviceManagerVisibility: role.serviceManagerVisibility,
+        },
+        { defaults: { description: null, ...CREATE_DEFAULTS.role } },
       );
       for (const scope of role.scopes) await this.upsert(RoleScope, { roleId: saved.id, scope }, {});
     }
@@ -289,6 +294,7 @@ class Bootstrapper {
         lastName: user.lastName,
         areaId: area.id,
         language: user.language,
+        internalCategory: user.internalCategory,
       },
       {
         defaults: { email: user.userName, normalizedEmail: normalizedUserName, firstName: null, lastName: null, language: CREATE_DEFAULTS.user.language },

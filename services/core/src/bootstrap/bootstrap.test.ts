@@ -160,6 +160,27 @@ describe('bootstrap', () => {
     expect(await dataSource.getRepository(Tenant).findOneByOrFail({ title: 'Initech' })).to.include({ requiredTwoModeAuthentification: false, creationType: 'Manual', parentId: null });
   });
 
+  it('declares which roles consultants may request and service managers may give, and users’ categories', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    const declared = DEPLOYMENT.replace(
+      '      - name: Sales\n        scopes: [crm.read, crm.write]\n',
+      '      - name: Sales\n        scopes: [crm.read, crm.write]\n        operationRequestVisibility: true\n      - name: Support\n        serviceManagerVisibility: true\n',
+    ).replace('    firstName: Jane\n', '    firstName: Jane\n    internalCategory: Project Manager\n');
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(declared), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    const roles = dataSource.getRepository(Role);
+    expect(await roles.findOneByOrFail({ applicationId: 'crm', name: 'Sales' })).to.include({ operationRequestVisibility: true, serviceManagerVisibility: false });
+    expect(await roles.findOneByOrFail({ applicationId: 'crm', name: 'Support' })).to.include({ operationRequestVisibility: false, serviceManagerVisibility: true });
+    expect(await dataSource.getRepository(User).findOneByOrFail({ normalizedUserName: 'jane@example.com' })).to.include({ internalCategory: 'Project Manager' });
+
+    // Left out of a changed file, what the console set since stays.
+    await dataSource.query(`UPDATE roles SET service_manager_visibility = true WHERE name = 'Sales' AND application_id = 'crm'`);
+    await dataSource.query(`UPDATE users SET internal_category = 'Director' WHERE normalized_user_name = 'jane@example.com'`);
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(DEPLOYMENT.replace('displayName: CRM', 'displayName: CRM 2')), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    expect(await roles.findOneByOrFail({ applicationId: 'crm', name: 'Sales' })).to.include({ operationRequestVisibility: true, serviceManagerVisibility: true });
+    expect(await dataSource.getRepository(User).findOneByOrFail({ normalizedUserName: 'jane@example.com' })).to.include({ internalCategory: 'Director' });
+  });
+
   it('skips a file identical to the last one applied, even reformatted, whatever changed in the database since', async () => {
     const { dataSource, secrets } = await createTestContext();
     const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };

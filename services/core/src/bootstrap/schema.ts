@@ -31,6 +31,10 @@ const roleSchema = z.strictObject({
   name: name200,
   description: z.string().max(1000).optional(),
   byHierarchy: z.boolean().optional(),
+  /** Consultants may ask for the role in operation requests. */
+  operationRequestVisibility: z.boolean().optional(),
+  /** Service managers may give the role directly. */
+  serviceManagerVisibility: z.boolean().optional(),
   scopes: z.array(z.string().regex(/^[a-z0-9./:_-]+$/)).default([]),
 });
 
@@ -86,6 +90,8 @@ const userSchema = z.strictObject({
   lastName: z.string().max(100).optional(),
   area: name200,
   language: z.enum(LANGUAGES).optional(),
+  /** Profile category (the InternalCategory claim), e.g. "Project Manager": some categories approve operation requests. */
+  internalCategory: z.string().trim().min(1).max(100).optional(),
   /** Set only when the user is created; never overwrites a password. */
   password: z.string().min(12).optional(),
   memberships: z.array(membershipSchema).default([]),
@@ -102,7 +108,7 @@ export const CREATE_DEFAULTS: {
     ApplicationDeclaration,
     'type' | 'firstParty' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'idTokenAlgorithm' | 'status' | 'prerelease' | 'hideInUserList'
   >;
-  role: Defaults<z.infer<typeof roleSchema>, 'byHierarchy'>;
+  role: Defaults<z.infer<typeof roleSchema>, 'byHierarchy' | 'operationRequestVisibility' | 'serviceManagerVisibility'>;
   user: Defaults<z.infer<typeof userSchema>, 'language'>;
   membership: Defaults<z.infer<typeof membershipSchema>, 'inheritable'>;
 } = {
@@ -119,7 +125,7 @@ export const CREATE_DEFAULTS: {
     prerelease: false,
     hideInUserList: false,
   },
-  role: { byHierarchy: false },
+  role: { byHierarchy: false, operationRequestVisibility: false, serviceManagerVisibility: false },
   user: { language: 'fr' },
   membership: { inheritable: true },
 };

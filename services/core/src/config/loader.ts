@@ -15,8 +15,8 @@ export interface Config {
     bodyLimit: string;
     shutdownTimeoutMs: number;
   };
-  database: { url?: string; poolSize: number; dataDir: string; embeddedPort: number };
-  redis: { url?: string };
+  database: { url?: string; poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; dataDir: string; embeddedPort: number };
+  redis: { url?: string; commandTimeoutMs: number };
   mail: { smtpUrl?: string; from: string; dataProtectionEmail?: string };
   metrics: { token?: string };
   /** The Logs page's tables: how long their rows are kept (0: forever) and how often older ones are deleted. */
@@ -32,6 +32,7 @@ export interface Config {
     failuresPerAddressPerHour: number;
     failuresPerAccountAndAddressPerDay: number;
     mailsPerAccountPerHour: number;
+    externalApiRequestsPerMinute: number;
   };
   signIn: { groupDomains: string[]; groupDomainFragment?: string };
   /** The Microsoft (Entra ID) sign-in; `enabled` only when the tenant, the client and one credential are all set. */
@@ -49,7 +50,7 @@ export interface Config {
     provisionArea?: string;
     timeoutMs: number;
   };
-  oidc: { issuer: string; adminApiAudience: string; sweepIntervalMs: number; allowPrivateNetworkRequests: boolean; portalClientId: string; adminClientId: string };
+  oidc: { issuer: string; adminApiAudience: string; externalApiAudience: string; sweepIntervalMs: number; allowPrivateNetworkRequests: boolean; portalClientId: string; adminClientId: string };
   app: { environment: string };
   /** Signing in as another user (Identify As): off unless enabled; `maxMinutes` bounds each one. */
   identifyAs: { enabled: boolean; maxMinutes: number };
@@ -129,7 +130,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     config.rootDir = path.dirname(configDir);
     config.server.publicUrl = (config.server.publicUrl ?? `http://localhost:${config.server.port}`).replace(/\/+$/, '');
     config.oidc.issuer = (config.oidc.issuer ?? `${config.server.publicUrl}/oidc`).replace(/\/+$/, '');
-    config.oidc.adminApiAudience ??= `${config.server.publicUrl}/api/v1/admin`;
+    deriveApiAudiences(config);
     if (config.nodeEnv === 'production' && !config.security.encryptionKey) {
       problems.push('security.encryptionKey (IDP_ENCRYPTION_KEY): required when NODE_ENV is production');
     }
@@ -142,6 +143,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The APIs' resource indicators (audiences) not configured: under the public URL. */
+function deriveApiAudiences(config: Config): void {
+  config.oidc.adminApiAudience ??= `${config.server.publicUrl}/api/v1/admin`;
+  config.oidc.externalApiAudience ??= `${config.server.publicUrl}/api/v1/external`;
 }
 
 /**

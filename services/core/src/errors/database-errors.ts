@@ -55,3 +55,21 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
       return undefined;
   }
 }
+
+/**
+ * Codes of a database that cannot be reached, went away or did not answer within its bound: the
+ * socket's (refused, reset, timed out), Postgres's connection and shutdown classes (08,
+ * 57P01–57P03), a statement cancelled at `statement_timeout` (57014) and a session ended at
+ * `idle_in_transaction_session_timeout` (25P03).
+ */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '57014', '25P03', '08000', '08001', '08003', '08004', '08006']);
+/** The driver's own: a connection that failed or timed out, and an answer that did not come within `query_timeout`. */
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
+
+/** Whether an error means the database is out of reach for now (the caller may try again), not a fault of the request. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const cause = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
+  if (!(cause instanceof Error)) return false;
+  const code = (cause as { code?: unknown }).code;
+  return (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) || UNAVAILABLE_MESSAGES.test(cause.message);
+}

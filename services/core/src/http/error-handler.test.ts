@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { expect } from 'chai';
+import pg from 'pg';
 import request from 'supertest';
 import { z } from 'zod';
 import { Area } from '../entities/identity.js';
@@ -30,6 +31,11 @@ describe('error handler', () => {
     });
     router.post('/areas', async (ctx) => {
       ctx.body = await context.dataSource.getRepository(Area).save({ name: (ctx.request.body as { name: string }).name });
+    });
+    router.get('/database-gone', async () => {
+      // A pool whose server refuses connections, as a restarting database does.
+      const client = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:1/none', connectionTimeoutMillis: 1000 });
+      await client.connect();
     });
     router.get('/boom', () => {
       throw new Error('connection string postgres://secret@db leaked?');
@@ -89,6 +95,13 @@ describe('error handler', () => {
       .send({ email: 'x'.repeat(1024 * 1024 + 10) });
     expect(res.status).to.equal(413);
     expect(res.body).to.include({ code: 'errors.payload_too_large', message: 'The request body is larger than the limit of 1mb' });
+  });
+
+  it('answers 503 with Retry-After while the database is out of reach, never a 500', async () => {
+    const res = await request(server).get('/api/test/database-gone').set('Accept-Language', 'en');
+    expect(res.status).to.equal(503);
+    expect(res.headers['retry-after']).to.equal('1');
+    expect(res.body).to.include({ code: 'errors.service_unavailable', message: 'The service is temporarily unavailable' });
   });
 
   it('answers an unknown API route with a JSON 404', async () => {

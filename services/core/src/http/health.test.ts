@@ -72,6 +72,24 @@ describe('health and metrics', () => {
     expect(res.body.checks.redis).to.match(/^unavailable/);
   });
 
+  it('gives up on a Redis that takes connections but never answers: commands fail at their bound, /health/ready answers 503', async () => {
+    const held = new Set<net.Socket>();
+    const silent = net.createServer((socket) => void held.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as net.AddressInfo).port;
+      const context = await createTestContext({ migrate: false, overrides: { 'redis.url': `redis://127.0.0.1:${port}`, 'redis.commandTimeoutMs': 200 } });
+      expect(await context.redis!.ping().then(String, (error: Error) => error.message)).to.equal('Command timed out');
+      const res = await request(createBaseApp(context).callback()).get('/health/ready');
+      expect(res.status).to.equal(503);
+      expect(res.body.checks).to.deep.include({ database: 'ok' });
+      expect(res.body.checks.redis).to.match(/^unavailable/);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('checks Redis exactly when REDIS_URL is configured', async () => {
     const configured = Boolean(loadConfig().redis.url);
     const context = await createTestContext({ migrate: false });

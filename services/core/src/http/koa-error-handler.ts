@@ -2,7 +2,7 @@ import type { ErrorCode } from '@gatehouse/contracts';
 import type { Context } from 'koa';
 import type { i18n as I18n } from 'i18next';
 import { AppError } from '../errors/app-error.js';
-import { mapDatabaseError } from '../errors/database-errors.js';
+import { isDatabaseUnavailable, mapDatabaseError } from '../errors/database-errors.js';
 import type { Metrics } from './metrics.js';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -21,6 +21,8 @@ export function toAppError(error: unknown, bodyLimit: string): AppError {
   if (error instanceof AppError) return error;
   const fromDatabase = mapDatabaseError(error);
   if (fromDatabase) return fromDatabase;
+  // Out of reach for a moment (restarting, failing over): the caller may try again shortly.
+  if (isDatabaseUnavailable(error)) return new AppError('errors.service_unavailable', 503, { retryAfter: 1 });
   const e = error as { status?: number; statusCode?: number; expose?: boolean; type?: string };
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -46,11 +48,12 @@ export interface ErrorBody {
 export function renderError(ctx: Context, thrown: unknown, options: { i18n: I18n; metrics: Metrics; bodyLimit: string }): void {
   const error = toAppError(thrown, options.bodyLimit);
   const requestId = ctx.state.requestId as string | undefined;
-  if (error.status >= 500) ctx.state.log?.error({ err: thrown, requestId }, 'unhandled error');
+  if (error.status === 503) ctx.state.log?.warn({ err: (thrown as Error).message, requestId }, 'a dependency is unavailable');
+  else if (error.status >= 500) ctx.state.log?.error({ err: thrown, requestId }, 'unhandled error');
   const lng = ctx.state.language as string | undefined;
   const t = (key: string, params: Record<string, unknown> = {}) => options.i18n.t(key, { lng, ...params }) as string;
   ctx.status = error.status;
-  if (error.status === 429 && typeof error.params.retryAfter === 'number') ctx.set('Retry-After', String(error.params.retryAfter));
+  if ((error.status === 429 || error.status === 503) && typeof error.params.retryAfter === 'number') ctx.set('Retry-After', String(error.params.retryAfter));
   ctx.type = 'application/json';
   const body: ErrorBody = {
     code: error.code,

@@ -75,20 +75,37 @@ export function openApiPath(path: string): string {
 
 function parametersOf(contract: RouteContract, schemas: Record<string, JsonSchema>): unknown[] {
   const list: unknown[] = [];
-  for (const [where, schema] of [['path', contract.params], ['query', contract.query]] as const) {
+  const sources = [
+    ['path', contract.params, contract.examples?.params],
+    ['query', contract.query, contract.examples?.query],
+    ['header', contract.headers, contract.examples?.headers],
+  ] as const;
+  for (const [where, schema, examples] of sources) {
     if (!schema) continue;
     const json = schemaOf(schema, 'input', { schemas, prefix: `${contract.endpoint}.${where}` }) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
-      list.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: property });
+      const example = examples?.[name] === undefined ? {} : { example: examples[name] };
+      list.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: property, ...example });
     }
   }
   return list;
 }
 
+/** A media type's example, when the contract gives one. */
+const exampleOf = (value: unknown) => (value === undefined ? {} : { example: value });
+
 function responsesOf(contract: RouteContract, roles: (contract: RouteContract) => string | undefined, schemas: Record<string, JsonSchema>): Record<string, unknown> {
   const status = String(contract.status ?? (contract.response || contract.produces ? 200 : 204));
   const success = contract.response
-    ? { description: contract.summary, content: { 'application/json': { schema: schemaOf(contract.response, 'output', { schemas, prefix: `${contract.endpoint}.response` }) } } }
+    ? {
+        description: contract.summary,
+        content: {
+          'application/json': {
+            schema: schemaOf(contract.response, 'output', { schemas, prefix: `${contract.endpoint}.response` }),
+            ...exampleOf(contract.examples?.response),
+          },
+        },
+      }
     : contract.produces
       ? { description: contract.summary, content: { [contract.produces]: {} } }
       : { description: contract.summary };
@@ -101,11 +118,20 @@ function responsesOf(contract: RouteContract, roles: (contract: RouteContract) =
     const page = (description: string) => ({ description, content: { 'text/html': {} } });
     responses['401'] = page('No session of the page, or a one-time code that is unknown, used or expired');
     responses['403'] = page('The user no longer holds the roles that opened the page');
+  } else if (contract.access === 'application') {
+    responses['401'] = error('No valid token: a client-credentials token of the application for this API, or a personal access token issued for it, unexpired and not revoked');
+    responses['403'] = error("The token's application may not use this API (stopped, or one of the product's own), or the token's owner no longer administers it");
+    responses['429'] = {
+      description: 'Too many calls by this caller: try again after the number of seconds in Retry-After',
+      headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   } else {
     if (contract.access !== 'public') responses['401'] = error('No valid bearer token or session');
     if (contract.access === 'roles') responses['403'] = error(`The caller holds none of the roles: ${roles(contract) ?? ''}`);
   }
   if (contract.params) responses['404'] = error('Nothing with this id is visible to the caller');
+  for (const [status, description] of Object.entries(contract.errors ?? {})) responses[status] = error(description);
   return responses;
 }
 
@@ -118,11 +144,13 @@ function operationOf(contract: RouteContract, roles: (contract: RouteContract) =
     responses: responsesOf(contract, roles, schemas),
   };
   if (contract.access === 'page-session') operation.security = [{ pageSession: [] }];
+  else if (contract.access === 'application') operation.security = [{ application: [] }];
   else if (contract.access !== 'public') operation.security = [{ bearer: [] }];
   if (contract.access === 'roles') operation['x-roles'] = roles(contract);
+  if (contract.access === 'application') operation['x-caller'] = 'A business application (client credentials, or a personal access token issued for it)';
   if (contract.body) {
     const schema = schemaOf(contract.body, 'input', { schemas, prefix: `${contract.endpoint}.body` });
-    operation.requestBody = { required: true, content: { 'application/json': { schema } } };
+    operation.requestBody = { required: true, content: { 'application/json': { schema, ...exampleOf(contract.examples?.body) } } };
   } else if (contract.consumes) {
     operation.requestBody = { required: true, content: { [contract.consumes]: {} } };
   }
@@ -152,6 +180,13 @@ export function openApiDocument(
       schemas,
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An access token of the admin console, a personal access token or a portal session token' },
+        application: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A business application: the JWT its client credentials get for the external API (`grant_type=client_credentials` with `resource` set to the external API audience), or a personal access token issued for the application to a user who administers it',
+        },
         pageSession: {
           type: 'apiKey',
           in: 'cookie',

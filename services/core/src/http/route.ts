@@ -4,7 +4,7 @@ import type { RouteContract } from '@gatehouse/contracts';
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import { AppError } from '../errors/app-error.js';
-import { parseInput } from './validation.js';
+import { nulFields, parseInput } from './validation.js';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -82,8 +82,8 @@ export function routeKit<Extra>(options: RouteKitOptions<Extra>) {
 
 function readParams(schema: z.ZodType, params: Record<string, string>): unknown {
   const parsed = schema.safeParse(params);
-  // A path that names nothing valid names nothing at all.
-  if (!parsed.success) throw new AppError('errors.not_found', 404);
+  // A path that names nothing valid names nothing at all; nothing is named with a NUL.
+  if (!parsed.success || nulFields(params).length) throw new AppError('errors.not_found', 404);
   return parsed.data;
 }
 

@@ -8,6 +8,9 @@ import { AppError, type FieldError } from '../errors/app-error.js';
  * "Please input your username!"), whatever check zod reports first for it.
  */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown, required?: Readonly<Record<string, ErrorCode>>): z.infer<T> {
+  // No text column can store a NUL: refused here, naming the field, rather than failing in the database.
+  const withNul = nulFields(input);
+  if (withNul.length) throw new AppError('errors.validation', 400, {}, withNul.map((field) => ({ field, code: 'validation.invalid_character' })));
   // reportInput: zod 4 leaves the offending value out of issues otherwise, and "missing" cannot be told from "wrong type".
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
@@ -18,6 +21,16 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown, requi
     return code && isBlank(values[error.field]) ? { field: error.field, code } : error;
   });
   throw new AppError('errors.validation', 400, {}, errors);
+}
+
+/** The fields (dotted paths) of an input whose text or name holds a NUL character. */
+export function nulFields(input: unknown, path = ''): string[] {
+  if (typeof input === 'string') return input.includes('\u0000') ? [path || '(body)'] : [];
+  if (!input || typeof input !== 'object') return [];
+  return Object.entries(input).flatMap(([key, value]) => {
+    const field = path ? `${path}.${key}` : key;
+    return key.includes('\u0000') ? [field] : nulFields(value, field);
+  });
 }
 
 /** Missing, null, spaces only, or an empty list. */

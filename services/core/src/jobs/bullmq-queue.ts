@@ -29,6 +29,8 @@ export class BullMqJobQueue implements JobQueue {
   private readonly connection: Redis;
   private readonly queue: Queue;
   private worker?: Worker;
+  /** The worker's own connection: BullMQ does not close a connection it was given. */
+  private workerConnection?: Redis;
   private alive = true;
   private sweepTimer?: NodeJS.Timeout;
   private sweeping?: Promise<unknown>;
@@ -70,6 +72,10 @@ export class BullMqJobQueue implements JobQueue {
   async start(): Promise<void> {
     if (this.worker) return;
     const lockDuration = this.timings.expireSeconds * 1000;
+    this.workerConnection = this.connection.duplicate();
+    this.workerConnection.on('error', (error: Error) => {
+      if (this.alive) this.options.logger.warn({ err: error.message }, 'job worker (redis) error');
+    });
     this.worker = new Worker<QueuedJobData>(
       BULLMQ_QUEUE,
       async (job: Job<QueuedJobData>) => {
@@ -77,7 +83,7 @@ export class BullMqJobQueue implements JobQueue {
         await this.tracker.run(job.data, { attempt, lastAttempt: attempt >= (job.opts.attempts ?? 1) }, () => this.alive);
       },
       {
-        connection: this.connection.duplicate(),
+        connection: this.workerConnection,
         prefix: this.options.prefix,
         concurrency: this.timings.concurrency,
         lockDuration,
@@ -122,6 +128,7 @@ export class BullMqJobQueue implements JobQueue {
       // Force: the jobs under way keep their lock until it expires, as after a crash.
       await this.worker?.close(true).catch(() => undefined);
       await this.queue.close().catch(() => undefined);
+      this.workerConnection?.disconnect();
       this.connection.disconnect();
       return;
     }
@@ -129,6 +136,7 @@ export class BullMqJobQueue implements JobQueue {
     await this.worker?.close();
     this.alive = false;
     await this.queue.close();
+    this.workerConnection?.disconnect();
     this.connection.disconnect();
   }
 }

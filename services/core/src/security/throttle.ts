@@ -44,6 +44,8 @@ export class SignInThrottle {
   private readonly accountFailures: RateLimiterAbstract;
   private readonly mailsPerMinute: RateLimiterAbstract;
   private readonly mailsPerHour: RateLimiterAbstract;
+  /** The in-memory stand-in of each Redis limiter, used while Redis is not connected. */
+  private readonly standIns = new Map<RateLimiterAbstract, RateLimiterAbstract>();
 
   constructor(
     private readonly limits: ThrottleLimits,
@@ -54,7 +56,11 @@ export class SignInThrottle {
   ) {
     const limiter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
       const memory = new RateLimiterMemory({ keyPrefix, points, duration });
-      return redis ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${namespace}:${keyPrefix}`, points, duration, insuranceLimiter: memory }) : memory;
+      if (!redis) return memory;
+      // While Redis is not connected, counts go to memory at once rather than wait for it.
+      const shared = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${namespace}:${keyPrefix}`, points, duration, insuranceLimiter: memory, rejectIfRedisNotReady: true });
+      this.standIns.set(shared, memory);
+      return shared;
     };
     this.requests = limiter('sign-in-requests', limits.signInRequestsPerMinute, 60);
     this.failures = limiter('sign-in-failures', limits.failuresPerAddressPerHour, 60 * 60);
@@ -92,7 +98,7 @@ export class SignInThrottle {
 
   /** A completed sign-in: this address's failures on the account are forgiven. */
   async succeeded(ip: string | null | undefined, account: string): Promise<void> {
-    await this.accountFailures.delete(`${account}|${addressKey(ip)}`).catch((error: Error) => this.storeFailed(error));
+    await this.forget(this.accountFailures, `${account}|${addressKey(ip)}`).catch((error: Error) => this.storeFailed(error));
   }
 
   /**
@@ -119,7 +125,13 @@ export class SignInThrottle {
 
   /** A reset link was presented: whoever reads the mailbox acted, so the account's mail counts start again. */
   async mailUsed(account: string): Promise<void> {
-    await Promise.all([this.mailsPerMinute.delete(account), this.mailsPerHour.delete(account)]).catch((error: Error) => this.storeFailed(error));
+    await Promise.all([this.forget(this.mailsPerMinute, account), this.forget(this.mailsPerHour, account)]).catch((error: Error) => this.storeFailed(error));
+  }
+
+  /** Deletes a count: in memory only while Redis is not connected (a command would wait for it). */
+  private async forget(limiter: RateLimiterAbstract, key: string): Promise<void> {
+    const connected = !this.redis || this.redis.status === 'ready';
+    await (connected ? limiter : (this.standIns.get(limiter) ?? limiter)).delete(key);
   }
 
   /** Consumes a point; the refusal when the limit was already reached, undefined otherwise. */

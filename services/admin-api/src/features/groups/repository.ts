@@ -89,7 +89,7 @@ export async function listGroups(db: Queryable, filter: GroupListFilter): Promis
   return { items: rows.map(toGroup), count };
 }
 
-export async function findGroup(db: Queryable, id: string, callerId: string): Promise<GroupRecord | undefined> {
+export async function findGroup(db: Queryable, id: string, callerId: string | null): Promise<GroupRecord | undefined> {
   const rows = await db.query<GroupRow[]>(`SELECT ${GROUP_COLUMNS} FROM groups g JOIN areas a ON a.id = g.area_id WHERE g.id = $2`, [callerId, id]);
   return rows[0] && toGroup(rows[0]);
 }

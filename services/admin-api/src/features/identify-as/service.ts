@@ -41,7 +41,8 @@ export class IdentifyAsService {
       });
       return issued;
     });
-    const url = new URL(IDENTIFY_AS_START_PATH, config.server.publicUrl);
+    // Appended, not resolved: the public URL may have a path (the base path) that the start path goes under.
+    const url = new URL(`${config.server.publicUrl}${IDENTIFY_AS_START_PATH}`);
     url.searchParams.set('code', token);
     return { redirectUrl: url.toString() };
   }

@@ -1,6 +1,7 @@
 import type { AppContext, JobHandler, JobType } from '@gatehouse/core';
 import { groupMembersImportJob } from '../groups/excel/service.js';
 import { exportAuthenticationLogsHandler, exportSystemLogsHandler } from '../logs/export.js';
+import { bulkRequestsJob } from '../operation-requests/bulk-import.js';
 import { tenantRolesImportJob } from '../tenant-identities/import.js';
 import { exportMembersHandler, exportTenantsHandler } from '../tenants/export.js';
 import { changeUserNamesJob } from '../users/excel/change-user-name.js';
@@ -23,4 +24,6 @@ export const jobHandlers: Partial<Record<JobType, (context: AppContext) => JobHa
   BulkInsertGroupMembers: groupMembersImportJob,
   BulkInsertUsersWithTenant: (context) => tenantRolesImportJob(context, 'users'),
   BulkInsertGroupsWithTenant: (context) => tenantRolesImportJob(context, 'groups'),
+  BulkInsertPermisionRequestForTenant: (context) => bulkRequestsJob(context, 'requests'),
+  BulkInsertUserAndPermisionRequestForTenant: (context) => bulkRequestsJob(context, 'fullUsers'),
 };

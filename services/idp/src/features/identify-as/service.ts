@@ -3,13 +3,12 @@ import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { ProviderHost } from '../../oidc/provider-host.js';
 import { SESSION_COOKIE } from '../../oidc/provider.js';
+import { homePath } from '../account/interaction.js';
 import { findOpenByActor, insertImpersonation, type SessionImpersonation } from './repository.js';
 
 /** A provider session as Identify As handles it. */
 type Session = Awaited<ReturnType<Provider['Session']['get']>>;
 
-/** Where the browser goes once signed in as the user: the portal, which signs in silently. */
-const PORTAL_HOME = '/';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -58,7 +57,7 @@ export class IdentifyAsSessions {
     provider
       .createContext(ctx.req, ctx.res)
       .cookies.set(provider.cookieName('session'), next.jti, { ...SESSION_COOKIE.options, ...(next.transient ? {} : { expires: impersonation.expiresAt }) });
-    return PORTAL_HOME;
+    return homePath(this.context);
   }
 
   /**
@@ -70,7 +69,7 @@ export class IdentifyAsSessions {
     const impersonation = await this.host.impersonations.ofSession(sessionUid);
     if (!impersonation) throw new AppError('identifyAs.not_impersonating', 409);
     await this.close(impersonation);
-    return PORTAL_HOME;
+    return homePath(this.context);
   }
 
   /** Ends an impersonation (logged once) and its provider session, with the session's grants. */
