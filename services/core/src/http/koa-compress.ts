@@ -30,7 +30,8 @@ export function koaCompress(options: { threshold?: number } = {}) {
     await next();
     if (ctx.respond === false || !COMPRESSIBLE.test(ctx.response.type)) return;
     ctx.vary('Accept-Encoding');
-    if (ctx.method === 'HEAD' || ctx.response.get('Content-Encoding')) return;
+    // No Accept-Encoding (most API clients): nothing to negotiate.
+    if (ctx.method === 'HEAD' || !ctx.req.headers['accept-encoding'] || ctx.response.get('Content-Encoding')) return;
     // Brotli whenever accepted: browsers list it after gzip ("gzip, deflate, br"). Decided first:
     // a caller that accepts neither (most API clients) costs no serialisation here.
     const encoding = ctx.acceptsEncodings('br', 'identity') === 'br' ? 'br' : ctx.acceptsEncodings('gzip', 'identity') === 'gzip' ? 'gzip' : undefined;
