@@ -42,6 +42,17 @@ export function listPage<T extends z.ZodType>(item: T) {
 }
 
 /**
+ * A page of a list whose total may be estimated: past a threshold of matches, counting them all
+ * would cost more than the page itself, and `countEstimated: true` says the count is the database's
+ * estimate (the console shows it as "about …"). Absent, the count is exact.
+ */
+export function estimatedListPage<T extends z.ZodType>(item: T) {
+  return listPage(item).extend({
+    countEstimated: z.literal(true).optional().describe('Present (true) when `count` is an estimate rather than an exact count'),
+  });
+}
+
+/**
  * An id in the path, the body or the query. Any 8-4-4-4-12 hex string, as PostgreSQL reads it: the
  * Global tenant's all-zero id is not an RFC 9562 UUID.
  */

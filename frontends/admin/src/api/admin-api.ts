@@ -22,7 +22,8 @@ export type ListQuery = {
   [extra: string]: string | number | boolean | undefined;
 };
 
-export type ListResult<T> = { items: T[]; count: number };
+/** A page of a list; `countEstimated` when the total is the server's estimate (a large match). */
+export type ListResult<T> = { items: T[]; count: number; countEstimated?: true };
 
 /** `?a=1&b=x` of the defined values of a list query ('' when none). */
 export function toQueryString(query: ListQuery | undefined): string {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HIERARCHY_TYPES, LANGUAGES } from '../domain.js';
 import { groupPermissionSchema } from './groups.js';
 import { backgroundJobStartedSchema } from './dashboard.js';
-import { idParams, idSchema, listPage, listQuery } from '../list.js';
+import { estimatedListPage, idParams, idSchema, listPage, listQuery } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
 
 const USERS = '/api/v1/admin/users';
@@ -245,7 +245,7 @@ export const usersRoutes = {
     method: 'GET', path: USERS, endpoint: 'users.list', access: 'roles',
     summary: 'Lists the users the caller reaches, filtered, sorted and paged',
     query: userListQuerySchema,
-    response: listPage(userListItemSchema),
+    response: estimatedListPage(userListItemSchema),
   }),
   create: defineRoute({
     method: 'POST', path: USERS, endpoint: 'users.create', access: 'roles',

@@ -198,10 +198,10 @@ export class UsersService {
     return this.context.dataSource;
   }
 
-  async list(scope: CallerScope, query: UserListQuery): Promise<{ items: UserListItem[]; count: number }> {
+  async list(scope: CallerScope, query: UserListQuery): Promise<{ items: UserListItem[]; count: number; countEstimated?: true }> {
     const filter = { ...listFilterOf(query), areaIds: scope.areaIds };
-    const { rows, count } = await listUsers(this.db, filter, toListQuery(query, USER_SORT));
-    return { items: rows.map(toListItem), count };
+    const { rows, count, estimated } = await listUsers(this.db, filter, toListQuery(query, USER_SORT));
+    return { items: rows.map(toListItem), count, ...(estimated ? { countEstimated: true as const } : {}) };
   }
 
   async get(scope: CallerScope, id: string): Promise<UserDetailItem> {

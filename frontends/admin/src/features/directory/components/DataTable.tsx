@@ -189,7 +189,7 @@ export function DataTable<T extends object>({
           total: count,
           pageSizeOptions: [...PAGE_SIZES],
           showSizeChanger: true,
-          showTotal: (total, [start, end]) => t('table.total', { start, end, total }),
+          showTotal: (total, [start, end]) => t(data?.countEstimated ? 'table.totalEstimated' : 'table.total', { start, end, total }),
         }}
         onChange={onChange}
       />

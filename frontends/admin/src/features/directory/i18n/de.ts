@@ -27,6 +27,7 @@ export const de: DirectoryPhrases = {
     middle: 'Mittel',
     small: 'Kompakt',
     total: '{{start}}–{{end}} von {{total}}',
+    totalEstimated: '{{start}}–{{end}} von etwa {{total}}',
   },
   permission: {
     label: 'Eigentümer',

@@ -28,6 +28,7 @@ export const en = {
     middle: 'Medium',
     small: 'Compact',
     total: '{{start}}–{{end}} of {{total}}',
+    totalEstimated: '{{start}}–{{end}} of about {{total}}',
   },
   permission: {
     label: 'Owner',

@@ -27,6 +27,7 @@ export const es: DirectoryPhrases = {
     middle: 'Mediana',
     small: 'Compacta',
     total: '{{start}}–{{end}} de {{total}}',
+    totalEstimated: '{{start}}–{{end}} de unos {{total}}',
   },
   permission: {
     label: 'Propietario',

@@ -27,6 +27,7 @@ export const fr: DirectoryPhrases = {
     middle: 'Moyenne',
     small: 'Compacte',
     total: '{{start}}–{{end}} sur {{total}}',
+    totalEstimated: '{{start}}–{{end}} sur environ {{total}}',
   },
   permission: {
     label: 'Propriétaire',

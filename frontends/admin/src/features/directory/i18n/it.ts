@@ -27,6 +27,7 @@ export const it: DirectoryPhrases = {
     middle: 'Media',
     small: 'Compatta',
     total: '{{start}}–{{end}} di {{total}}',
+    totalEstimated: '{{start}}–{{end}} di circa {{total}}',
   },
   permission: {
     label: 'Proprietario',

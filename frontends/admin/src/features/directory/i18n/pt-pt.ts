@@ -27,6 +27,7 @@ export const ptPT: DirectoryPhrases = {
     middle: 'Média',
     small: 'Compacta',
     total: '{{start}}–{{end}} de {{total}}',
+    totalEstimated: '{{start}}–{{end}} de cerca de {{total}}',
   },
   permission: {
     label: 'Proprietário',

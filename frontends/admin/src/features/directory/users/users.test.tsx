@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderPage, type ApiRoutes } from '../../../test-utils';
@@ -46,6 +46,15 @@ describe('UsersPage: the list', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(within(rowOf('bob@example.com')).getByLabelText('Locked')).toBeInTheDocument();
     expect(within(rowOf('bob@example.com')).queryByLabelText('Restricted')).not.toBeInTheDocument();
     expect(queriesTo(fetchMock, USERS)[0]).toEqual({ skip: '0', top: '10', orderBy: 'modifiedOn desc' });
+  });
+
+  it('shows an exact total as it is, and an estimated one as "about"', async () => {
+    await renderUsers();
+    expect(await screen.findByText('1–3 of 3')).toBeInTheDocument();
+    cleanup();
+
+    await renderUsers({ api: { [USERS]: { ...list([ana, bob, carl], 12000), countEstimated: true } } });
+    expect(await screen.findByText('1–10 of about 12000')).toBeInTheDocument();
   });
 
   it('strikes a draft user through, without a link or an invitation', async () => {
