@@ -11,6 +11,7 @@ import {
   InvalidTokenError,
   KEYS_MAX_AGE_MS,
   UNKNOWN_KID_REFRESH_INTERVAL_MS,
+  VERIFIED_TOKEN_MAX_AGE_MS,
 } from './access-token.js';
 import { accessTokenBearer } from './koa-admin-auth.js';
 
@@ -166,6 +167,64 @@ describe('admin API access tokens', () => {
       expect((await verifier.verify(token)).userId).to.be.a('string');
       await new Promise((resolve) => setTimeout(resolve, 1100));
       expect(await refusal(verifier, token)).to.equal('unknown_key');
+    });
+
+    describe('verified tokens remembered', () => {
+      /** The verifier with its signature checks counted. */
+      const counting = (now?: () => number) => {
+        const verifier = newVerifier(context, now);
+        const checks = { count: 0 };
+        const inner = verifier as unknown as { verifyWith: (...args: unknown[]) => Promise<unknown> };
+        const verifyWith = inner.verifyWith.bind(verifier);
+        inner.verifyWith = (...args) => ((checks.count += 1), verifyWith(...args));
+        return { verifier, checks };
+      };
+
+      it('checks a token’s signature once, and again after a minute', async () => {
+        const clock = manualClock();
+        const { verifier, checks } = counting(clock.now);
+        const token = await mintAccessToken(context, key, { expiresIn: 3600 });
+        for (let i = 0; i < 5; i += 1) expect((await verifier.verify(token)).userId).to.be.a('string');
+        expect(checks.count).to.equal(1);
+        clock.advance(VERIFIED_TOKEN_MAX_AGE_MS);
+        await verifier.verify(token);
+        expect(checks.count).to.equal(2);
+      });
+
+      it('refuses a remembered token once it expires', async () => {
+        const clock = manualClock();
+        const { verifier } = counting(clock.now);
+        const token = await mintAccessToken(context, key, { expiresIn: 30 });
+        await verifier.verify(token);
+        clock.advance(36_000);
+        expect(await refusal(verifier, token)).to.equal('expired');
+      });
+
+      it('forgets every remembered token when the keys change: a withdrawn key’s token is refused at once', async () => {
+        const withdrawn = await insertSigningKey(context);
+        const { verifier } = counting();
+        const token = await mintAccessToken(context, withdrawn, { expiresIn: 3600 });
+        await verifier.verify(token);
+        await context.dataSource.query('DELETE FROM signing_keys WHERE kid = $1', [withdrawn.kid]);
+        context.broadcast.publish('keys.changed', {});
+        expect(await refusal(verifier, token)).to.equal('unknown_key');
+      });
+
+      it('remembers a token for the audience it was verified for only, never one whose signature failed, and still refuses a remembered token without the scope', async () => {
+        const { verifier, checks } = counting();
+        const token = await mintAccessToken(context, key, { expiresIn: 3600 });
+        await verifier.verify(token);
+        const other = await verifier.verifiedPayload(token, 'https://elsewhere.example/api').then(
+          () => 'accepted',
+          (error: InvalidTokenError) => error.reason,
+        );
+        expect(other).to.equal('claims');
+        const noScope = await mintAccessToken(context, key, { scope: 'openid' });
+        for (let i = 0; i < 2; i += 1) expect(await refusal(verifier, noScope)).to.equal('insufficient_scope');
+        const garbage = `${token.slice(0, -4)}AAAA`;
+        for (let i = 0; i < 2; i += 1) expect(await refusal(verifier, garbage)).to.equal('signature');
+        expect(checks.count, 'the first token, the other audience and the token without the scope once each, every garbage attempt').to.equal(5);
+      });
     });
 
     it('refuses a retired key and a retiring key past its date', async () => {

@@ -49,6 +49,19 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Tokens whose signature and claims were verified, remembered for their next calls. */
+export const VERIFIED_TOKENS_KEPT = 5000;
+/** A verified token is checked again at least this often. */
+export const VERIFIED_TOKEN_MAX_AGE_MS = 60_000;
+
+interface VerifiedToken {
+  payload: JWTPayload;
+  /** The key generation it was verified under: a key change forgets it. */
+  generation: number;
+  /** Until when it stands: its expiry, the key set's, and the max age, whichever comes first. */
+  until: number;
+}
+
 interface KeySet {
   jwks: LocalJWKSet;
   /** When this set must be reread: the max age, or earlier when a retiring key's date comes. */
@@ -69,6 +82,12 @@ export class AccessTokenVerifier {
   /** Bumped on `keys.changed`: a read that started before the change must not be trusted after it. */
   private generation = 0;
   private lastUnknownKidRefresh = Number.NEGATIVE_INFINITY;
+  /**
+   * Tokens already verified, by audience and token: a console sends the same token on every call
+   * for its lifetime, and verifying its signature (RSA through WebCrypto) costs more than the rest
+   * of a list call. Only tokens that passed every check are kept; a key change forgets them all.
+   */
+  private readonly verified = new Map<string, VerifiedToken>();
   private readonly now: () => number;
   private readonly stopListening: () => void;
 
@@ -100,16 +119,33 @@ export class AccessTokenVerifier {
    */
   async verifiedPayload(token: string, audience: string): Promise<JWTPayload> {
     if (!this.recognizes(token)) throw new InvalidTokenError('malformed');
+    const remembered = `${audience} ${token}`;
+    const known = this.verified.get(remembered);
+    if (known && known.generation === this.generation && this.now() < known.until) return known.payload;
+    if (known) this.verified.delete(remembered);
+    const generation = this.generation;
     let keys = await this.currentKeys();
+    let payload: JWTPayload;
     try {
-      return await this.verifyWith(token, keys, audience);
+      payload = await this.verifyWith(token, keys, audience);
     } catch (error) {
       if (!(error instanceof InvalidTokenError) || error.reason !== 'unknown_key') throw error;
       const fresher = await this.keysAfterUnknownKid(keys);
       if (!fresher || fresher === keys) throw error;
       keys = fresher;
-      return await this.verifyWith(token, keys, audience);
+      payload = await this.verifyWith(token, keys, audience);
     }
+    this.remember(remembered, payload, generation, keys);
+    return payload;
+  }
+
+  private remember(remembered: string, payload: JWTPayload, generation: number, keys: KeySet): void {
+    // A key change during the verification: the token is good for this call, not for the next.
+    if (generation !== this.generation) return;
+    const until = Math.min(Number(payload.exp) * 1000, keys.expiresAt, this.now() + VERIFIED_TOKEN_MAX_AGE_MS);
+    if (!(until > this.now())) return;
+    if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(remembered, { payload: Object.freeze(payload), generation, until });
   }
 
   /** Stops listening to key changes (the context's broadcast drops every listener when it closes anyway). */
@@ -200,6 +236,7 @@ export class AccessTokenVerifier {
 
   private invalidate(): void {
     this.generation += 1;
+    this.verified.clear();
     this.cache = undefined;
     this.loading = undefined;
   }
