@@ -47,6 +47,7 @@ export { mountApp } from './mount';
 export { API_TIMEOUT_MS, authorizedBaseQuery, authorizedFetch, createApiDependencies } from './api/authorized-base-query';
 export type { ApiDependencies, TokenSource } from './api/authorized-base-query';
 export { useApiDependencies } from './api/use-api-dependencies';
+export { NOTIFICATION_TAG_TYPES, notificationEndpoints } from './api/notifications-endpoints';
 export { useLoad } from './hooks/use-load';
 export type { LoadState } from './hooks/use-load';
 export { createTokenLock, TOKEN_REFRESH_LOCK } from './auth/token-lock';

@@ -1,57 +1,16 @@
-import type {
-  ActiveTaskList,
-  MarkedNotifications,
-  MarkNotificationsRead,
-  NotificationList,
-  fileStorageRoutes,
-  notificationsRoutes,
-} from '@gatehouse/contracts';
-import { pathOf } from '@gatehouse/contracts';
-import { ApiError, apiErrorMessage, authorizedFetch, readErrorBody, type ApiDependencies } from '@gatehouse/frontend-shared';
+import type { fileStorageRoutes } from '@gatehouse/contracts';
+import { ApiError, NOTIFICATION_TAG_TYPES, apiErrorMessage, authorizedFetch, notificationEndpoints, readErrorBody, type ApiDependencies } from '@gatehouse/frontend-shared';
 import type { TFunction } from 'i18next';
 import { portalApi } from '../api/portal-api';
 import { fileNameOf, saveFile } from '../profile/my-data/download';
 
 export type { ActiveTask, NotificationData, UserNotification } from '@gatehouse/contracts';
 
-type Routes = typeof notificationsRoutes;
-
-// The contracts' paths, written out so that the bundle carries no schema; their types keep them equal.
-const ACTIVE: Routes['active']['path'] = '/api/v1/admin/notifications/active';
-const NOTIFICATIONS: Routes['markRead']['path'] = '/api/v1/admin/notifications';
-const ONE: Routes['delete']['path'] = '/api/v1/admin/notifications/:id';
-const TASKS: Routes['activeTasks']['path'] = '/api/v1/admin/tasks/active';
+// The contract's path, written out so that the bundle carries no schema; its type keeps them equal.
 const FILE: typeof fileStorageRoutes.downloadExcel.path = '/api/v1/admin/filestorage/downloadExcel';
 
-const LIST_TAG = { type: 'Notification' as const, id: 'LIST' };
-
 /** The caller's own notifications and running processes, with the portal's session token. */
-export const notificationsApi = portalApi.enhanceEndpoints({ addTagTypes: ['Notification', 'Task'] }).injectEndpoints({
-  endpoints: (build) => ({
-    /** The newest 100, with the unread count (the badge). */
-    activeNotifications: build.query<NotificationList, void>({
-      query: () => ACTIVE,
-      providesTags: [LIST_TAG],
-    }),
-    markNotificationsRead: build.mutation<MarkedNotifications, MarkNotificationsRead>({
-      query: (body) => ({ url: NOTIFICATIONS, method: 'PUT', body }),
-      invalidatesTags: [LIST_TAG],
-    }),
-    deleteNotification: build.mutation<void, string>({
-      query: (id) => ({ url: pathOf({ path: ONE }, { id }), method: 'DELETE' }),
-      invalidatesTags: [LIST_TAG],
-    }),
-    deleteAllNotifications: build.mutation<void, void>({
-      query: () => ({ url: NOTIFICATIONS, method: 'DELETE' }),
-      invalidatesTags: [LIST_TAG],
-    }),
-    /** The caller's background processes that have not finished (newest 25). */
-    activeTasks: build.query<ActiveTaskList, void>({
-      query: () => TASKS,
-      providesTags: [{ type: 'Task', id: 'LIST' }],
-    }),
-  }),
-});
+export const notificationsApi = portalApi.enhanceEndpoints({ addTagTypes: NOTIFICATION_TAG_TYPES }).injectEndpoints({ endpoints: notificationEndpoints });
 
 export const {
   useActiveNotificationsQuery,
