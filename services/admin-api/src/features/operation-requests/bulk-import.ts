@@ -16,8 +16,9 @@ import { ClientsService } from '../clients/service.js';
 import { findUserName } from '../directory/lookups.js';
 import { findUsersByLogin, type LoginMatch } from '../groups/excel/repository.js';
 import { uploadJob, type UploadJobPayload } from '../jobs/upload-jobs.js';
+import { resolveApplication } from '../tenant-identities/import.js';
 import { findApplicationsByKey, type ApplicationMatch, type RoleMatch } from '../tenant-identities/repository.js';
-import { RowReport, clip, knownError, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from '../users/excel/messages.js';
+import { RowReport, clip, knownError, one, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from '../users/excel/messages.js';
 import { consults, type RequestActor } from './access.js';
 import { MAX_BULK_REQUEST_ROWS, bulkColumns, columnHeader } from './bulk-excel.js';
 import { findRequestMadeSince, findUsersCreatedForTenantSince } from './bulk-repository.js';
@@ -155,7 +156,7 @@ async function planRows(
   for (const row of rows) {
     const problems: RowProblem[] = [];
     const target = resolveTarget(kind, row, logins, problems);
-    const application = resolveApplication(row.cells.application ?? '', applications, problems);
+    const application = resolveApplication(row.cells.application ?? '', applications, problems, MESSAGES);
     const role = application && resolveRole(row.cells.role ?? '', application, requestable, problems);
     let detailsIgnored = false;
     if (target?.kind === 'new') {
@@ -324,16 +325,6 @@ function resolveTarget(kind: BulkRequestKind, row: SheetRow<BulkRequestColumn>, 
   return { kind: 'new', key: `new:${login}`, email: text };
 }
 
-/** An application by id or name (both unique), else by display name when only one has it. */
-function resolveApplication(text: string, applications: ApplicationMatch[], problems: RowProblem[]): ApplicationMatch | undefined {
-  if (!text) return void problems.push({ key: `${MESSAGES}.row_application_required` });
-  const key = text.toLowerCase();
-  const found =
-    applications.find((a) => a.id === text) ?? one(applications.filter((a) => a.name.toLowerCase() === key)) ?? one(applications.filter((a) => a.displayName.toLowerCase() === key));
-  if (!found) problems.push({ key: `${MESSAGES}.row_application_not_found`, params: { application: clip(text) } });
-  return found;
-}
-
 /** A role of the application by name (any case; the exact spelling wins) that a request may name. */
 function resolveRole(text: string, application: ApplicationMatch, requestable: Map<string, RequestableRole>, problems: RowProblem[]): RequestableRole | undefined {
   if (!text) return void problems.push({ key: `${MESSAGES}.row_role_required` });
@@ -457,9 +448,4 @@ function rowFailure(context: AppContext, error: unknown, header: (column: BulkRe
     const column = COLUMN_OF_FIELD[fieldError.field as keyof ClientUserBody];
     return { key: fieldError.code, params: { ...fieldError.params, ...(column && fieldError.params?.field ? { field: header(column) } : {}) } };
   });
-}
-
-/** The only item, or undefined when there are none or several. */
-function one<T>(items: T[]): T | undefined {
-  return items.length === 1 ? items[0] : undefined;
 }

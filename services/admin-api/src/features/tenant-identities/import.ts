@@ -7,7 +7,7 @@ import { findUsersByLogin, type LoginMatch } from '../groups/excel/repository.js
 import { GroupsService } from '../groups/service.js';
 import { uploadJob, type UploadJobPayload } from '../jobs/upload-jobs.js';
 import type { Actor } from '../users/access.js';
-import { RowReport, clip, knownError, parseYesNo, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from '../users/excel/messages.js';
+import { RowReport, clip, knownError, one, parseYesNo, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from '../users/excel/messages.js';
 import { UserRolesService } from '../users/roles/service.js';
 import { MAX_IMPORT_ROWS, importColumns, type IdentityKind, type ImportColumn } from './excel.js';
 import {
@@ -265,13 +265,16 @@ function resolveTenant(text: string, tenants: TenantMatch[], scope: CallerScope,
   return undefined;
 }
 
-/** An application by id or name (both unique), else by display name when only one has it. */
-function resolveApplication(text: string, applications: ApplicationMatch[], problems: RowProblem[]): ApplicationMatch | undefined {
-  if (!text) return void problems.push({ key: `${MESSAGES}.row_application_required` });
+/**
+ * An application by id or name (both unique), else by display name when only one has it; the row's
+ * problem, under `messages` (the import's phrases), when none is.
+ */
+export function resolveApplication(text: string, applications: ApplicationMatch[], problems: RowProblem[], messages = MESSAGES): ApplicationMatch | undefined {
+  if (!text) return void problems.push({ key: `${messages}.row_application_required` });
   const key = text.toLowerCase();
   const found =
     applications.find((a) => a.id === text) ?? one(applications.filter((a) => a.name.toLowerCase() === key)) ?? one(applications.filter((a) => a.displayName.toLowerCase() === key));
-  if (!found) problems.push({ key: `${MESSAGES}.row_application_not_found`, params: { application: clip(text) } });
+  if (!found) problems.push({ key: `${messages}.row_application_not_found`, params: { application: clip(text) } });
   return found;
 }
 
@@ -311,11 +314,6 @@ function resolveGroup(text: string, matches: GroupMatch[], scope: CallerScope, p
   if (found) return found;
   problems.push({ key: `${MESSAGES}.${named.length ? 'row_group_ambiguous' : 'row_group_not_found'}`, params: { group: clip(text) } });
   return undefined;
-}
-
-/** The only item, or undefined when there are none or several. */
-function one<T>(items: T[]): T | undefined {
-  return items.length === 1 ? items[0] : undefined;
 }
 
 function alreadyHeld(grant: Grant): RowProblem {

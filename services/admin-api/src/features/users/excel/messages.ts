@@ -112,3 +112,8 @@ export function knownError(error: unknown): AppError | undefined {
 export function clip(text: string, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** The only item, or undefined when there are none or several (a name that matches twice names nothing). */
+export function one<T>(items: T[]): T | undefined {
+  return items.length === 1 ? items[0] : undefined;
+}
