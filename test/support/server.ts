@@ -25,7 +25,7 @@ export interface TestServer {
  * written for the test.
  */
 export async function startTestServer(options: { bootstrap: string; overrides?: Record<string, unknown>; database?: TestDatabase }): Promise<TestServer> {
-  const database = options.database ?? (await createTestDatabase());
+  const database = options.database ?? (await createTestDatabase({ migrated: true }));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const bootstrapFile = path.join(mkdtempSync(path.join(tmpdir(), 'gatehouse-e2e-')), 'bootstrap.yaml');

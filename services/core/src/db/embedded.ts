@@ -27,7 +27,6 @@ export interface EmbeddedEvents {
 
 /** Run from source (tsx): the worker is TypeScript too, and tsx is registered in its thread first. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(FROM_SOURCE ? './embedded-worker.ts' : './embedded-worker.js', import.meta.url);
 
 /** The ES module entry of tsx's registration API, read from its package's exports. */
 function tsxEsmApi(): string {
@@ -36,11 +35,20 @@ function tsxEsmApi(): string {
   return path.join(path.dirname(manifest), exported.import.default);
 }
 
-function newWorker(settings: EmbeddedServerOptions): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL, { workerData: settings });
+/**
+ * A thread running the module `name` beside `base` (a module's URL): its `.ts` source when this
+ * process runs from source, with tsx registered in the thread first; its build otherwise.
+ */
+export function moduleThread(base: string, name: string, workerData?: unknown): Worker {
+  const url = new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, base);
+  if (!FROM_SOURCE) return new Worker(url, { workerData });
   const tsx = pathToFileURL(tsxEsmApi()).href;
-  const load = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(load, { eval: true, workerData: settings });
+  const load = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(load, { eval: true, workerData });
+}
+
+function newWorker(settings: EmbeddedServerOptions): Worker {
+  return moduleThread(import.meta.url, 'embedded-worker', settings);
 }
 
 /** How long a clean stop may take before the thread is ended. */
