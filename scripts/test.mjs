@@ -1,6 +1,8 @@
 // `npm test`: every suite (services with mocha, frontends with Vitest), then one summary line
 // "N passed, N failed" over all of them. Uses DATABASE_URL / REDIS_URL when set, otherwise the
 // embedded database and in-process implementations.
+//   npm test -- <suite>...                  those suites only
+//   npm test -- <suite>... --files <f>...   of those mocha suites, only these test files
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,10 +13,28 @@ const resultsDir = path.resolve(root, process.env.TEST_RESULTS_DIR ?? '.test-res
 rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
-const only = process.argv.slice(2);
+const filesAt = process.argv.indexOf('--files');
+const only = process.argv.slice(2, filesAt === -1 ? undefined : filesAt);
+const files = filesAt === -1 ? undefined : process.argv.slice(filesAt + 1).map((file) => path.relative(root, path.resolve(file)));
+const mocharc = JSON.parse(readFileSync(path.join(root, '.mocharc.json'), 'utf8'));
+/** The services suite's options of .mocharc.json, for a run of some of its files (the file's own list would run them all). */
+const servicesOptions = [
+  '--no-config',
+  ...mocharc['node-option'].flatMap((option) => ['--node-option', option]),
+  ...mocharc.require.flatMap((file) => ['--require', file]),
+  '--timeout',
+  String(mocharc.timeout),
+  '--exit',
+];
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const suites = [
-  { name: 'services', kind: 'mocha', cwd: root },
+  {
+    name: 'services',
+    kind: 'mocha',
+    cwd: root,
+    owns: (file) => /\.test\.ts$/.test(file) && !/^test\/(browser|faults|multi-node)\//.test(file),
+    fileArgs: servicesOptions,
+  },
   // Two product processes on one PostgreSQL and Redis behind an alternating proxy; pending, with
   // the reason, without DATABASE_URL and REDIS_URL. Its own options: .mocharc.json leaves it out.
   {
@@ -22,6 +42,7 @@ const suites = [
     kind: 'mocha',
     cwd: root,
     args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--timeout', '240000', '--exit', 'test/multi-node/**/*.test.ts'],
+    owns: (file) => file.startsWith('test/multi-node/'),
   },
   // Faults of the dependencies and of the process (`npm run test:faults`): Redis killed, flushed,
   // slow or silent, PostgreSQL restarted, SIGKILL and SIGTERM under load, each bounded; those that
@@ -32,6 +53,7 @@ const suites = [
     kind: 'mocha',
     cwd: root,
     args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--require', 'services/core/src/testing/root-hooks.ts', '--timeout', '300000', '--exit', 'test/faults/**/*.test.ts'],
+    owns: (file) => file.startsWith('test/faults/'),
   },
   // Real browser flows against `npm start`; they need Debian's Chromium (apt-get install chromium).
   {
@@ -40,12 +62,27 @@ const suites = [
     cwd: root,
     // Its own options, not .mocharc.json's (whose specs would run again).
     args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--timeout', '240000', '--exit', 'test/browser/**/*.browser.ts'],
+    owns: (file) => file.startsWith('test/browser/'),
     needs: chromium,
   },
   { name: 'frontend-shared', kind: 'vitest', cwd: path.join(root, 'frontends/shared') },
   { name: 'portal', kind: 'vitest', cwd: path.join(root, 'frontends/portal') },
   { name: 'admin', kind: 'vitest', cwd: path.join(root, 'frontends/admin') },
-].filter((s) => only.length === 0 || only.includes(s.name));
+]
+  .filter((s) => only.length === 0 || only.includes(s.name))
+  .map((suite) => {
+    if (!files) return suite;
+    if (suite.kind !== 'mocha') throw new Error(`--files picks test files of mocha suites, not of ${suite.name}`);
+    const own = files.filter((file) => suite.owns(file));
+    // The suite's options without its list of files (the last argument), then the files picked.
+    const options = suite.fileArgs ?? suite.args.slice(0, -1);
+    return { ...suite, args: [...options, ...own], empty: own.length === 0 };
+  })
+  .filter((suite) => !suite.empty);
+if (files) {
+  const unowned = files.filter((file) => !suites.some((suite) => suite.owns(file)) || !existsSync(path.join(root, file)));
+  if (unowned.length) throw new Error(`not a test file of the suites asked for: ${unowned.join(', ')}`);
+}
 
 const env = { ...process.env, NODE_ENV: 'test' };
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
@@ -53,6 +90,7 @@ let passed = 0;
 let failed = 0;
 const lines = [];
 const failedTitles = [];
+const timings = [];
 
 for (const suite of suites) {
   const file = path.join(resultsDir, `${suite.name}.json`);
@@ -62,6 +100,7 @@ for (const suite of suites) {
     lines.push(`${suite.name}: not run (no ${suite.needs})`);
     continue;
   }
+  const started = Date.now();
   const result =
     suite.kind === 'mocha'
       ? spawnSync(bin('mocha'), ['--reporter', path.join(root, 'scripts/mocha-counting-reporter.cjs'), ...(suite.args ?? [])], {
@@ -102,9 +141,11 @@ for (const suite of suites) {
     counts.failed = 1;
     counts.failedTitles = [...(counts.failedTitles ?? []), `the runner exited with status ${result.status ?? result.signal}`];
   }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  timings.push({ suite: suite.name, seconds });
   passed += counts.passed;
   failed += counts.failed;
-  lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+  lines.push(`${suite.name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''} (${seconds} s)`);
   // Named again at the end, where a truncated log still shows them.
   for (const title of counts.failedTitles ?? []) {
     lines.push(`  failed: ${title}`);
@@ -114,5 +155,5 @@ for (const suite of suites) {
 
 console.log(`\n${lines.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
-writeFileSync(path.join(resultsDir, 'summary.json'), JSON.stringify({ passed, failed, failedTitles }));
+writeFileSync(path.join(resultsDir, 'summary.json'), JSON.stringify({ passed, failed, failedTitles, timings }));
 process.exit(failed > 0 ? 1 : 0);
