@@ -67,7 +67,7 @@ describe('portal routes', () => {
     renderAt('/');
 
     // The first visit compiles the lazy chunks (home, shell): slower than the default wait.
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Gatehouse home' })).toBeInTheDocument();
     expect(document.title).toBe('Gatehouse');
   });
@@ -81,7 +81,7 @@ describe('portal routes', () => {
     const i18n = createPortalI18n({ language: 'en' });
     window.history.pushState(null, '', '/');
     render(<App i18n={i18n} />);
-    const tile = await screen.findByRole('link', { name: /^CRM/ }, { timeout: 5000 });
+    const tile = await screen.findByRole('link', { name: /^CRM/ });
 
     await act(async () => {
       await changeLanguage(i18n, 'fr');
@@ -103,7 +103,7 @@ describe('portal routes', () => {
     renderAt(path);
 
     // The first visit compiles the lazy chunks: slower than the default wait.
-    expect(await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Gatehouse home' })).toBeInTheDocument();
     expect(screen.queryByText('Page not found')).not.toBeInTheDocument();
   });
@@ -112,7 +112,7 @@ describe('portal routes', () => {
     vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
     renderAt('/profile/rights?x=1');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Exercise your rights' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Exercise your rights' })).toBeInTheDocument();
     expect(`${window.location.pathname}${window.location.search}`).toBe('/rights?x=1');
   });
 
@@ -124,7 +124,7 @@ describe('portal routes', () => {
     vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth(makeUser({ roles: [role] })) as never, config: testConfig });
     renderAt(path);
 
-    expect(await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
     expect(window.location.pathname).toBe(path);
   });
 
@@ -135,7 +135,7 @@ describe('portal routes', () => {
     vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth(makeUser({ roles })) as never, config: testConfig });
     renderAt(path);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/');
   });
 
@@ -156,7 +156,7 @@ describe('portal routes', () => {
     renderAt('/auth/callback?code=abc&state=xyz');
 
     // The first visit compiles the lazy profile chunk: slower than the default wait.
-    expect(await screen.findByRole('heading', { name: 'Your Profile' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Your Profile' })).toBeInTheDocument();
     expect(auth.completeSignIn).toHaveBeenCalledTimes(1);
     expect(auth.completeSignIn).toHaveBeenCalledWith('http://localhost:3000/auth/callback?code=abc&state=xyz');
     expect(window.location.pathname).toBe('/profile');

@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 /**
@@ -49,11 +49,20 @@ export interface SpaTestOptions {
 }
 
 /**
- * The test setup of an SPA: the browser APIs jsdom lacks, and after each test Testing Library's
+ * How long `findBy…` and `waitFor` wait for what a test expects. A first render of an antd page
+ * under jsdom takes a second or more while the machine runs other suites beside it (CI runs four
+ * at once); what never comes still fails the test, after this long.
+ */
+const ASYNC_WAIT_MS = 10_000;
+
+/**
+ * The test setup of an SPA: the browser APIs jsdom lacks, the wait for what a test expects
+ * (ASYNC_WAIT_MS), and after each test Testing Library's
  * cleanup (Vitest globals are off, so it cannot register its own), an empty localStorage, the URL
  * back at '/' (the apps run a real BrowserRouter against jsdom's history) and the window width.
  */
 export function setUpSpaTests({ width }: SpaTestOptions): void {
+  configure({ asyncUtilTimeout: ASYNC_WAIT_MS });
   stubMatchMedia();
   stubResizeObserver();
   afterEach(() => {

@@ -202,7 +202,7 @@ describe('dashboard usage reports', () => {
     await waitFor(() => expect(queriesTo(fetchMock, PER_AREA)).toContainEqual({ application: 'crm' }));
 
     type(within(dialog).getByRole('combobox', { name: 'Entity' }), 'Par');
-    await waitFor(() => expect(queriesTo(fetchMock, TENANTS)).toContainEqual({ $search: 'Par', top: '50' }), { timeout: 3000 });
+    await waitFor(() => expect(queriesTo(fetchMock, TENANTS)).toContainEqual({ $search: 'Par', top: '50' }));
     await choose('Entity', 'Paris (North)', dialog);
 
     await waitFor(() => expect(queriesTo(fetchMock, PER_AREA)).toContainEqual({ tenant: 't-paris', application: 'crm' }));

@@ -101,7 +101,7 @@ describe('Change company', () => {
 
     fireEvent.change(within(dialog).getByRole('searchbox', { name: 'Search companies' }), { target: { value: 'gam' } });
 
-    await waitFor(() => expect(within(dialog).getAllByRole('radio')).toHaveLength(1), { timeout: 3000 });
+    await waitFor(() => expect(within(dialog).getAllByRole('radio')).toHaveLength(1));
     expect(within(dialog).getByRole('radio', { name: 'Gamma Ltd' })).toBeInTheDocument();
     const searches = requests(fetchMock, '/api/v1/profile/tenants').map((request) => new URL(request.url).searchParams.get('searchQuery'));
     expect(searches).toEqual([null, 'gam']);

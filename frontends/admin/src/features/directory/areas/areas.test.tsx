@@ -32,7 +32,7 @@ describe('AreasPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
       api: { 'GET /api/v1/admin/areas': list(areas, 2) },
     });
     type(await screen.findByRole('searchbox', { name: 'Search' }), 'nor');
-    await waitFor(() => expect(queriesTo(fetchMock, 'GET /api/v1/admin/areas').at(-1)).toMatchObject({ $search: 'nor' }), { timeout: 2000 });
+    await waitFor(() => expect(queriesTo(fetchMock, 'GET /api/v1/admin/areas').at(-1)).toMatchObject({ $search: 'nor' }));
     unmount();
 
     expect(JSON.parse(sessionStorage.getItem(LIST_STORAGE_KEYS.areas)!)).toMatchObject({ search: 'nor', page: 1 });
