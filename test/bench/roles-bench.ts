@@ -155,7 +155,11 @@ async function main(): Promise<void> {
       `WITH RECURSIVE sub(root, id) AS (SELECT id, id FROM tenants WHERE parent_id IS NULL UNION ALL SELECT s.root, t.id FROM sub s JOIN tenants t ON t.parent_id = s.id)
        SELECT root AS id, count(*)::int AS size FROM sub GROUP BY root ORDER BY count(*) DESC LIMIT 1`,
     );
-    const [heavy] = await query(`SELECT id FROM bench_users WHERE i = 1`);
+    // A user of their own, holding this one membership: what the subtree inherits comes from it alone.
+    const [heavy] = await query(
+      `INSERT INTO users (user_name, normalized_user_name, email, normalized_email, area_id, language)
+       SELECT 'heavy@example.com', 'heavy@example.com', 'heavy@example.com', 'heavy@example.com', id, 'en' FROM areas WHERE name = 'Bench' RETURNING id`,
+    );
     await query(`INSERT INTO tenant_members (tenant_id, identity_type, user_id, is_inheritable) VALUES ($1, 'User', $2, true) ON CONFLICT (tenant_id, user_id) DO UPDATE SET is_inheritable = true`, [
       largest.id,
       heavy.id,
@@ -174,7 +178,8 @@ async function main(): Promise<void> {
         WHERE t.parent_id IS NOT NULL AND t.parent_id <> $1 ORDER BY (SELECT count(*) FROM tenants c WHERE c.parent_id = t.id) DESC LIMIT 1`,
       [largest.id],
     );
-    const [otherRoot] = await query(`SELECT id FROM tenants WHERE parent_id IS NULL AND id <> $1 AND id <> $2 LIMIT 1`, [largest.id, GLOBAL_TENANT_ID]);
+    // A new root where nobody holds anything: whatever the subtree inherits after the move comes from nowhere.
+    const [otherRoot] = await query(`INSERT INTO tenants (title, area_id) SELECT 'Empty root', id FROM areas WHERE name = 'Bench' RETURNING id`);
     const [leaf] = await query(`SELECT id FROM tenants WHERE parent_id = $1 LIMIT 1`, [moving.id]);
     const movedAt = performance.now();
     await query(`UPDATE tenants SET parent_id = $1 WHERE id = $2`, [largest.id, moving.id]);
