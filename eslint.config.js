@@ -70,7 +70,7 @@ export default defineConfig(
   {
     name: 'gatehouse/package-boundaries',
     files: PACKAGE_SOURCES,
-    rules: { 'gatehouse/no-cross-package-import': 'error' },
+    rules: { 'gatehouse/no-cross-package-import': 'error', 'gatehouse/no-foreign-repository': 'error' },
   },
 
   {

@@ -2,12 +2,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createAdminContext } from '../services/admin-api/src/admin-context.js';
 import { accountRouter, adminRouter } from '../services/admin-api/src/app.js';
 import { guardedRoutes, permissionsTable, withTable, type GuardedRoute } from '../services/admin-api/src/auth/permissions-table.js';
 import { createTestContext, disposeTestContexts } from '@gatehouse/core/testing';
 
 // The routers are built on a throwaway context (embedded, unless DATABASE_URL says otherwise); nothing is stored.
-const context = await createTestContext({ migrate: false });
+const context = createAdminContext(await createTestContext({ migrate: false }));
 try {
   const routes = guardedRoutes([adminRouter(context), accountRouter(context)]);
   const unguarded = routes.filter((route) => !route.endpoint);

@@ -224,7 +224,7 @@ describe('refusals of /api/v1/account/*: the spec\'s login response', function (
 
   it('answers an unusable reset link, on the change and on the check, in the same shape', async () => {
     const browser = await browserWithCookie();
-    const message = 'Invalid or expired login link. Please contact your contact or your time tracking administrator to have one resent.';
+    const message = 'Invalid or expired sign-in link. Please ask your contact or your administrator to send you a new one.';
     const change = await post(browser, 'changePassword', { identityName: 'carol@example.com', token: 'not-a-token', newPassword: 'Reset-Pass-2026!!', confirmPassword: 'Reset-Pass-2026!!' });
     expect(change.status).to.equal(400);
     expectRefusal(change.body, 'account.invalid_token', [message]);

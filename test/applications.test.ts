@@ -154,6 +154,30 @@ describe('applications changed in the console reach the provider at once', funct
     expect(new URL(running.location!, server.url).pathname).to.equal('/reports/callback');
   });
 
+  it('signs nobody in to a disabled application, nor refreshes its tokens, until it is enabled again', async () => {
+    const created = await admin('POST', '/applications', { name: 'payroll', ...fields('payroll', [`${server.url}/payroll/callback`]) });
+    const secret = created.body!.sharedSecret as string;
+    const payroll = await oidc.discovery(new URL(`${server.url}/oidc`), 'payroll', secret, oidc.ClientSecretBasic(secret), noTls);
+    const { browser, tokens } = await codeFlow(payroll, `${server.url}/payroll/callback`);
+
+    const disabled = await admin('PUT', '/applications/payroll', { ...fields('payroll', [`${server.url}/payroll/callback`]), enabled: false });
+    expect(disabled.status, JSON.stringify(disabled.body)).to.equal(200);
+    expect(disabled.body).to.deep.include({ enabled: false, status: 'Running' });
+    const refused = await authorize(browser, 'payroll', `${server.url}/payroll/callback`);
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.contain('invalid_client');
+    const refresh = (await oidc.refreshTokenGrant(payroll, tokens.refresh_token!).catch((error: unknown) => error)) as oidc.WWWAuthenticateChallengeError;
+    expect(refresh).to.be.instanceOf(oidc.WWWAuthenticateChallengeError);
+    expect(refresh.cause[0]!.parameters.error).to.equal('invalid_client');
+
+    // A change that does not mention it leaves it disabled.
+    expect((await admin('PUT', '/applications/payroll', { ...fields('payroll', [`${server.url}/payroll/callback`]), displayName: 'Payroll' })).body).to.deep.include({ enabled: false });
+    expect((await admin('PUT', '/applications/payroll', { ...fields('payroll', [`${server.url}/payroll/callback`]), enabled: true })).body).to.deep.include({ enabled: true });
+    const again = await authorize(browser, 'payroll', `${server.url}/payroll/callback`);
+    expect(again.status).to.equal(303);
+    expect(new URL(again.location!, server.url).pathname).to.equal('/payroll/callback');
+  });
+
   it('puts the portal in maintenance: the status its maintenance notice reads says so at once', async () => {
     const status = () => fetch(`${server.url}/api/v1/applications/status/portal`).then((res) => res.text());
     expect(await status()).to.equal('Running');

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'node:http';
-import { crc32, deflateSync } from 'node:zlib';
+import { pngDeclaring } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { Browser } from './support/browser.js';
@@ -75,23 +75,6 @@ function revalidate(server: TestServer, url: string, etag: string): Promise<{ st
 const pngOf = (width: number, height: number, colour = '#c0392b') =>
   sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
 
-/** A PNG declaring `width` × `height` pixels with a few kilobytes of data: the start of an image bomb. */
-function pngHeader(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(4096))), chunk('IEND', Buffer.alloc(0))]);
-}
-
 /** The headers whose presence an answer shows, with the values that must not depend on whose picture it is. */
 function headerShape(res: Response): Record<string, string | null> {
   const shape: Record<string, string | null> = {};
@@ -153,7 +136,7 @@ describe('avatar: POST /api/v1/profile/avatar and GET /api/v1/avatar/:hash', fun
     });
 
     it('refuses a picture declaring more pixels than may be decoded (an image bomb)', async () => {
-      const answer = await upload(server, token, pngHeader(30_000, 30_000));
+      const answer = await upload(server, token, pngDeclaring(30_000, 30_000));
       expect(answer.status).to.equal(400);
       expect(answer.body).to.include({ code: 'avatar.too_many_pixels', message: 'The picture is too large: it may have at most 25 million pixels' });
     });

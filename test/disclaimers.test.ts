@@ -69,6 +69,8 @@ interface Item {
   icon: string | null;
   version: number;
   text: string;
+  textLanguage: string | null;
+  languages: string[];
   accepted: boolean;
   onAcceptedDate: string | null;
 }
@@ -78,6 +80,8 @@ interface Gate {
   onAcceptedDate: string | null;
   version: number | null;
   text: string | null;
+  textLanguage: string | null;
+  languages: string[];
 }
 
 describe('disclaimers API', function () {
@@ -147,12 +151,23 @@ describe('disclaimers API', function () {
         icon: '/api/v1/applications/icon/crm',
         version: 1,
         text: 'Use the CRM for company business only.',
+        textLanguage: 'en',
+        languages: ['en', 'fr'],
         accepted: false,
         onAcceptedDate: null,
       });
-      expect(items[3], 'a text only written in French is shown in French').to.include({ icon: null, privateUrl: null, text: 'Conditions du wiki.' });
+      expect(items[3], 'a text only written in French is shown in French, and says so').to.deep.include({
+        icon: null,
+        privateUrl: null,
+        text: 'Conditions du wiki.',
+        textLanguage: 'fr',
+        languages: ['fr'],
+      });
       const french = (await (await call('GET', '/api/v1/profile/disclaimers', token, { language: 'fr' })).json()) as { items: Item[] };
-      expect(french.items[0]!.text).to.equal('Utilisez le CRM pour les affaires de la société uniquement.');
+      expect(french.items[0]).to.include({ text: 'Utilisez le CRM pour les affaires de la société uniquement.', textLanguage: 'fr' });
+      // A reader of a language the text is not written in gets the English one, named as such.
+      const german = (await (await call('GET', '/api/v1/profile/disclaimers', token, { language: 'de' })).json()) as { items: Item[] };
+      expect(german.items[0]).to.include({ text: 'Use the CRM for company business only.', textLanguage: 'en' });
     });
 
     it('orders accepted disclaimers first, by acceptance date ascending, and pages with skip and take', async () => {
@@ -238,6 +253,8 @@ describe('disclaimers API', function () {
         onAcceptedDate: null,
         version: 1,
         text: 'Use the CRM for company business only.',
+        textLanguage: 'en',
+        languages: ['en', 'fr'],
       });
 
       const posted = await call('POST', path, token);
@@ -256,6 +273,8 @@ describe('disclaimers API', function () {
         onAcceptedDate: null,
         version: null,
         text: null,
+        textLanguage: null,
+        languages: [],
       });
     });
 
@@ -272,7 +291,7 @@ describe('disclaimers API', function () {
       expect((await call('GET', path, token)).status).to.equal(403);
       const posted = await call('POST', path, token);
       expect(posted.status).to.equal(403);
-      expect(((await posted.json()) as { message: string }).message).to.equal('You dont have permission to perform this action');
+      expect(((await posted.json()) as { message: string }).message).to.equal('You do not have permission to perform this action');
       expect((await call('GET', `/api/v1/profile/disclaimer/not-a-user-id/wiki`, token)).status).to.equal(403);
       const rows = await server.server.context.dataSource.query(
         `SELECT 1 FROM disclaimer_acceptances da JOIN disclaimers d ON d.id = da.disclaimer_id WHERE da.user_id = $1 AND d.application_id = 'wiki'`,

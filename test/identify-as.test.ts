@@ -1,5 +1,8 @@
+import { NOTIFICATION_HUB_EVENTS, NOTIFICATIONS_HUB_PATH } from '@gatehouse/contracts';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
+import sharp from 'sharp';
+import { io, type Socket } from 'socket.io-client';
 import { Browser } from './support/browser.js';
 import { PKCE, PKCE_VERIFIER } from './support/flows.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -9,8 +12,9 @@ const BOOTSTRAP = `
 areas: [{ name: Default, default: true }]
 applications:
   - { id: '1', name: identity, displayName: Identity Management, type: public, roles: [{ name: God }, { name: Administrator }, { name: User }] }
-  - { id: admin-console, name: admin-console, displayName: Console, type: public, firstParty: true, redirectUris: ['\${url}/admin-console/callback'] }
-  - { id: spa, name: spa, displayName: Portal, type: public, firstParty: true, redirectUris: ['\${url}/spa/callback'] }
+  - { id: admin-console, name: admin-console, displayName: Console, type: public, firstParty: true, redirectUris: ['\${url}/admin-console/callback'], disclaimer: { en: 'Console terms.' } }
+  - { id: spa, name: spa, displayName: Portal, type: public, firstParty: true, redirectUris: ['\${url}/spa/callback'], disclaimer: { en: 'Portal terms.' } }
+  - { id: partner, name: partner, displayName: Partner, type: public, redirectUris: ['\${url}/partner/callback'] }
 users:
   - { userName: god@example.com, firstName: Grace, lastName: Odin, area: Default, language: en, password: '${PASSWORD}', memberships: [{ tenant: Global, application: '1', roles: [God] }] }
   - { userName: zeus@example.com, firstName: Zeus, area: Default, language: en, password: '${PASSWORD}', memberships: [{ tenant: Global, application: '1', roles: [God] }] }
@@ -130,33 +134,72 @@ describe('Identify As: a God user signed in as another user, end to end', functi
     return read();
   }
 
+  const sockets: Socket[] = [];
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.disconnect();
+  });
+
+  /** A console's connection to the notification hub with `accessToken` in its handshake. */
+  function hubSocket(accessToken: string): Socket {
+    const socket = io(server.url, { path: NOTIFICATIONS_HUB_PATH, transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: accessToken } });
+    sockets.push(socket);
+    return socket;
+  }
+
+  /** Whether the hub accepted the connection (BeginConnection) or refused it (connect_error). */
+  function handshake(socket: Socket): Promise<'accepted' | 'refused'> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('neither accepted nor refused')), 5000);
+      const settle = (outcome: 'accepted' | 'refused') => () => {
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      socket.once(NOTIFICATION_HUB_EVENTS.beginConnection, settle('accepted'));
+      socket.once('connect_error', settle('refused'));
+    });
+  }
+
+  /** Why the socket was disconnected; rejects when it is still connected after 5 s. */
+  function disconnection(socket: Socket): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('still connected after 5 s')), 5000);
+      socket.once('disconnect', (reason: string) => {
+        clearTimeout(timer);
+        resolve(reason);
+      });
+    });
+  }
+
   it("switches the God user's browser to the user: the portal's and the console's tokens and userinfo carry act, capped at the end", async () => {
     const { browser } = await graceAs('ada@example.com');
     const grace = idOf('god@example.com');
+    const [impersonation] = await db(`SELECT id FROM impersonations WHERE actor_id = $1 AND ended_at IS NULL`, [grace]);
+    // The actor (RFC 8693), and the impersonation itself: a token outlives neither.
+    const act = { sub: grace, name: 'Grace Odin', impersonation_id: impersonation!.id };
 
     const portal = await silently(browser, 'spa', PORTAL_SCOPE);
     const idToken = decodeJwt(portal.id_token);
     expect(idToken.sub).to.equal(idOf('ada@example.com'));
-    expect(idToken.act).to.deep.equal({ sub: grace, name: 'Grace Odin' });
+    expect(idToken.act).to.deep.equal(act);
     // Five minutes at most (the configured end), whatever the usual lifetime (an hour).
     expect(portal.expires_in).to.be.at.most(300);
     expect((idToken.exp as number) - (idToken.iat as number)).to.be.at.most(300);
     const me = await userinfo(portal.access_token);
     expect(me.status).to.equal(200);
     expect(me.body).to.include({ sub: idOf('ada@example.com') });
-    expect(me.body.act).to.deep.equal({ sub: grace, name: 'Grace Odin' });
+    expect(me.body.act).to.deep.equal(act);
 
     const console = await silently(browser, 'admin-console', CONSOLE_SCOPE);
     const access = decodeJwt(console.access_token);
     expect(access.sub).to.equal(idOf('ada@example.com'));
-    expect(access.act).to.deep.equal({ sub: grace, name: 'Grace Odin' });
+    expect(access.act).to.deep.equal(act);
     expect(access.roles).to.deep.equal(['Administrator']);
     expect((access.exp as number) - (access.iat as number)).to.be.at.most(300);
 
     // A refresh keeps the actor and the cap.
     const refreshed = await token('spa', { grant_type: 'refresh_token', refresh_token: portal.refresh_token! });
     expect(refreshed.error, JSON.stringify(refreshed)).to.equal(undefined);
-    expect(decodeJwt(refreshed.id_token).act).to.deep.equal({ sub: grace, name: 'Grace Odin' });
+    expect(decodeJwt(refreshed.id_token).act).to.deep.equal(act);
     expect(refreshed.expires_in).to.be.at.most(300);
 
     // Every log row written meanwhile names Grace: the session log of the tokens, the system log of a change.
@@ -297,6 +340,92 @@ describe('Identify As: a God user signed in as another user, end to end', functi
     const pat = await api('POST', '/api/v1/keys', console.access_token, { name: 'mine', applicationName: 'identity' });
     expect(pat.status).to.equal(403);
     expect(pat.body.code).to.equal('identifyAs.not_while_impersonating');
+  });
+
+  it("refuses accepting the user's terms, changing their picture, downloading their data and approving a consent in their name while signed in as them", async () => {
+    const { browser } = await graceAs('ada@example.com');
+    const ada = idOf('ada@example.com');
+    const portal = await silently(browser, 'spa', PORTAL_SCOPE);
+    const console = await silently(browser, 'admin-console', CONSOLE_SCOPE);
+    const refused = (answer: { status: number; body: Record<string, unknown> }) => {
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(403);
+      expect(answer.body).to.include({ code: 'identifyAs.not_while_impersonating', message: 'This is not possible while signed in on behalf of another user' });
+    };
+
+    // The terms, from the portal's list and through the gate (with the portal's token, and with the console's).
+    refused(await api('PUT', '/api/v1/profile/disclaimer/spa', portal.access_token, { version: 1 }));
+    refused(await api('POST', `/api/v1/profile/disclaimer/${ada}/spa`, portal.access_token));
+    refused(await api('POST', `/api/v1/profile/disclaimer/${ada}/admin-console`, console.access_token));
+    expect(await db(`SELECT disclaimer_id FROM disclaimer_acceptances WHERE user_id = $1`, [ada])).to.deep.equal([]);
+    // Reading whether they are accepted stays open: the console asks it before it shows anything.
+    expect((await api('GET', `/api/v1/profile/disclaimer/${ada}/admin-console`, console.access_token)).body).to.include({ accepted: false });
+
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#2e86c1' } }).png().toBuffer())]), 'me.png');
+    const picture = await fetch(`${server.url}/api/v1/profile/avatar`, { method: 'POST', headers: { authorization: `Bearer ${portal.access_token}`, 'accept-language': 'en' }, body: form });
+    refused({ status: picture.status, body: (await picture.json()) as Record<string, unknown> });
+    expect(await db(`SELECT user_id FROM user_avatars WHERE user_id = $1`, [ada])).to.deep.equal([]);
+
+    const myData = await fetch(`${server.url}/api/v1/profile/myData`, { headers: { authorization: `Bearer ${portal.access_token}`, 'accept-language': 'en' } });
+    expect(myData.status).to.equal(403);
+
+    // A third-party application asks for consent: approving it would be the user's own grant.
+    expect((await authorize(browser, 'partner', 'openid profile')).pathname).to.equal('/account/login');
+    const details = (await (await browser.get('/api/v1/account/interaction')).json()) as { uid: string; prompt: string };
+    expect(details.prompt).to.equal('consent');
+    const approved = await browser.postJson('/api/v1/account/consent', { approve: true, interaction: details.uid }, { 'accept-language': 'fr' });
+    expect(approved.status).to.equal(403);
+    expect(await approved.json()).to.deep.include({
+      code: 'identifyAs.not_while_impersonating',
+      errors: ["Ce n'est pas possible lorsque vous êtes connecté pour le compte d'un autre utilisateur"],
+    });
+    const grants = await db(`SELECT id FROM oidc_model_instances WHERE model = 'Grant' AND payload->>'accountId' = $1 AND payload->>'clientId' = 'partner'`, [ada]);
+    expect(grants).to.deep.equal([]);
+    // Declining grants nothing: the application is told access_denied.
+    const declined = (await (await browser.postJson('/api/v1/account/consent', { approve: false, interaction: details.uid })).json()) as { redirectTo: string };
+    const { url } = await browser.follow(declined.redirectTo);
+    expect(new URL(url).searchParams.get('error')).to.equal('access_denied');
+  });
+
+  it('drops the hub sockets of an impersonation when it ends from the portal, and refuses its token afterwards', async () => {
+    const { browser } = await graceAs('ada@example.com');
+    const portal = await silently(browser, 'spa', PORTAL_SCOPE);
+    const console = await silently(browser, 'admin-console', CONSOLE_SCOPE);
+    const socket = hubSocket(console.access_token);
+    expect(await handshake(socket)).to.equal('accepted');
+    const dropped = disconnection(socket);
+
+    expect((await api('POST', '/api/v1/account/identifyAs/end', portal.access_token)).status).to.equal(200);
+
+    expect(await dropped).to.equal('io server disconnect');
+    expect(await handshake(hubSocket(console.access_token))).to.equal('refused');
+  });
+
+  it('refuses the tokens of an ended impersonation, even once the God user signs in as the same user again', async () => {
+    const ada = idOf('ada@example.com');
+    const first = await graceAs('ada@example.com');
+    const firstPortal = await silently(first.browser, 'spa', PORTAL_SCOPE);
+    const old = (await silently(first.browser, 'admin-console', CONSOLE_SCOPE)).access_token;
+    expect((await api('GET', '/api/v1/admin/me', old)).status).to.equal(200);
+    expect((await api('POST', '/api/v1/account/identifyAs/end', firstPortal.access_token)).status).to.equal(200);
+
+    // The same God user, the same user: a new impersonation, with tokens of its own.
+    const second = await graceAs('ada@example.com');
+    const current = (await silently(second.browser, 'admin-console', CONSOLE_SCOPE)).access_token;
+    expect((await api('GET', '/api/v1/admin/me', current)).status).to.equal(200);
+    expect(await handshake(hubSocket(current))).to.equal('accepted');
+
+    expect((await api('GET', '/api/v1/admin/me', old)).status).to.equal(401);
+    expect(await handshake(hubSocket(old))).to.equal('refused');
+    expect((await api('GET', `/api/v1/profile/disclaimer/${ada}/admin-console`, old)).status).to.equal(401);
+  });
+
+  it("refuses the portal's token on the profile API once its impersonation's time has come", async () => {
+    const { browser } = await graceAs('tom@example.com');
+    const portal = await silently(browser, 'spa', PORTAL_SCOPE);
+    expect((await api('GET', '/api/v1/profile', portal.access_token)).status).to.equal(200);
+    await db(`UPDATE impersonations SET expires_at = now() - interval '1 second' WHERE target_id = $1 AND ended_at IS NULL`, [idOf('tom@example.com')]);
+    expect((await api('GET', '/api/v1/profile', portal.access_token)).status).to.equal(401);
   });
 
   it('ends from the portal: logged, the session closed and its tokens revoked, nothing refreshed any more', async () => {

@@ -19,6 +19,7 @@ users:
   - { userName: kate@example.com, area: Default, language: en, password: '${PASSWORD}' }
   - { userName: liam@example.com, area: Default, language: en, password: '${PASSWORD}' }
   - { userName: mona@example.com, area: Default, language: fr, password: '${PASSWORD}' }
+  - { userName: nina@example.com, area: Default, language: en, password: '${PASSWORD}' }
 `;
 const withLink = (mail: { text?: string }) => /changePassword\?/.test(mail.text ?? '');
 
@@ -87,6 +88,17 @@ describe('password lifecycle: policy, expiry, reset', function () {
     expect((await login('ivy@example.com', 'Brand-New-Pass-2026!')).body.success).to.equal(true);
   });
 
+  it('calls a password an administrator set temporary, not expired, and asks for the user’s own', async () => {
+    // Set by an administrator: never chosen by its user.
+    await db().query(`UPDATE users SET password_changed_at = NULL WHERE normalized_user_name = 'nina@example.com'`);
+    const { browser, body } = await login('nina@example.com');
+    expect(body).to.include({ success: false, changePassword: true, code: 'account.temporary_password' });
+    expect(body.errors).to.deep.equal(['You signed in with a temporary password. Choose your own password to continue.']);
+    const done = await post(browser, '/api/v1/account/changePassword', { token: body.token, newPassword: 'Her-Own-Choice-2026!', confirmPassword: 'Her-Own-Choice-2026!' });
+    expect(done.body.success).to.equal(true);
+    expect((await login('nina@example.com', 'Her-Own-Choice-2026!')).body.success, 'her own password is not asked again').to.equal(true);
+  });
+
   it('refuses the last 7 passwords and accepts the eighth oldest', async () => {
     const passwords = Array.from({ length: 8 }, (_, i) => `History-Pass-${i}-2026!`);
     for (const password of passwords) expect((await resetTo('jack@example.com', password)).result.status, password).to.equal(200);
@@ -106,7 +118,7 @@ describe('password lifecycle: policy, expiry, reset', function () {
     const unknown = await post(browser, '/api/v1/account/resetPassword', { username: 'nobody@example.com' });
     expect(known.status).to.equal(200);
     expect(unknown).to.deep.equal(known);
-    expect(known.body.message).to.equal('Please check your email inbox. We have sent instructions on how reset your password.');
+    expect(known.body.message).to.equal('Please check your email inbox. We have sent you instructions to reset your password.');
 
     const mail = await smtp.next('kate@example.com', 0, withLink);
     expect(mail.subject, 'the mail speaks the requested language').to.match(/senha/i);
@@ -122,7 +134,7 @@ describe('password lifecycle: policy, expiry, reset', function () {
     const wrongUser = await browser.get(`/api/v1/account/validateToken/liam@example.com/${token}`, { 'accept-language': 'en' });
     expect(wrongUser.status).to.equal(400);
     expect(((await wrongUser.json()) as { errors: string[] }).errors).to.deep.equal([
-      'Invalid or expired login link. Please contact your contact or your time tracking administrator to have one resent.',
+      'Invalid or expired sign-in link. Please ask your contact or your administrator to send you a new one.',
     ]);
 
     const page = await browser.get(`/account/changePassword?identityName=kate%40example.com&token=${token}`);
@@ -155,16 +167,29 @@ describe('password lifecycle: policy, expiry, reset', function () {
     expect((await fetch(`${server.url}/api/v1/profile/resetPassword/liam@example.com`)).status, 'signed-in users only').to.equal(401);
   });
 
-  it('gives locked and draft users the spec messages instead of a link', async () => {
+  it('answers locked and draft users as any other, and mails them why there is no link', async () => {
+    // The account's mails are limited (one a minute): the counts of the tests before start again.
+    const mayMailAgain = async () => server.server.context.throttle.mailUsed((await db().query(`SELECT id FROM users WHERE normalized_user_name = 'liam@example.com'`))[0].id);
     await db().query(`UPDATE users SET locked = true WHERE normalized_user_name = 'liam@example.com'`);
+    await mayMailAgain();
     const browser = new Browser(server.url);
     await browser.get('/api/v1/config');
+    const unknown = await post(browser, '/api/v1/account/resetPassword', { username: 'nobody@example.com' });
+    let before = smtp.mails.length;
     const locked = await post(browser, '/api/v1/account/resetPassword', { username: 'liam@example.com' });
-    expect(locked.status).to.equal(400);
-    expect(locked.body.errors).to.deep.equal(['Cannot reset password, user is locked']);
+    expect(locked).to.deep.equal(unknown);
+    const lockedMail = await smtp.next('liam@example.com', before);
+    expect(withLink(lockedMail)).to.equal(false);
+    expect(lockedMail.text).to.contain('Your account is locked');
+
     await db().query(`UPDATE users SET locked = false, draft = true WHERE normalized_user_name = 'liam@example.com'`);
+    await mayMailAgain();
+    before = smtp.mails.length;
     const draft = await post(browser, '/api/v1/account/resetPassword', { username: 'liam@example.com' });
-    expect(draft.body.errors).to.deep.equal(['Cannot reset password at this stage']);
+    expect(draft).to.deep.equal(unknown);
+    const draftMail = await smtp.next('liam@example.com', before);
+    expect(withLink(draftMail)).to.equal(false);
+    expect(draftMail.text).to.contain('waiting for approval');
     await db().query(`UPDATE users SET draft = false WHERE normalized_user_name = 'liam@example.com'`);
   });
 

@@ -51,12 +51,12 @@ describe('portal paths and the silent sign-in callback', function () {
   });
 
   it('answers the portal routes 200 and any other path, /home included, 404 with the SPA shell', async () => {
-    for (const route of ['/', '/account/login', '/profile', '/auth/callback', '/rights', '/rigths', '/disclaimers', '/clients', '/service-manager']) {
+    for (const route of ['/', '/account/login', '/profile', '/auth/callback', '/rights', '/rigths', '/disclaimers', '/clients', '/service-manager', '/home/companies/select']) {
       const res = await request(portal).get(route);
       expect(res.status, route).to.equal(200);
       expect(res.text, route).to.contain('<div id="root">');
     }
-    for (const route of ['/home', '/home/', '/no/such/page', '/rights/more', '/disclaimer', '/service-managers']) {
+    for (const route of ['/home', '/home/', '/home/companies', '/home/companies/select/more', '/no/such/page', '/rights/more', '/disclaimer', '/service-managers']) {
       const res = await request(portal).get(route);
       expect(res.status, route).to.equal(404);
       expect(res.type, route).to.equal('text/html');

@@ -186,7 +186,7 @@ describe('profile API: /api/v1/profile, its companies and the current_company cl
       const language = await as('rita@example.com', 'PUT', '', { firstName: 'Rita', lastName: 'Sousa', language: 'xx' });
       expect(language.status).to.equal(400);
       expect(language.body.errors).to.deep.equal([
-        { field: 'language', code: 'validation.invalid_value', message: 'language must be one of: fr, en, es, pt-PT, pt-BR, it, de' },
+        { field: 'language', code: 'users.language_invalid', message: 'Invalid preferred language' },
       ]);
 
       const long = await as('rita@example.com', 'PUT', '', { firstName: 'R'.repeat(101), lastName: 'Sousa', language: 'en' });

@@ -146,9 +146,15 @@ describe('second factor (e-mailed code and authenticator app)', function () {
     expect(left).to.deep.equal([4, 3, 2, 1]);
     const locked = await post(browser, '/api/v1/account/verifyCode', { token: body.token, code: '000000' });
     expect(locked.status).to.equal(423);
-    expect(locked.body.code).to.equal('account.locked');
+    // Past the password, the user has proved who they are: the lock is said as such.
+    expect(locked.body.code).to.equal('account.locked_out');
+    const [headline, detail] = locked.body.errors as string[];
+    expect(headline).to.equal('User Is Locked Out');
+    expect(detail).to.match(/^Your account is locked after 5 failed attempts\. Try again after /);
+    expect(locked.body.lockedUntil).to.be.a('string');
     const password = await passwordStep('fred@example.com');
-    expect(password.body.code, 'the password cannot reset the count').to.equal('account.locked');
+    expect(password.body.code, 'the password cannot reset the count, and its step answers as it does to anyone').to.equal('account.locked');
+    expect(password.body.errors).to.not.include('User Is Locked Out');
   });
 
   it('accepts an enrolled authenticator app instead of the mail, each code once per time step', async () => {

@@ -407,6 +407,28 @@ describe('security: the provider’s token policy, redirects, headers and pages'
       expectInlineCodeAllowed(html, own.headers.get('content-security-policy'));
     });
 
+    it('ends a sign-out no application asked to come back from on the spec’s "Login has successfully ended", in the visitor’s language', async () => {
+      for (const [language, heading] of [
+        ['en', 'Login has successfully ended'],
+        ['fr', 'La session a bien été fermée'],
+        ['de', 'Die Anmeldung wurde erfolgreich beendet'],
+      ] as const) {
+        const browser = new Browser(server.url);
+        await authorize(browser, 'rp-web');
+        const confirm = await (await browser.get('/oidc/session/end?client_id=rp-web')).text();
+        const action = /<form[^>]*action="([^"]+)"/.exec(confirm)![1]!.replaceAll('&amp;', '&');
+        const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm)![1]!;
+        const confirmed = await browser.request('POST', action, { form: { xsrf, logout: 'yes' } });
+        expect(confirmed.status, language).to.equal(303);
+        const end = await browser.get(confirmed.headers.get('location')!, { 'accept-language': language });
+        const html = await end.text();
+        expect(end.status, language).to.equal(200);
+        expect(html, language).to.contain(`<h1>${heading}</h1>`);
+        expect(html, language).to.contain(`<html lang="${language}">`);
+        expectInlineCodeAllowed(html, end.headers.get('content-security-policy'));
+      }
+    });
+
     it('sends HSTS over TLS only: behind the trusted proxy, when it says the request came over https', async () => {
       for (const path of ['/api/v1/config', '/account/login', '/oidc/.well-known/openid-configuration']) {
         const tls = await fetch(`${server.url}${path}`, { headers: { 'x-forwarded-proto': 'https' } });

@@ -121,6 +121,17 @@ describe('deployment: the container image and the compose stack', () => {
       }
     });
 
+    it('serves /metrics to nobody through the ingress: the image runs in production, without a token or a metrics port, and the product publishes no port', () => {
+      const image = stages(read('deploy/Dockerfile')).stages.at(-1)!;
+      expect(image.lines.find((l) => l.startsWith('ENV '))).to.contain('NODE_ENV=production');
+      for (const name of ['idp', 'admin-api']) {
+        expect(services[name]!.ports, `${name} is reached through the ingress only`).to.equal(undefined);
+        const config = loadConfig({ env: { ...environment(name), NODE_ENV: 'production' }, configDir: path.join(ROOT, 'config') });
+        expect(config.metrics.token, name).to.equal(undefined);
+        expect(config.metrics.port, name).to.equal(undefined);
+      }
+    });
+
     it('routes the admin API’s paths to admin-api at the ingress, as the launcher does', () => {
       const caddy = read('deploy/Caddyfile');
       const matcher = /@admin path (.+)/.exec(caddy)![1]!.split(/\s+/).map((p) => p.replace('{$BASE_PATH}', ''));

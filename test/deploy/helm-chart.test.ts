@@ -243,6 +243,36 @@ describe('deployment: the Helm chart', () => {
     });
   });
 
+  describe('metrics', () => {
+    const configOf = (chart: RenderedChart) => loadConfig({ env: environmentOf(chart), configDir: path.join(ROOT, 'config') });
+
+    it('gives the ingress no /metrics without METRICS_TOKEN: production pods, one http port, no metrics port, no scrape annotation', () => {
+      const chart = renderChart(CHART, { values: { secrets: SECRETS } });
+      const config = configOf(chart);
+      expect(config.nodeEnv, '/metrics is not served on the public port in production without a token').to.equal('production');
+      expect(config.metrics.token).to.equal(undefined);
+      expect(config.metrics.port).to.equal(undefined);
+      for (const { owner, spec } of podSpecs(chart)) {
+        for (const container of spec.containers as Any[]) {
+          expect((container.ports ?? []).map((port: Any) => port.name), owner).to.satisfy((names: string[]) => names.every((name) => name === 'http'));
+          expect((container.env ?? []).map((variable: Any) => variable.name), owner).to.not.include('METRICS_PORT');
+        }
+      }
+      for (const service of ofKind(chart, 'Service')) expect(service.spec.ports.map((port: Any) => port.name), service.metadata.name).to.deep.equal(['http']);
+      for (const manifest of chart.manifests as Any[]) {
+        const annotations = { ...manifest.metadata.annotations, ...manifest.spec?.template?.metadata?.annotations };
+        expect(Object.keys(annotations).filter((name) => name.startsWith('prometheus.io')), `${manifest.kind} ${manifest.metadata.name}`).to.deep.equal([]);
+      }
+    });
+
+    it('passes secrets.metricsToken to the pods, which then serve /metrics to its bearer', () => {
+      const token = 'scrape-token-0123456789abcdef';
+      const chart = renderChart(CHART, { values: { secrets: { ...SECRETS, metricsToken: token } } });
+      expect(ofKind(chart, 'Secret')[0]!.stringData).to.include({ METRICS_TOKEN: token });
+      expect(configOf(chart).metrics.token).to.equal(token);
+    });
+  });
+
   describe('under a base path, with an existing Secret, a bootstrap file and a fixed replica count', () => {
     const bootstrap = 'areas:\n  - name: Default\n    default: true\n';
     let chart: RenderedChart;

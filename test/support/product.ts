@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { createDataSource, migrate, startEmbeddedPostgres } from '@gatehouse/core';
 import { freePort } from './server.js';
 
@@ -103,3 +103,14 @@ async function spawnOnFreePort(base: NodeJS.ProcessEnv, basePath = ''): Promise<
   }
   return { server, port, output, ready: true };
 }
+
+/** Lets the finite animations in progress (a dialog or a message coming in) end. */
+export const settle = (page: Page) =>
+  page.evaluate('Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))');
+
+/**
+ * Waits until the page shows no spinner and no skeleton: the calls behind what it shows have
+ * answered. A function, not a string: the pages' policy refuses the `eval` a string's polling needs.
+ */
+export const loaded = (page: Page) =>
+  page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document.querySelector('.ant-spin-spinning, .ant-skeleton-active'));

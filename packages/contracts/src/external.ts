@@ -102,7 +102,15 @@ export const externalInvitationAnswerSchema = z.object({ tenantId: z.string(), t
 export type ExternalInvitationAnswer = z.output<typeof externalInvitationAnswerSchema>;
 
 /** LockUser's answer. */
-export const externalLockedUserSchema = z.object({ id: z.string(), userName: z.string(), locked: z.literal(true), wasLocked: z.boolean() });
+export const externalLockedUserSchema = z.object({
+  id: z.string(),
+  userName: z.string(),
+  /** Whether the account itself is locked (one the application created and that holds nothing else). */
+  locked: z.boolean(),
+  wasLocked: z.boolean(),
+  /** `account`: the account is locked; `application`: only its access to the calling application ended. */
+  scope: z.enum(['account', 'application']),
+});
 
 /** A tenant the application sees; in the tree view with the visible tenants below it. */
 export interface ExternalEntity {
@@ -249,7 +257,7 @@ export const externalRoutes = {
     endpoint: 'external.InviteUsers',
     access: 'application',
     summary:
-      'Gives users, by e-mail, roles of the calling application in the tenant: an unknown address becomes a new user of the tenant’s area, mailed an invitation to choose a password. Each invitee succeeds or fails on its own. With an Idempotency-Key, a retry gets the first answer and invites nobody twice',
+      'Gives users, by e-mail, roles of the calling application in the tenant: at once to users the application already serves (holding one of its roles); any other address, known or not, becomes an operation request for the tenant’s approvers (a new address a draft user, invited once approved), answered Requested alike, without a user id. Each invitee succeeds or fails on its own. With an Idempotency-Key, a retry gets the first answer and invites nobody twice',
     params: tenantParams,
     headers: idempotencyHeaders,
     body: externalInvitationSchema,
@@ -265,12 +273,12 @@ export const externalRoutes = {
         items: [
           {
             email: 'ana.garcia@acme.example',
-            status: 'Created',
-            userId: EXAMPLE.userId,
-            created: true,
-            invitationSent: true,
-            rolesAdded: ['Sales'],
-            operationRequestId: null,
+            status: 'Requested',
+            userId: null,
+            created: false,
+            invitationSent: false,
+            rolesAdded: [],
+            operationRequestId: EXAMPLE.operationRequestId,
             error: null,
           },
           {
@@ -293,12 +301,12 @@ export const externalRoutes = {
     endpoint: 'external.InviteUsersWithOperationRequest',
     access: 'application',
     summary:
-      "As InviteUsers, but each invitee gets an operation request waiting for the tenant's approvers instead of the roles (a new user is a draft until it is approved); the roles must be ones operation requests may give. With an Idempotency-Key, a retry gets the first answer",
+      "As InviteUsers, but every invitee gets an operation request waiting for the tenant's approvers instead of the roles (a new address is a draft user, invited once approved); the user id is answered only for users the application already serves. An invitee whose roles operation requests may not give fails on its own. With an Idempotency-Key, a retry gets the first answer",
     params: tenantParams,
     headers: idempotencyHeaders,
     body: externalInvitationSchema,
     response: externalInvitationAnswerSchema,
-    errors: { ...IDEMPOTENCY_ERRORS, 400: 'A role is not one of the application or cannot be requested, or the tenant is the Global tenant' },
+    errors: { ...IDEMPOTENCY_ERRORS, 400: 'A role is not one of the application, or the tenant is the Global tenant' },
     examples: {
       params: { tenantId: EXAMPLE.tenantId },
       headers: { [IDEMPOTENCY_KEY_HEADER]: '0d9a1f3e-8c4b-4e2a-b6d5-7f8e9a0b1c2d' },
@@ -310,8 +318,8 @@ export const externalRoutes = {
           {
             email: 'ana.garcia@acme.example',
             status: 'Requested',
-            userId: EXAMPLE.userId,
-            created: true,
+            userId: null,
+            created: false,
             invitationSent: false,
             rolesAdded: [],
             operationRequestId: EXAMPLE.operationRequestId,
@@ -327,13 +335,13 @@ export const externalRoutes = {
     endpoint: 'external.LockUser',
     access: 'application',
     summary:
-      'Locks the account of a user holding a role of the calling application (until an administrator unlocks it) and ends their sessions; never an account holding an Identity role beyond User',
+      'For a user holding a role of the calling application: locks the account (until an administrator unlocks it) and ends its sessions when the application created it and it holds nothing else; otherwise takes its roles of the application and ends its access to that application alone. Never an account holding an Identity role beyond User',
     params: userParams,
     response: externalLockedUserSchema,
     errors: { 400: 'The account is the personal access token owner’s own', 403: 'The account holds an Identity role beyond User' },
     examples: {
       params: { userId: EXAMPLE.userId },
-      response: { id: EXAMPLE.userId, userName: 'ana.garcia@acme.example', locked: true, wasLocked: false },
+      response: { id: EXAMPLE.userId, userName: 'ana.garcia@acme.example', locked: false, wasLocked: false, scope: 'application' },
     },
   }),
   GetEntities: defineRoute({

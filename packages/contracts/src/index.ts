@@ -4,6 +4,7 @@ export * from './domain.js';
 export * from './route.js';
 export * from './list.js';
 export * from './admin/roles.js';
+export * from './admin/role-origins.js';
 export * from './admin/imports.js';
 export * from './admin/users.js';
 export * from './admin/groups.js';

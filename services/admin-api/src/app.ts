@@ -4,8 +4,7 @@ import { BULK_OPERATION_REQUEST_PREFIXES } from '@gatehouse/contracts';
 import { type AppContext } from '@gatehouse/core';
 import { createBaseApp, koaJsonBody, koaSpa } from '@gatehouse/core/http';
 import type Koa from 'koa';
-import { adminAccessTokenVerifier } from './auth/access-token.js';
-import { adminAccountStates } from './auth/account-state.js';
+import { createAdminContext, type AdminContext } from './admin-context.js';
 import { accessTokenBearer, koaAdminAuth, type BearerVerifier } from './auth/koa-admin-auth.js';
 import { personalAccessTokenBearer } from './auth/personal-access-token.js';
 import { sessionTokenBearer } from './auth/session-token.js';
@@ -36,8 +35,43 @@ import { tenantIdentityRoutes } from './features/tenant-identities/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
 import { userExcelRoutes } from './features/users/excel/router.js';
 import { userRoutes } from './features/users/router.js';
+import { groupMembersImportJob } from './features/groups/excel/service.js';
+import { adminReportHandler } from './features/jobs/admin-report.js';
+import { runBackgroundJobs, type BackgroundJobs, type JobHandlers } from './features/jobs/runtime.js';
+import { exportAuthenticationLogsHandler, exportSystemLogsHandler } from './features/logs/export.js';
+import { bulkRequestsJob } from './features/operation-requests/bulk-import.js';
+import { tenantRolesImportJob } from './features/tenant-identities/import.js';
+import { exportMembersHandler, exportTenantsHandler } from './features/tenants/export.js';
+import { changeUserNamesJob } from './features/users/excel/change-user-name.js';
+import { bulkInsertUsersJob } from './features/users/excel/import.js';
 
 /** Every route of the administration API lives under this prefix, behind bearer authentication. */
+/**
+ * The handler of every job type this product runs, made for one context. A handler answers either
+ * a file (`{ fileUrl }`, the stored file's id) or an import result (`success`, `totalElements`,
+ * `importedElements`, `errors`, `warnings`); the finished job's notification carries it. Kept here,
+ * at the composition root: the jobs feature runs them and knows none of the features.
+ */
+export const jobHandlers: JobHandlers = {
+  AdminReport: adminReportHandler,
+  ExportTenants: exportTenantsHandler,
+  ExportMembers: exportMembersHandler,
+  ExportAuthenticationLogs: exportAuthenticationLogsHandler,
+  ExportSystemLogs: exportSystemLogsHandler,
+  BulkInsertUsers: bulkInsertUsersJob,
+  BulkChangeUsernameEmail: changeUserNamesJob,
+  BulkInsertGroupMembers: groupMembersImportJob,
+  BulkInsertUsersWithTenant: (context) => tenantRolesImportJob(context, 'users'),
+  BulkInsertGroupsWithTenant: (context) => tenantRolesImportJob(context, 'groups'),
+  BulkInsertPermisionRequestForTenant: (context) => bulkRequestsJob(context, 'requests'),
+  BulkInsertUserAndPermisionRequestForTenant: (context) => bulkRequestsJob(context, 'fullUsers'),
+};
+
+/** Background jobs of this node, running every job type of the product: the queue's workers, their notifications, the purge of expired files. */
+export function startBackgroundJobs(context: AdminContext, options: Parameters<typeof runBackgroundJobs>[2] = {}): Promise<BackgroundJobs> {
+  return runBackgroundJobs(context, jobHandlers, options);
+}
+
 export const ADMIN_API_PREFIX = '/api/v1/admin';
 /** Locking and unlocking accounts keep the spec's paths under /api/v1/account, with the same bearer authentication. */
 export const ACCOUNT_LOCK_PATHS = ['/api/v1/account/lock', '/api/v1/account/unlock'];
@@ -70,17 +104,18 @@ export interface AdminApiOptions {
 }
 
 /** The administration API (`/api/v1/admin/*`, `/api/v1/keys`) and the admin console. */
-export function createApp(context: AppContext, options: AdminApiOptions = {}): Koa {
+export function createApp(appContext: AppContext | AdminContext, options: AdminApiOptions = {}): Koa {
+  const context = createAdminContext(appContext);
   const app = createBaseApp(context);
   // Personal access tokens before portal tokens: both are opaque, but only PATs carry the prefix.
   const verifiers = options.bearerVerifiers ?? [
-    accessTokenBearer(adminAccessTokenVerifier(context)),
+    accessTokenBearer(context.accessTokens),
     personalAccessTokenBearer(context),
     sessionTokenBearer(context),
   ];
   // Every admin API path is authenticated before anything else, bodies included: an anonymous
   // caller learns nothing, not even which routes exist.
-  const auth = koaAdminAuth(verifiers, adminAccountStates(context));
+  const auth = koaAdminAuth(verifiers, context.accountStates);
   // The one page a browser navigates to (the jobs view) has a cookie session of its own instead:
   // its router answers only GET on its path, anything else there falls through to the bearer check.
   app.use(jobsViewPageRoutes(context).routes());
@@ -102,7 +137,7 @@ export function createApp(context: AppContext, options: AdminApiOptions = {}): K
 }
 
 /** Every feature's routes, each with its full path under ADMIN_API_PREFIX (authenticated by createApp before they run). */
-export function adminRouter(context: AppContext): Router {
+export function adminRouter(context: AdminContext): Router {
   const admin = new Router();
   const features = [
     applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }),
@@ -138,6 +173,6 @@ export function adminRouter(context: AppContext): Router {
 }
 
 /** `/api/v1/account/lock/{id}` and `/unlock/{id}` (authenticated by createApp like the admin API). */
-export function accountRouter(context: AppContext): Router {
+export function accountRouter(context: AdminContext): Router {
   return accountLockRoutes(context);
 }

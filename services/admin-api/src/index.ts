@@ -1,9 +1,10 @@
 import { BULK_OPERATION_REQUEST_PREFIXES } from '@gatehouse/contracts';
-export { createApp, type AdminApiOptions } from './app.js';
+export { createAdminContext, type AdminContext } from './admin-context.js';
+export { createApp, startBackgroundJobs, type AdminApiOptions } from './app.js';
 export { startLogRetention, type LogRetention } from './features/logs/retention.js';
 export { attachNotificationHub, type NotificationHub } from './features/notifications/hub.js';
 export { announceProcess, notify, type NewNotification } from './features/notifications/notify.js';
-export { startBackgroundJobs, type BackgroundJobs } from './features/jobs/runtime.js';
+export { type BackgroundJobs } from './features/jobs/runtime.js';
 /** Path prefixes this service answers when several services share one origin. */
 export const ROUTE_PREFIXES = [
   '/api/v1/admin',

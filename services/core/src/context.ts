@@ -70,7 +70,7 @@ export async function createContext(config: Config, options: CreateContextOption
   }
 
   const secrets = new SecretBox(await loadEncryptionKey(config.security.encryptionKey, dataDir));
-  const broadcast = new Broadcast(redis, logger);
+  const broadcast = new Broadcast(redis, logger, `${config.redis.keyPrefix}:broadcast`);
   await broadcast.start();
   let closed = false;
   return {
@@ -82,7 +82,7 @@ export async function createContext(config: Config, options: CreateContextOption
     i18n: createServerI18n(),
     secrets,
     passwords: new PasswordHasher(config.security.hashConcurrency, ARGON2_OPTIONS, config.security.hashQueueLimit),
-    throttle: new SignInThrottle(config.security, redis, logger, `gatehouse:${config.server.publicUrl}`),
+    throttle: new SignInThrottle(config.security, redis, logger, `${config.redis.keyPrefix}:${config.server.publicUrl}`),
     broadcast,
     embeddedDatabase: Boolean(embedded),
     pglite,

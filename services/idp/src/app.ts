@@ -19,7 +19,7 @@ import { ProviderHost } from './oidc/provider-host.js';
 import { cookieKeys, type ProviderOptions } from './oidc/provider.js';
 
 /** Top-level routes of the portal SPA; any other path is answered 404 with the not-found page. */
-const PORTAL_ROUTES = /^\/(|account(\/.*)?|profile(\/.*)?|auth\/callback|rights|rigths|disclaimers|clients|service-manager)$/;
+const PORTAL_ROUTES = /^\/(|account(\/.*)?|profile(\/.*)?|auth\/callback|rights|rigths|disclaimers|clients|service-manager|home\/companies\/select)$/;
 
 export interface IdpOptions {
   /** Sends the mails of sign-in codes, reset links and notices (one is made from the context by default). */

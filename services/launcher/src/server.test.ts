@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '@gatehouse/core';
 import { createTestDatabase } from '@gatehouse/core/testing';
@@ -15,10 +15,10 @@ async function config(overrides: Record<string, unknown>): Promise<Config> {
   return loadConfig({ overrides: { 'server.port': 0, 'log.level': 'silent', ...overrides } });
 }
 
-function get(url: string): Promise<{ status: number; body: string }> {
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, (res) => {
+      .get(url, { headers, agent: false }, (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -142,5 +142,48 @@ describe('launcher', () => {
       await server.close();
       await database.drop();
     }
+  });
+
+  it('in production serves /metrics on the public port only to the bearer of METRICS_TOKEN, and to anyone on the loopback METRICS_PORT', async () => {
+    const database = await createTestDatabase();
+    const production = { nodeEnv: 'production', 'database.url': database.url, 'security.encryptionKey': Buffer.alloc(32, 9).toString('base64') };
+    const open = await startServer({ config: await config(production), services: ['idp'] });
+    try {
+      const res = await get(`${open.url}/metrics`);
+      expect(res.status, 'without a token the public port does not serve it').to.equal(404);
+      expect(res.body).to.not.contain('process_cpu_seconds_total');
+      expect((await get(`${open.url}/metrics`, { authorization: 'Bearer guessed-token-0123456789' })).status).to.equal(404);
+      expect(open.metricsPort, 'no metrics port unless configured').to.equal(undefined);
+    } finally {
+      await open.close();
+    }
+
+    const guarded = await startServer({ config: await config({ ...production, 'metrics.token': 'a-long-metrics-token', 'metrics.port': 0 }), services: ['idp'] });
+    try {
+      expect((await get(`${guarded.url}/metrics`)).status).to.equal(401);
+      expect((await get(`${guarded.url}/metrics`, { authorization: 'Bearer wrong-metrics-token-1' })).status).to.equal(401);
+      const scraped = await get(`${guarded.url}/metrics`, { authorization: 'Bearer a-long-metrics-token' });
+      expect(scraped.status).to.equal(200);
+      expect(scraped.body).to.contain('process_cpu_seconds_total');
+
+      const local = await get(`http://127.0.0.1:${guarded.metricsPort}/metrics`);
+      expect(local.status, 'the loopback port needs no token').to.equal(200);
+      expect(local.body).to.contain('process_cpu_seconds_total');
+      expect((await get(`http://127.0.0.1:${guarded.metricsPort}/health/ready`)).status, 'and serves nothing else').to.equal(404);
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address && address.family === 'IPv4' && !address.internal);
+      if (outside) {
+        const reached = await get(`http://${outside.address}:${guarded.metricsPort}/metrics`).then(
+          () => 'answered',
+          (error: NodeJS.ErrnoException) => error.code,
+        );
+        expect(reached, `the metrics port is not reachable on ${outside.address}`).to.equal('ECONNREFUSED');
+      }
+    } finally {
+      await guarded.close();
+      await database.drop();
+    }
+    expect(await get(`http://127.0.0.1:${guarded.metricsPort}/metrics`).then(() => 'answered', (e: NodeJS.ErrnoException) => e.code), 'closed with the server').to.equal('ECONNREFUSED');
   });
 });

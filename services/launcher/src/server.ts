@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createContext, migrate, resolveConfigPath, type AppContext, type Config, type Logger } from '@gatehouse/core';
 import { applyBootstrap, readBootstrapFile } from '@gatehouse/core/bootstrap';
-import { basePathOf, withinBasePath } from '@gatehouse/core/http';
+import { basePathOf, metricsPortListener, withinBasePath } from '@gatehouse/core/http';
 import * as adminApi from '@gatehouse/admin-api';
 import * as idp from '@gatehouse/idp';
 
@@ -19,6 +19,8 @@ export interface RunningServer {
   url: string;
   port: number;
   context: AppContext;
+  /** The loopback port serving `/metrics` without a token, when METRICS_PORT is set. */
+  metricsPort?: number;
   /** The administrator's generated password, on the start that created it. */
   generatedAdminPassword?: string;
   close(): Promise<void>;
@@ -105,6 +107,26 @@ async function listen(config: Config, handler: http.RequestListener, prepare?: (
 }
 
 /**
+ * `/metrics` on 127.0.0.1:METRICS_PORT, when it is set: for a scraper or agent on the same machine,
+ * without a token, never on another interface.
+ */
+async function listenForMetrics(context: AppContext): Promise<{ port: number; close(): Promise<void> } | undefined> {
+  const { port } = context.config.metrics;
+  if (port === undefined) return undefined;
+  const server = http.createServer(metricsPortListener(context));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { port: (server.address() as AddressInfo).port, close };
+}
+
+/**
  * Opens the database, migrates, applies the bootstrap file and serves the chosen services on one
  * port, routing by path prefix so every browser request stays same-origin.
  */
@@ -118,20 +140,24 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   };
   const generatedAdminPassword = await prepareDatabase(context).catch(closeOnFailure);
   const idpInstance = services.includes('idp') ? await idp.createApp(context).catch(closeOnFailure) : undefined;
-  const adminApp = services.includes('admin-api') ? adminApi.createApp(context).callback() : undefined;
+  // The admin API's routes, background jobs and notification hub share one admin context.
+  const admin = services.includes('admin-api') ? adminApi.createAdminContext(context) : undefined;
+  const adminApp = admin ? adminApi.createApp(admin).callback() : undefined;
   let hub: adminApi.NotificationHub | undefined;
   const attachHub = async (server: http.Server) => {
-    if (adminApp) hub = await adminApi.attachNotificationHub(context, server);
+    if (admin) hub = await adminApi.attachNotificationHub(admin, server);
   };
+  const metrics = await listenForMetrics(context).catch(closeOnFailure);
   const listening = await listen(config, routeByPath(idpInstance?.callback(), adminApp, basePathOf(config.server.publicUrl)), attachHub).catch(async (error: unknown) => {
     await hub?.close();
+    await metrics?.close();
     return closeOnFailure(error);
   });
   const { port } = listening;
   // The admin API deletes the log rows past their retention, every node in turn.
-  const logRetention = adminApp ? adminApi.startLogRetention(context) : undefined;
+  const logRetention = admin ? adminApi.startLogRetention(admin) : undefined;
   // Background jobs (reports, imports) run on every node of the admin API; stopped before the database closes.
-  const backgroundJobs = adminApp ? await adminApi.startBackgroundJobs(context).catch(closeOnFailure) : undefined;
+  const backgroundJobs = admin ? await adminApi.startBackgroundJobs(admin).catch(closeOnFailure) : undefined;
   const url = config.server.port === 0 ? `http://${config.server.host}:${port}` : config.server.publicUrl;
 
   let closing: Promise<void> | undefined;
@@ -140,11 +166,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       // Open websockets would hold the drain until its timeout: the consoles reconnect elsewhere.
       await hub?.close();
       await listening.drain(config.server.shutdownTimeoutMs, context.logger);
+      await metrics?.close();
       await idpInstance?.close();
       await logRetention?.stop();
       await backgroundJobs?.stop();
       await context.close();
     })());
 
-  return { url, port, context, generatedAdminPassword, close };
+  return { url, port, metricsPort: metrics?.port, context, generatedAdminPassword, close };
 }

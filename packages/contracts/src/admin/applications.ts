@@ -58,6 +58,11 @@ const applicationFields = {
   postLogoutRedirectUris: uriList(0).default([]),
   prerelease: z.boolean().default(false),
   hideInUserList: z.boolean().default(false),
+  /**
+   * A disabled application signs nobody in, is missing from the launcher and may not call the
+   * external API; absent from a change: unchanged.
+   */
+  enabled: z.boolean().optional(),
   /** An icon name or an https URL; null: none. */
   icon: optionalText(APPLICATION_LIMITS.url),
   /** An uploaded image as a base64 data URL; null removes the uploaded one, absent keeps it. */
@@ -75,6 +80,7 @@ export const newApplicationSchema = z.strictObject({
   name: requiredText(APPLICATION_LIMITS.name),
   ...applicationFields,
   type: applicationFields.type.default('confidential'),
+  enabled: z.boolean().default(true),
   /** Owners besides the creator, who always becomes one. */
   ownerIds: z.array(idSchema).max(100).default([]),
 });
@@ -114,6 +120,8 @@ export const applicationSummarySchema = z.object({
   description: z.string().nullable(),
   type: z.enum(CLIENT_TYPES),
   status: applicationStatusSchema,
+  /** False: signs nobody in, whatever its status. */
+  enabled: z.boolean(),
   prerelease: z.boolean(),
   hideInUserList: z.boolean(),
   privateUrl: z.string().nullable(),

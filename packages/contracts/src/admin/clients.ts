@@ -63,8 +63,12 @@ export const clientUsersQuerySchema = listQuery({ sortable: CLIENT_USER_SORT_FIE
 });
 export type ClientUsersQuery = z.output<typeof clientUsersQuerySchema>;
 
-/** Whether the user's access in the tenant waits for an approval (an operation request WaitingForApprover) or is as requested. */
-export const CLIENT_USER_STATUSES = ['Waiting', 'Applied'] as const;
+/**
+ * Where the user stands in the tenant: Draft, created here and pending approval with no request
+ * submitted for them yet; Waiting, a request for them waits for an approval (an operation request
+ * WaitingForApprover); Applied, their access is as requested.
+ */
+export const CLIENT_USER_STATUSES = ['Draft', 'Waiting', 'Applied'] as const;
 
 /** A user of a client tenant, as the Clients table and the user step of the wizard show it. */
 export const clientUserSchema = userListItemSchema.omit({ validateScopes: true }).extend({

@@ -84,7 +84,7 @@ export const groupTenantRolesSchema = z.object({
   tenantId: z.string().nullable(),
   tenantName: z.string(),
   isInheritable: z.boolean(),
-  roles: z.array(z.object({ roleId: z.string(), roleName: z.string(), applicationId: z.string(), applicationName: z.string() })),
+  roles: z.array(z.object({ roleId: z.string(), roleName: z.string(), applicationId: z.string(), applicationName: z.string(), applicationDisplayName: z.string() })),
 });
 export type GroupTenantRoles = z.output<typeof groupTenantRolesSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HIERARCHY_TYPES, IDENTITY_TYPES, OPERATION_REQUEST_STATUSES, OPERATION_REQUEST_TYPES } from '../domain.js';
 import { idParams, idSchema, listPage, listQuery } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
+import { roleOriginSchema } from './role-origins.js';
 import { timestampSchema } from './users.js';
 
 const OPERATION_REQUESTS = '/api/v1/admin/operationRequests';
@@ -64,6 +65,8 @@ export const operationRequestSchema = z.object({
   /** The complete set of operation-request roles the identity is to hold in the tenant. */
   roles: z.array(operationRequestRoleSchema),
   isInheritable: z.boolean(),
+  /** Counts the changes of its roles: an approval names the version the approver saw. */
+  version: z.number().int(),
   /** Why it was rejected or rolled back. */
   reason: z.string().nullable(),
 });
@@ -97,6 +100,14 @@ export const operationRequestBulkSchema = z.strictObject({
   reason: z.string().trim().max(1000).optional(),
 });
 
+/** An approval names the version of the request the approver saw (a request changed since is not applied). */
+export const operationRequestApprovalSchema = z.strictObject({ version: z.number().int().min(1) });
+
+/** A bulk approval names, for each request, the version the approver saw. */
+export const operationRequestBulkApprovalSchema = operationRequestBulkSchema.extend({
+  versions: z.record(z.string(), z.number().int().min(1)),
+});
+
 /** One request's outcome in a bulk decision: its new status, or the message that refused it. */
 export const operationRequestOutcomeSchema = z.object({
   id: z.string(),
@@ -113,6 +124,8 @@ export const permissionRoleSchema = z.object({
   held: z.enum(HIERARCHY_TYPES).nullable(),
   /** False when held by hierarchy only: shown, never sent. */
   editable: z.boolean(),
+  /** Every way the identity holds it in the tenant (empty when it does not): its own name, a group (named), a parent tenant (named). */
+  origins: z.array(roleOriginSchema),
 });
 
 export const identityPermissionsSchema = z.object({
@@ -204,8 +217,8 @@ export const operationRequestsRoutes = {
     path: `${OPERATION_REQUESTS}/approveInBulk`,
     endpoint: 'operationRequests.approveInBulk',
     access: 'roles',
-    summary: `Approves up to ${OPERATION_REQUESTS_BULK_MAX} requests, each on its own; answers each one's outcome`,
-    body: operationRequestBulkSchema,
+    summary: `Approves up to ${OPERATION_REQUESTS_BULK_MAX} requests, each on its own and as the version the approver saw; answers each one's outcome`,
+    body: operationRequestBulkApprovalSchema,
     response: operationRequestBulkResultSchema,
   }),
   rejectInBulk: defineRoute({
@@ -222,8 +235,9 @@ export const operationRequestsRoutes = {
     path: `${OPERATION_REQUESTS}/approve/:id`,
     endpoint: 'operationRequests.approve',
     access: 'roles',
-    summary: 'Approves a waiting request and applies its roles (never one the caller created); 409 when already decided or rolled back',
+    summary: 'Approves a waiting request, as the version the approver saw, and applies its roles (never one the caller created); 409 when changed since, already decided or rolled back',
     params: idParams,
+    body: operationRequestApprovalSchema,
     response: operationRequestSchema,
   }),
   reject: defineRoute({

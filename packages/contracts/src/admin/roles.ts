@@ -203,6 +203,16 @@ export const ENDPOINT_ROLES = {
 /** The name of an admin endpoint in ENDPOINT_ROLES. */
 export type EndpointName = keyof typeof ENDPOINT_ROLES;
 
+/**
+ * Whether a holder of `roles` may call `endpoint`: one of them opens it, or it is open to every
+ * signed-in user. The admin API's guard and both consoles' menus, pages and buttons ask this one
+ * function, so what a screen offers is what the server answers.
+ */
+export function rolesAllow(endpoint: EndpointName, roles: readonly string[]): boolean {
+  const allowed = ENDPOINT_ROLES[endpoint] as readonly string[] | typeof SIGNED_IN;
+  return allowed === SIGNED_IN || roles.some((role) => allowed.includes(role));
+}
+
 /** The group of an endpoint: the name before the dot ('notifications' of 'notifications.active'). */
 export type EndpointGroup = EndpointName extends `${infer Group}.${string}` ? Group : never;
 

@@ -37,12 +37,33 @@ export const serviceManagerUserSchema = z.object({
 });
 export type ServiceManagerUser = z.output<typeof serviceManagerUserSchema>;
 
+/**
+ * Why the caller may not change a role of the user on this screen (give it, or take it away when
+ * the user holds it in their own name), as the rules that refuse the change decide it:
+ * - group: held through a group in the tenant (changed on the group);
+ * - hierarchy: inherited from a parent tenant or the Global tenant (changed there);
+ * - notManaged: not one of the roles service managers manage;
+ * - hierarchyOnly: a role only ever given through the hierarchy;
+ * - yourOwn: the caller's own roles, which someone else changes;
+ * - outranks: the user holds administration roles the caller does not;
+ * - notAllowed: any other refusal of the rules.
+ */
+export const SERVICE_MANAGER_ROLE_REASONS = ['group', 'hierarchy', 'notManaged', 'hierarchyOnly', 'yourOwn', 'outranks', 'notAllowed'] as const;
+export type ServiceManagerRoleReason = (typeof SERVICE_MANAGER_ROLE_REASONS)[number];
+
+/** A role on the editor: every role of service-manager visibility, and every other role the user holds in the tenant. */
+export const serviceManagerRoleSchema = permissionRoleSchema.extend({
+  /** Why the caller may not change it; null when they may (then `editable`). */
+  reason: z.enum(SERVICE_MANAGER_ROLE_REASONS).nullable(),
+});
+export type ServiceManagerRole = z.output<typeof serviceManagerRoleSchema>;
+
 export const serviceManagerPermissionsSchema = z.object({
   userId: z.string(),
   tenantId: z.string(),
   /** The flag of the user's own membership of the tenant (true when they have none: a new one flows down). */
   isInheritable: z.boolean(),
-  applications: z.array(z.object({ applicationId: z.string(), applicationName: z.string(), roles: z.array(permissionRoleSchema) })),
+  applications: z.array(z.object({ applicationId: z.string(), applicationName: z.string(), roles: z.array(serviceManagerRoleSchema) })),
 });
 export type ServiceManagerPermissions = z.output<typeof serviceManagerPermissionsSchema>;
 
@@ -86,7 +107,7 @@ export const serviceManagerRoutes = {
     path: `${SERVICE_MANAGER}/:tenantId/users/:userId/permissions`,
     endpoint: 'serviceManager.permissions',
     access: 'roles',
-    summary: "Every application's roles of service-manager visibility, with whether the user holds them in the tenant and whether they can be changed",
+    summary: "Every application's roles of service-manager visibility and every other role the user holds in the tenant, with how the user holds each and, when the caller may not change it, why",
     params: serviceManagerUserParams,
     response: serviceManagerPermissionsSchema,
   }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HIERARCHY_TYPES, IDENTITY_TYPES, TENANT_CREATION_TYPES } from '../domain.js';
 import { backgroundJobStartedSchema } from './dashboard.js';
 import { idParams, idSchema, listPage, listQuery } from '../list.js';
+import { roleOriginSchema } from './role-origins.js';
 import { defineRoute, type RouteContract } from '../route.js';
 
 /** The media type of the tenant templates. */
@@ -109,8 +110,12 @@ export const tenantMemberRoleSchema = z.object({
   roleName: z.string(),
   applicationId: z.string(),
   applicationName: z.string(),
+  /** The application as users see it: what a role is shown with. */
+  applicationDisplayName: z.string(),
   /** Own: granted in this tenant; ByHierarchy: from an ancestor's inheritable membership or the Global tenant; Both. */
   hierarchyType: z.enum(HIERARCHY_TYPES),
+  /** Every way the identity holds it there: in its own name, through a group (named), by hierarchy (the parent tenant named). */
+  origins: z.array(roleOriginSchema),
 });
 export type TenantMemberRole = z.output<typeof tenantMemberRoleSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HIERARCHY_TYPES, LANGUAGES } from '../domain.js';
 import { groupPermissionSchema } from './groups.js';
+import { roleOriginSchema } from './role-origins.js';
 import { backgroundJobStartedSchema } from './dashboard.js';
 import { estimatedListPage, idParams, idSchema, listPage, listQuery } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
@@ -23,6 +24,15 @@ const password = z.string().max(256);
 /** A user name, as the create form and the user-name change take it. */
 export const userNameSchema = text(256);
 
+/**
+ * A preferred language: one of LANGUAGES, any other text refused with the spec's "Invalid preferred
+ * language" (the custom check names its message; a blank one is "required" where the route says so).
+ */
+export const preferredLanguageSchema = z
+  .string()
+  .refine((value) => (LANGUAGES as readonly string[]).includes(value), { params: { code: 'users.language_invalid' } })
+  .pipe(z.enum(LANGUAGES));
+
 /** Body of `POST /users` (and one row of the Excel bulk import). */
 export const newUserSchema = z.strictObject({
   userName: userNameSchema,
@@ -30,7 +40,7 @@ export const newUserSchema = z.strictObject({
   firstName: text(100),
   lastName: text(100),
   areaId: idSchema,
-  language: z.enum(LANGUAGES),
+  language: preferredLanguageSchema,
   validateScopes: z.boolean().default(false),
   sendEmailInvite: z.boolean().default(false),
   /** With confirmPassword when "Create Password" is ticked; otherwise a random password is generated. */
@@ -62,7 +72,7 @@ export const updateUserSchema = z.strictObject({
   email,
   firstName: text(100),
   lastName: text(100),
-  language: z.enum(LANGUAGES),
+  language: preferredLanguageSchema,
   areaId: idSchema,
   validateScopes: z.boolean().optional(),
   userName: readOnly,
@@ -180,8 +190,12 @@ export const tenantRoleSchema = z.object({
   roleName: z.string(),
   applicationId: z.string(),
   applicationName: z.string(),
+  /** The application as users see it: what a role is shown with. */
+  applicationDisplayName: z.string(),
   hierarchyType: hierarchyTypeSchema,
   isGlobal: z.boolean(),
+  /** Every way the user holds it there: in their own name, through a group (named), by hierarchy (the parent tenant named). */
+  origins: z.array(roleOriginSchema),
 });
 export type TenantRole = z.output<typeof tenantRoleSchema>;
 
@@ -205,6 +219,8 @@ export const accessRoleSchema = z.object({
   hierarchyType: hierarchyTypeSchema,
   /** False for roles inherited through the tenant hierarchy. */
   removable: z.boolean(),
+  /** Every way the user holds it there: in their own name, through a group (named), by hierarchy (the parent tenant named). */
+  origins: z.array(roleOriginSchema),
 });
 export type AccessRole = z.output<typeof accessRoleSchema>;
 

@@ -21,6 +21,10 @@ export const disclaimerItemSchema = z.object({
   /** The latest version's number: a new version needs a new acceptance. */
   version: z.number().int(),
   text: z.string(),
+  /** The language `text` is written in: the caller's when the disclaimer exists in it. */
+  textLanguage: z.string().nullable(),
+  /** Every language the disclaimer exists in. */
+  languages: z.array(z.string()),
   accepted: z.boolean(),
   /** When the user accepted the latest version (ISO 8601), null while not accepted. */
   onAcceptedDate: z.string().nullable(),
@@ -53,6 +57,10 @@ export const disclaimerGateSchema = z.object({
   version: z.number().int().nullable(),
   /** Its text in the caller's language (as in the list), null when there is none. */
   text: z.string().nullable(),
+  /** The language `text` is written in, null when there is none. */
+  textLanguage: z.string().nullable(),
+  /** Every language the disclaimer exists in (none without a disclaimer). */
+  languages: z.array(z.string()),
 });
 export type DisclaimerGate = z.output<typeof disclaimerGateSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../domain.js';
+import { preferredLanguageSchema } from '../admin/users.js';
 import { idSchema, listPage } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
 
@@ -54,7 +54,7 @@ const name = z.string().trim().min(1).max(100);
 export const profileChangesSchema = z.strictObject({
   firstName: name,
   lastName: name,
-  language: z.enum(LANGUAGES),
+  language: preferredLanguageSchema,
 });
 export type ProfileChanges = z.input<typeof profileChangesSchema>;
 

@@ -16,6 +16,14 @@ export interface AccessTokenClaims {
    * while a God user is signed in as that user (Identify As).
    */
   actorId?: string;
+  /** The impersonation the token was issued in (`act.impersonation_id`); absent when it names none. */
+  impersonationId?: string;
+}
+
+/** Who acts in a token issued while a God user is signed in as its user, and in which impersonation. */
+export interface Acting {
+  actorId: string;
+  impersonationId?: string;
 }
 
 /** Why a token was refused; `reason` goes to the logs, never to the caller. */
@@ -181,8 +189,7 @@ export class AccessTokenVerifier {
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     if (this.options.requiredScope && !scopes.includes(this.options.requiredScope)) throw new InvalidTokenError('insufficient_scope');
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
-    const actorId = actorOf(payload);
-    return { userId: payload.sub, roles, scopes, tokenId: typeof payload.jti === 'string' ? payload.jti : null, ...(actorId ? { actorId } : {}) };
+    return { userId: payload.sub, roles, scopes, tokenId: typeof payload.jti === 'string' ? payload.jti : null, ...actingOf(payload) };
   }
 
   private currentKeys(): Promise<KeySet> {
@@ -243,15 +250,17 @@ export class AccessTokenVerifier {
 }
 
 /**
- * The actor of a token issued while signed in as its user: `act.sub` (RFC 8693), a user id. An
- * `act` of any other shape is refused rather than ignored: the token would pass for the user's own.
+ * The actor of a token issued while signed in as its user: `act.sub` (RFC 8693), a user id, and
+ * the impersonation it was issued in (`act.impersonation_id`) when the token names it. An `act` of
+ * any other shape is refused rather than ignored: the token would pass for the user's own.
  */
-export function actorOf(claims: object): string | undefined {
+export function actingOf(claims: object): Acting | undefined {
   const { act } = claims as { act?: unknown };
   if (act === undefined) return undefined;
-  const sub = (act as { sub?: unknown } | null)?.sub;
+  const { sub, impersonation_id: id } = (act ?? {}) as { sub?: unknown; impersonation_id?: unknown };
   if (typeof sub !== 'string' || !UUID.test(sub)) throw new InvalidTokenError('claims');
-  return sub.toLowerCase();
+  if (id !== undefined && (typeof id !== 'string' || !UUID.test(id))) throw new InvalidTokenError('claims');
+  return { actorId: sub.toLowerCase(), ...(id === undefined ? {} : { impersonationId: id.toLowerCase() }) };
 }
 
 /** The client the token was issued to: `client_id` (RFC 9068), else `azp`. */
@@ -267,17 +276,3 @@ function reasonOf(error: unknown): InvalidTokenError['reason'] {
   return 'malformed';
 }
 
-const verifiers = new WeakMap<AppContext, AccessTokenVerifier>();
-
-/**
- * The context's one verifier for admin API tokens (one key cache and one `keys.changed` listener
- * per context, however many apps are built on it).
- */
-export function adminAccessTokenVerifier(context: AppContext): AccessTokenVerifier {
-  let verifier = verifiers.get(context);
-  if (!verifier) {
-    verifier = new AccessTokenVerifier(context, { requiredScope: ADMIN_API_SCOPE });
-    verifiers.set(context, verifier);
-  }
-  return verifier;
-}

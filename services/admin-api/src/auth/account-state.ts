@@ -1,4 +1,5 @@
 import { sqlClient, type AppContext, type SqlClient } from '@gatehouse/core';
+import type { Acting } from './access-token.js';
 
 /** How long an account's state is reused; a `user.changed` from any node drops it at once anyway. */
 export const ACCOUNT_STATE_MAX_AGE_MS = 10_000;
@@ -50,14 +51,17 @@ export class AccountStates {
   }
 
   /**
-   * Whether `actorId` is signed in as `userId` right now (Identify As, neither ended nor expired):
-   * a token naming that actor stops working the moment the impersonation ends. Never cached.
+   * Whether the impersonation a token names is current: its actor signed in as `userId` right now
+   * (Identify As, neither ended nor expired). Read by the impersonation's own id, so a token stops
+   * working the moment its impersonation ends, whatever later one of the same two users exists; a
+   * token that names none is not current. Never cached.
    */
-  async isActing(actorId: string, userId: string): Promise<boolean> {
+  async isActing(acting: Acting, userId: string): Promise<boolean> {
+    if (!acting.impersonationId) return false;
     const { rows } = await this.sql.query(
-      'SELECT 1 FROM impersonations WHERE actor_id = $1 AND target_id = $2 AND ended_at IS NULL AND expires_at > now() LIMIT 1',
-      [actorId, userId],
-      'admin_impersonation_state',
+      'SELECT 1 FROM impersonations WHERE id = $1 AND actor_id = $2 AND target_id = $3 AND ended_at IS NULL AND expires_at > now()',
+      [acting.impersonationId, acting.actorId, userId],
+      'admin_impersonation_by_id',
     );
     return rows.length > 0;
   }
@@ -74,14 +78,3 @@ export class AccountStates {
   }
 }
 
-const states = new WeakMap<AppContext, AccountStates>();
-
-/** The context's one account-state cache (one `user.changed` listener per context, however many apps are built on it). */
-export function adminAccountStates(context: AppContext): AccountStates {
-  let accountStates = states.get(context);
-  if (!accountStates) {
-    accountStates = new AccountStates(context);
-    states.set(context, accountStates);
-  }
-  return accountStates;
-}

@@ -1,6 +1,6 @@
 import { AppError, withActor } from '@gatehouse/core';
 import type { Context, Middleware } from 'koa';
-import { InvalidTokenError, type AccessTokenVerifier } from './access-token.js';
+import { InvalidTokenError, type AccessTokenVerifier, type Acting } from './access-token.js';
 
 /** Who is calling the admin API, whatever kind of bearer token they came with. */
 export interface Caller {
@@ -18,6 +18,8 @@ export interface Caller {
    * (its `act.sub`); absent for the user's own tokens and for personal access tokens.
    */
   actorId?: string;
+  /** The impersonation such a token was issued in (its `act.impersonation_id`), when it names one. */
+  impersonationId?: string;
 }
 
 /**
@@ -44,8 +46,8 @@ const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 /** Whether a token's account may still use it (see AccountStates). */
 export interface AccountStateCheck {
   isActive(userId: string): Promise<boolean>;
-  /** Whether the actor a token names is still signed in as its user (Identify As). */
-  isActing(actorId: string, userId: string): Promise<boolean>;
+  /** Whether the impersonation a token was issued in (Identify As) is current: that actor still signed in as its user. */
+  isActing(acting: Acting, userId: string): Promise<boolean>;
 }
 
 /**
@@ -53,7 +55,8 @@ export interface AccountStateCheck {
  * the first that knows the token decides. The caller goes to `ctx.state.caller`; a missing,
  * unknown, invalid or expired token is a 401 with a `WWW-Authenticate` challenge (RFC 6750), and
  * so is a valid token whose account has been locked, made a draft or deleted since it was issued,
- * or whose actor (a God user signed in as its user) has ended that impersonation.
+ * or that was issued while a God user was signed in as its user in an impersonation that is no
+ * longer current.
  */
 export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: AccountStateCheck): Middleware {
   return async function adminAuth(ctx, next) {
@@ -81,7 +84,8 @@ export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: Acc
       refuse(ctx, 'Bearer error="invalid_token"');
     }
     // A token issued while signed in as the user ends with that impersonation, not at its own expiry.
-    if (caller.actorId && !(await accounts.isActing(caller.actorId, caller.userId))) {
+    const { actorId, impersonationId } = caller;
+    if (actorId && !(await accounts.isActing({ actorId, impersonationId }, caller.userId))) {
       ctx.state.log?.debug({ reason: 'impersonation', requestId: ctx.state.requestId }, 'bearer token refused');
       refuse(ctx, 'Bearer error="invalid_token"');
     }

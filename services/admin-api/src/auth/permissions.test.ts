@@ -1,19 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { IDENTITY_ROLES, type AppContext } from '@gatehouse/core';
+import { IDENTITY_ROLES } from '@gatehouse/core';
 import { sharedTestContext } from '@gatehouse/core/testing';
 import { acceptsPortalToken } from '@gatehouse/contracts';
 import { expect } from 'chai';
 import type { Context } from 'koa';
+import { createAdminContext, type AdminContext } from '../admin-context.js';
 import { accountRouter, adminRouter } from '../app.js';
 import type { Caller } from './koa-admin-auth.js';
 import { guardedRoutes, permissionsTable, readmeTable, type GuardedRoute } from './permissions-table.js';
 import { ENDPOINT_ROLES, SIGNED_IN, requireRole, type EndpointName } from './permissions.js';
 
 describe('admin endpoint roles', () => {
-  let context: AppContext;
+  let context: AdminContext;
   before(async () => {
-    context = await sharedTestContext();
+    context = createAdminContext(await sharedTestContext());
   });
 
   const routes = () => guardedRoutes([adminRouter(context), accountRouter(context)]);

@@ -2,8 +2,8 @@ import { AppError } from '@gatehouse/core';
 import type { Context, Middleware, Next } from 'koa';
 import { callerOf } from './koa-admin-auth.js';
 
-export { ENDPOINT_ROLES, SIGNED_IN, type EndpointName } from '@gatehouse/contracts';
-import { ENDPOINT_ROLES, SIGNED_IN, acceptsPortalToken, type EndpointName } from '@gatehouse/contracts';
+export { ENDPOINT_ROLES, SIGNED_IN, rolesAllow, type EndpointName } from '@gatehouse/contracts';
+import { ENDPOINT_ROLES, SIGNED_IN, acceptsPortalToken, rolesAllow, type EndpointName } from '@gatehouse/contracts';
 
 /** Who manages an account, by what it holds (users/service.ts assertMayManage). */
 const RANK =
@@ -100,7 +100,7 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'clients.invite': "IdentityConsultant: the users of the tenants where they hold it, none holding an Identity role beyond User; never a draft",
   'serviceManager.tenants': 'ServiceManager: the tenants where they hold it (own, through a group, inherited or in the Global tenant); never the Global tenant itself',
   'serviceManager.users': 'ServiceManager: the tenants where they hold it; 404 for any other tenant; never drafts',
-  'serviceManager.permissions': 'ServiceManager: the users of the tenants where they hold it; roles of service-manager visibility only',
+  'serviceManager.permissions': "ServiceManager: the users of the tenants where they hold it; roles of service-manager visibility and the user's other roles there, each with why the caller may not change it",
   'serviceManager.setPermissions': "ServiceManager: the users of the tenants where they hold it (own or inherited members), none holding Administrator or God (administrators: any but God's); roles of service-manager visibility only, an Identity role only when flagged, never God",
   'keys.list': "the caller's own tokens",
   'keys.applications': 'the applications in which the caller holds a role',
@@ -113,11 +113,6 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
 /** Middleware returned by requireRole, carrying the endpoint it guards for tests that walk the routes. */
 export type RoleGuard = Middleware & { readonly endpoint: EndpointName };
 
-/** Whether `roles` include at least one of the endpoint's roles (SIGNED_IN: always). */
-export function rolesAllow(endpoint: EndpointName, roles: readonly string[]): boolean {
-  const allowed = ENDPOINT_ROLES[endpoint] as readonly string[] | typeof SIGNED_IN;
-  return allowed === SIGNED_IN || roles.some((role) => allowed.includes(role));
-}
 
 /** Roles of `roles` that open the endpoint (none for an endpoint open to every signed-in user). */
 export function rolesGranting(endpoint: EndpointName, roles: readonly string[]): string[] {

@@ -51,7 +51,7 @@ describe('personal access tokens on the admin API', () => {
     await context.dataSource.query('DELETE FROM tenant_members WHERE user_id = $1', [user.id]);
     const res = await call('/api/v1/admin/dashboard/base', token);
     expect(res.status).to.equal(403);
-    expect(res.body.message).to.equal('You dont have permission to perform this action');
+    expect(res.body.message).to.equal('You do not have permission to perform this action');
   });
 
   it('refuses unknown, expired and malformed tokens with 401, and a locked owner', async () => {

@@ -1,4 +1,5 @@
-import { startBackgroundJobs, type BackgroundJobs } from '../features/jobs/runtime.js';
+import { startBackgroundJobs } from '../app.js';
+import type { BackgroundJobs } from '../features/jobs/runtime.js';
 import { randomBytes } from 'node:crypto';
 import { IDENTITY_ROLES, type AppContext, type Area, type Tenant, type User } from '@gatehouse/core';
 import { buildApplication, buildGroup, buildTenant, buildUser, grant } from '@gatehouse/core/testing';
@@ -271,13 +272,14 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     return { route: 'DELETE /groups/:id/users/:userId', url: `/groups/${group.id}/users/${member.id}` };
   },
   'groups.tenants': async (w) => ({ route: 'GET /groups/:id/roles', url: `/groups/${(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id}/roles` }),
-  'groups.addTenantRoles': async (w, caller) => ({
+  // A group the caller is not in: nobody changes the roles of a group they belong to.
+  'groups.addTenantRoles': async (w) => ({
     route: 'POST /groups/:id/roles',
-    url: `/groups/${(await ownedGroup(w, caller)).id}/roles`,
+    url: `/groups/${(await buildGroup(w.context.dataSource, { areaId: w.area.id })).id}/roles`,
     body: { tenantId: w.tenant.id, roleIds: [w.app.roleByName.Reader!.id] },
   }),
-  'groups.removeTenant': async (w, caller) => {
-    const group = await ownedGroup(w, caller);
+  'groups.removeTenant': async (w) => {
+    const group = await buildGroup(w.context.dataSource, { areaId: w.area.id });
     await grant(w.context.dataSource, { tenant: w.tenant, group, roles: [w.app.roleByName.Reader!] });
     return { route: 'DELETE /groups/:id/roles/:tenantId', url: `/groups/${group.id}/roles/${w.tenant.id}` };
   },
@@ -429,7 +431,7 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   }),
   'operationRequests.approve': async (w, caller) => {
     await approver(w, caller);
-    return { route: 'POST /operationRequests/approve/:id', url: `/operationRequests/approve/${await operationRequest(w, await user(w))}` };
+    return { route: 'POST /operationRequests/approve/:id', url: `/operationRequests/approve/${await operationRequest(w, await user(w))}`, body: { version: 1 } };
   },
   'operationRequests.reject': async (w, caller) => {
     await approver(w, caller);
@@ -438,7 +440,8 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   'operationRequests.cancel': async (w, caller) => ({ route: 'POST /operationRequests/cancel/:id', url: `/operationRequests/cancel/${await operationRequest(w, caller)}` }),
   'operationRequests.approveInBulk': async (w, caller) => {
     await approver(w, caller);
-    return { route: 'POST /operationRequests/approveInBulk', url: '/operationRequests/approveInBulk', body: { ids: [await operationRequest(w, await user(w))] } };
+    const id = await operationRequest(w, await user(w));
+    return { route: 'POST /operationRequests/approveInBulk', url: '/operationRequests/approveInBulk', body: { ids: [id], versions: { [id]: 1 } } };
   },
   'operationRequests.rejectInBulk': async (w, caller) => {
     await approver(w, caller);
@@ -537,7 +540,7 @@ describe('admin API role matrix: every endpoint with every role', function () {
   });
 
   it('has a case for every endpoint, naming the route it calls', () => {
-    const routes = guardedRoutes([adminRouter(w.context), accountRouter(w.context)]);
+    const routes = guardedRoutes([adminRouter(world.context), accountRouter(world.context)]);
     for (const route of routes) {
       expect(CASES, `no case for ${route.endpoint}`).to.have.property(route.endpoint!);
     }
@@ -546,7 +549,7 @@ describe('admin API role matrix: every endpoint with every role', function () {
 
   for (const endpoint of Object.keys(ENDPOINT_ROLES) as EndpointName[]) {
     it(`${endpoint}: succeeds for ${describeRoles(endpoint)}, answers 403 to every other role`, async () => {
-      const routes = guardedRoutes([adminRouter(w.context), accountRouter(w.context)]);
+      const routes = guardedRoutes([adminRouter(world.context), accountRouter(world.context)]);
       const failures: string[] = [];
       for (const role of [...IDENTITY_ROLES, 'none']) {
         const caller = callers.get(role)!;
@@ -563,7 +566,7 @@ describe('admin API role matrix: every endpoint with every role', function () {
         const res = await req;
         const allowed = rolesAllow(endpoint, role === 'none' ? [] : [role]);
         if (allowed && (res.status < 200 || res.status >= 300)) failures.push(`${role}: expected success, got ${res.status} ${JSON.stringify(res.body)}`);
-        if (!allowed && (res.status !== 403 || res.body.message !== 'You dont have permission to perform this action')) {
+        if (!allowed && (res.status !== 403 || res.body.message !== 'You do not have permission to perform this action')) {
           failures.push(`${role}: expected 403, got ${res.status}`);
         }
       }

@@ -1,5 +1,5 @@
 import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, sqlClient, type AppContext } from '@gatehouse/core';
-import { InvalidTokenError, actorOf } from './access-token.js';
+import { InvalidTokenError, actingOf } from './access-token.js';
 import type { BearerVerifier } from './koa-admin-auth.js';
 
 const OPAQUE = /^[A-Za-z0-9_-]{32,128}$/;
@@ -27,7 +27,7 @@ export function sessionTokenBearer(context: AppContext): BearerVerifier {
       if (!payload?.accountId) return null;
       if (!payload.clientId || !ownClients.has(payload.clientId)) throw new InvalidTokenError('claims');
       // A token issued while a God user is signed in as the account carries the actor in its extra claims.
-      const actorId = actorOf(payload.extra ?? {});
+      const acting = actingOf(payload.extra ?? {});
       const roles = await resolveEffectiveRoles(context.dataSource, payload.accountId, { applicationId: IDENTITY_APPLICATION_ID });
       return {
         kind: 'session_token',
@@ -35,7 +35,7 @@ export function sessionTokenBearer(context: AppContext): BearerVerifier {
         roles: [...new Set(roles.map((r) => r.roleName))],
         scopes: (payload.scope ?? '').split(' ').filter(Boolean),
         tokenId: payload.jti ?? null,
-        ...(actorId ? { actorId } : {}),
+        ...acting,
       };
     },
   };

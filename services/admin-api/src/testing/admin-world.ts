@@ -1,7 +1,8 @@
-import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, IDENTITY_ROLES, type AppContext, type Area, type Tenant, type User } from '@gatehouse/core';
+import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, IDENTITY_ROLES, type Area, type Tenant, type User } from '@gatehouse/core';
 import { buildApplication, buildArea, buildTenant, buildUser, createTestContext, ensureGlobalTenant, grant } from '@gatehouse/core/testing';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
+import { createAdminContext, type AdminContext } from '../admin-context.js';
 import { createApp } from '../app.js';
 import { insertSigningKey, mintAccessToken, type TestSigningKey } from './tokens.js';
 
@@ -26,7 +27,7 @@ export const TOKEN_ROLES: Record<Persona, string[]> = {
  * and the whole admin API (app.ts's createApp) behind a signing key of its own.
  */
 export interface AdminWorld {
-  context: AppContext;
+  context: AdminContext;
   server: ReturnType<ReturnType<typeof createApp>['callback']>;
   key: TestSigningKey;
   areaA: Area;
@@ -47,7 +48,7 @@ export interface AdminWorldOptions {
 
 /** Builds the world on a database of its own (the Identity application has a fixed id). */
 export async function buildAdminWorld(options: AdminWorldOptions = {}): Promise<AdminWorld> {
-  const context = await createTestContext({ overrides: options.overrides });
+  const context = createAdminContext(await createTestContext({ overrides: options.overrides }));
   const db = context.dataSource;
   await ensureGlobalTenant(db);
   const areaA = await buildArea(db, options.areaA);

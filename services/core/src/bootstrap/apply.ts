@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { DataSource, EntityManager, ObjectLiteral, EntityTarget } from 'typeorm';
 import { parse as parseYaml } from 'yaml';
+import { SYSTEM_AUTHORITY } from '../access/facts.js';
+import { AccessChanges } from '../access/grants.js';
 import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID } from '../domain/constants.js';
 import { Application, Disclaimer, Role, RoleScope } from '../entities/applications.js';
 import { Area, Tenant, User } from '../entities/identity.js';
-import { TenantMember, TenantMemberRole } from '../entities/membership.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { generatePassword, hashPassword } from '../security/passwords.js';
 import { CREATE_DEFAULTS, bootstrapSchema, type BootstrapDocument } from './schema.js';
@@ -342,27 +343,37 @@ class Bootstrapper {
     );
   }
 
+  /**
+   * The user's roles in the tenant, given through tenant access (the product itself: every rule
+   * allows it) in this transaction: only what is missing is added, one Permission log row when it
+   * is; the membership's inheritance changes only when the file declares it.
+   */
   private async applyMembership(
     userId: string,
     membership: { tenant: string; application: string; roles: string[]; inheritable?: boolean },
     where: string,
   ) {
-    const tenant = membership.tenant === 'Global' ? { id: GLOBAL_TENANT_ID } : await this.tenant(membership.tenant, `${where}.tenant`);
+    const tenant = membership.tenant === 'Global' ? await this.em.findOneBy(Tenant, { id: GLOBAL_TENANT_ID }) : await this.tenant(membership.tenant, `${where}.tenant`);
     if (!tenant) return;
-    const member = await this.upsert(
-      TenantMember,
-      { tenantId: tenant.id, userId },
-      { identityType: 'User', groupId: null, isInheritable: membership.inheritable },
-      { defaults: { isInheritable: CREATE_DEFAULTS.membership.inheritable } },
-    );
+    const roleIds: string[] = [];
     for (const roleName of membership.roles) {
       const role = await this.em.findOneBy(Role, { applicationId: membership.application, name: roleName });
-      if (!role) {
-        this.problems.push(`${where}: role "${roleName}" does not exist in application "${membership.application}"`);
-        continue;
-      }
-      await this.upsert(TenantMemberRole, { tenantMemberId: member.id, roleId: role.id }, {});
+      if (role) roleIds.push(role.id);
+      else this.problems.push(`${where}: role "${roleName}" does not exist in application "${membership.application}"`);
     }
+    if (this.problems.length) return;
+    const change = await new AccessChanges(this.em).grant(
+      { authority: SYSTEM_AUTHORITY, path: 'bootstrap', log: { userId: null, userName: null } },
+      {
+        identity: { type: 'User', id: userId },
+        tenant: { id: tenant.id, title: tenant.title, areaId: tenant.areaId },
+        roleIds,
+        isInheritable: membership.inheritable,
+        newMembershipInheritable: CREATE_DEFAULTS.membership.inheritable,
+      },
+    );
+    if (change.membershipCreated) this.result.created++;
+    else if (change.changed) this.result.updated++;
   }
 
   private async passwordFields(password: string | undefined) {

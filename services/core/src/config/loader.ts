@@ -16,9 +16,10 @@ export interface Config {
     shutdownTimeoutMs: number;
   };
   database: { url?: string; poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; dataDir: string; embeddedPort: number };
-  redis: { url?: string; commandTimeoutMs: number };
+  redis: { url?: string; keyPrefix: string; commandTimeoutMs: number };
   mail: { smtpUrl?: string; from: string; dataProtectionEmail?: string };
-  metrics: { token?: string };
+  /** `/metrics`: the token the public port requires, and the loopback port that serves it without one. */
+  metrics: { token?: string; port?: number };
   /** The Logs page's tables: how long their rows are kept (0: forever) and how often older ones are deleted. */
   logs: { retentionDays: number; purgeIntervalMs: number };
   jobs: { expireSeconds: number };

@@ -127,6 +127,24 @@ export class RoleScope {
   createdAt: Date;
 }
 
+/** An account whose access to one application that application ended (LockUser of the external API). */
+@Entity('application_user_blocks')
+@Index('application_user_blocks__user_id', ['userId'])
+export class ApplicationUserBlock {
+  @PrimaryColumn({ name: 'application_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'application_user_blocks__pkey' })
+  applicationId: string;
+  @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'application_user_blocks__pkey' })
+  userId: string;
+  @ManyToOne(() => Application, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'application_id', foreignKeyConstraintName: 'application_user_blocks__application_id__fkey' })
+  application?: Relation<Application>;
+  @ManyToOne(() => User, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'application_user_blocks__user_id__fkey' })
+  user?: Relation<User>;
+  @CreatedAt()
+  createdAt: Date;
+}
+
 @Entity('user_favorite_applications')
 @Index('user_favorite_applications__application_id', ['applicationId'])
 export class UserFavoriteApplication {

@@ -163,6 +163,12 @@ export class User {
   @ManyToOne(() => Tenant, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'created_for_tenant_id', foreignKeyConstraintName: 'users__created_for_tenant_id__fkey' })
   createdForTenant?: Relation<Tenant>;
+  /** The business application that created the account through the external API (InviteUsers). */
+  @Varchar('created_by_application_id', 64, { nullable: true })
+  createdByApplicationId: string | null;
+  @ManyToOne('Application', { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'created_by_application_id', foreignKeyConstraintName: 'users__created_by_application_id__fkey' })
+  createdByApplication?: unknown;
   @Uuid('modified_by_id', { nullable: true })
   modifiedById: string | null;
   @CreatedAt()

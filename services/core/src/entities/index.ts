@@ -1,4 +1,4 @@
-import { Application, ApplicationOwner, Disclaimer, DisclaimerAcceptance, PersonalAccessToken, Role, RoleScope, UserFavoriteApplication } from './applications.js';
+import { Application, ApplicationOwner, ApplicationUserBlock, Disclaimer, DisclaimerAcceptance, PersonalAccessToken, Role, RoleScope, UserFavoriteApplication } from './applications.js';
 import { Area, Group, GroupMember, SignInAttempt, Tenant, User, UserExternalLogin, UserPasswordHistory, UserToken } from './identity.js';
 import { ExternalApiIdempotencyKey } from './external-api.js';
 import { Impersonation } from './impersonation.js';
@@ -16,7 +16,7 @@ export * from './platform.js';
 
 export const entities = [
   Area, Tenant, User, SignInAttempt, UserPasswordHistory, UserExternalLogin, UserToken, Group, GroupMember,
-  Application, ApplicationOwner, Role, RoleScope, UserFavoriteApplication, Disclaimer, DisclaimerAcceptance,
+  Application, ApplicationOwner, ApplicationUserBlock, Role, RoleScope, UserFavoriteApplication, Disclaimer, DisclaimerAcceptance,
   PersonalAccessToken, TenantMember, TenantMemberRole, OperationRequest, OperationRequestHistory,
   AuthenticationLog, SystemLog, SessionLog, ExternalApiAccessLog,
   SecurityConfig, Notification, BackgroundJob, RightsRequest, RightsRequestFile, MailOutbox, SigningKey, OidcModelInstance, StoredFile,

@@ -6,7 +6,7 @@ import {
   type IdentityType,
 } from '../domain/constants.js';
 import { Role } from './applications.js';
-import { Bool, CreatedAt, Json, ModifiedOn, Timestamp, Uuid, Varchar, oneOf } from './columns.js';
+import { Bool, CreatedAt, Int, Json, ModifiedOn, Timestamp, Uuid, Varchar, oneOf } from './columns.js';
 import { Group, Tenant, User } from './identity.js';
 
 /**
@@ -105,6 +105,9 @@ export class OperationRequest {
   /** The requested change: roles, isInheritable, and the previous state for a roll-back. */
   @Json('payload', { default: () => "'{}'" })
   payload: Record<string, unknown>;
+  /** Counts the changes of the payload: an approval names the version its approver saw. */
+  @Int('version', { default: 1 })
+  version: number;
   /** Why it was rejected (as the approver wrote it) or rolled back (what refused the change). */
   @Varchar('reason', 1000, { nullable: true })
   reason: string | null;

@@ -48,6 +48,9 @@ export class Notification {
   description: string | null;
   @Json('data', { nullable: true })
   data: Record<string, unknown> | null;
+  /** The message as a phrase key and its parameters, written in the reader's language when listed. */
+  @Json('message', { nullable: true })
+  message: { key: string; params: Record<string, unknown> } | null;
   @Timestamp('read_at', { nullable: true })
   readAt: Date | null;
   @CreatedAt()

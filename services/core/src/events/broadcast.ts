@@ -3,7 +3,6 @@ import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logging/logger.js';
 
-const CHANNEL = 'gatehouse:broadcast';
 
 export interface BroadcastEvents {
   /** An application (OIDC client) was created, changed or deleted: drop cached copies. */
@@ -18,6 +17,8 @@ export interface BroadcastEvents {
   'oidc.invalidated': { model?: string; id?: string; grantId?: string; accountId?: string };
   /** A security setting (password policy, lockout, token lifetimes, group domains) was changed: reread it. */
   'settings.changed': { name?: string };
+  /** A God user's signing in as another user (Identify As) ended: what was opened under it closes. */
+  'impersonation.ended': { impersonationId: string };
 }
 
 type Name = keyof BroadcastEvents;
@@ -34,6 +35,8 @@ export class Broadcast {
   constructor(
     private readonly redis?: Redis,
     private readonly logger?: Logger,
+    /** The Redis channel of the deployment's nodes (`<redis.keyPrefix>:broadcast`). */
+    private readonly channel = 'gatehouse:broadcast',
   ) {
     this.local.setMaxListeners(100);
   }
@@ -51,20 +54,20 @@ export class Broadcast {
         this.logger?.warn({ err: (error as Error).message }, 'unreadable broadcast message');
       }
     });
-    await this.subscriber.subscribe(CHANNEL).catch((error: Error) => this.logger?.warn({ err: error.message }, 'broadcast subscribe failed'));
+    await this.subscriber.subscribe(this.channel).catch((error: Error) => this.logger?.warn({ err: error.message }, 'broadcast subscribe failed'));
   }
 
   publish<N extends Name>(name: N, payload: BroadcastEvents[N]): void {
     this.local.emit(name, payload);
     this.redis
-      ?.publish(CHANNEL, JSON.stringify({ origin: this.origin, name, payload }))
+      ?.publish(this.channel, JSON.stringify({ origin: this.origin, name, payload }))
       .catch((error: Error) => this.logger?.warn({ err: error.message, name }, 'broadcast publish failed'));
   }
 
   /** Reaches the other nodes only (through Redis); nothing happens here. */
   publishToOthers<N extends Name>(name: N, payload: BroadcastEvents[N]): void {
     this.redis
-      ?.publish(CHANNEL, JSON.stringify({ origin: this.origin, name, payload }))
+      ?.publish(this.channel, JSON.stringify({ origin: this.origin, name, payload }))
       .catch((error: Error) => this.logger?.warn({ err: error.message, name }, 'broadcast publish failed'));
   }
 

@@ -47,7 +47,7 @@ describe('error handler', () => {
   it('answers an AppError with its status, code and the message in the caller language', async () => {
     const en = await request(server).get('/api/test/app-error').set('Accept-Language', 'en-GB,en;q=0.9');
     expect(en.status).to.equal(403);
-    expect(en.body).to.include({ code: 'errors.forbidden', message: 'You dont have permission to perform this action' });
+    expect(en.body).to.include({ code: 'errors.forbidden', message: 'You do not have permission to perform this action' });
     expect(en.body.requestId).to.equal(en.headers['x-request-id']);
     const es = await request(server).get('/api/test/app-error').set('Accept-Language', 'es');
     expect(es.body.message).to.equal('No tiene permiso para realizar esta acción');

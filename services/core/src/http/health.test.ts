@@ -115,5 +115,18 @@ describe('health and metrics', () => {
     expect((await request(server).get('/metrics')).status).to.equal(401);
     expect((await request(server).get('/metrics').set('Authorization', 'Bearer wrong-token-value')).status).to.equal(401);
     expect((await request(server).get('/metrics').set('Authorization', 'Bearer a-long-metrics-token')).status).to.equal(200);
+    for (const near of ['Bearer a-long-metrics-token-and-more', 'Bearer a-long-metrics-toke', 'Basic a-long-metrics-token', 'a-long-metrics-token']) {
+      expect((await request(server).get('/metrics').set('Authorization', near)).status, near).to.equal(401);
+    }
+  });
+
+  it('does not serve /metrics in production without METRICS_TOKEN', async () => {
+    const context = await createTestContext({ migrate: false, overrides: { nodeEnv: 'production' } });
+    const server = createBaseApp(context).callback();
+    const res = await request(server).get('/metrics').set('Accept-Language', 'en');
+    expect(res.status).to.equal(404);
+    expect(res.body).to.include({ code: 'errors.not_found', message: 'Not found' });
+    expect(res.text).to.not.contain('process_cpu_seconds_total');
+    expect((await request(server).get('/health/live')).status, 'the probes stay open').to.equal(200);
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { i18n as I18n } from 'i18next';
 import type { Context, Next } from 'koa';
-import { resolveLanguage } from '../i18n/index.js';
+import { matchLanguageHeader } from '../i18n/index.js';
+import { DEFAULT_LANGUAGE } from '../domain/constants.js';
 import { loggableUrl, type Logger } from '../logging/logger.js';
 import { DEFAULT_CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from './content-security.js';
 import { renderError, throwIfUnknownApiRoute } from './koa-error-handler.js';
@@ -33,7 +34,10 @@ export function koaRequestContext(options: RequestContextOptions) {
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const state = ctx.state;
     state.requestId = requestId;
-    state.language = resolveLanguage(ctx.get('accept-language'));
+    // `requestedLanguage` is what the caller's interface asked for, if anything: what is kept for
+    // later (a job's result, say) falls back on the person's saved language rather than the default.
+    state.requestedLanguage = matchLanguageHeader(ctx.get('accept-language'));
+    state.language = state.requestedLanguage ?? DEFAULT_LANGUAGE;
     state.log = logger;
     const res = ctx.res;
     res.setHeader('X-Request-Id', requestId);

@@ -64,6 +64,11 @@ function toFieldError(issue: z.core.$ZodIssue): FieldError {
       return { field, code: 'validation.invalid_value', params: { options: issue.values.join(', ') } };
     case 'unrecognized_keys':
       return { field: issue.keys.join(', '), code: 'validation.unknown_field' };
+    case 'custom': {
+      // A check of the contracts' own names its message ({ params: { code } }).
+      const code = (issue.params as { code?: ErrorCode } | undefined)?.code;
+      return code ? { field, code } : { field, code: 'validation.invalid' };
+    }
     default:
       return { field, code: 'validation.invalid' };
   }

@@ -31,7 +31,16 @@ export function createServerI18n(): I18n {
  * ("pt-BR"), then the base language ("pt" → pt-PT, "fr-CA" → fr); French when nothing matches.
  */
 export function resolveLanguage(header: string | undefined | null): Language {
-  if (!header) return DEFAULT_LANGUAGE;
+  return matchLanguageHeader(header) ?? DEFAULT_LANGUAGE;
+}
+
+/**
+ * The supported language an Accept-Language header asks for, as {@link resolveLanguage} picks it;
+ * undefined when the header is missing or names none, so that the caller's own preference can
+ * decide (a program calling the API with a personal access token sends none).
+ */
+export function matchLanguageHeader(header: string | undefined | null): Language | undefined {
+  if (!header) return undefined;
   const ranked = header
     .split(',')
     .map((part, index) => {
@@ -48,5 +57,14 @@ export function resolveLanguage(header: string | undefined | null): Language {
     const byBase = base === 'pt' ? 'pt-PT' : LANGUAGES.find((l) => l === base);
     if (byBase) return byBase;
   }
-  return DEFAULT_LANGUAGE;
+  return undefined;
+}
+
+/**
+ * The language of what a person receives later (a mail, a notification, a job's result): the one
+ * they asked in, else their saved preferred language, else the product's default.
+ */
+export function personLanguage(asked: string | null | undefined, saved: string | null | undefined): Language {
+  const supported = (value: string | null | undefined) => LANGUAGES.find((language) => language === value);
+  return supported(asked) ?? supported(saved) ?? DEFAULT_LANGUAGE;
 }

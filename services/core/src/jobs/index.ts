@@ -20,7 +20,7 @@ export function createJobQueue(context: AppContext, options: CreateJobQueueOptio
   const timings: JobQueueTimings = { ...DEFAULT_TIMINGS, expireSeconds: context.config.jobs.expireSeconds, ...options.timings };
   const common = { dataSource: context.dataSource, logger: context.logger, timings, stopTimeoutMs: context.config.server.shutdownTimeoutMs };
   if (context.config.redis.url) {
-    return new BullMqJobQueue({ ...common, redisUrl: context.config.redis.url, prefix: options.prefix ?? `gatehouse:${context.config.server.publicUrl}:jobs` });
+    return new BullMqJobQueue({ ...common, redisUrl: context.config.redis.url, prefix: options.prefix ?? `${context.config.redis.keyPrefix}:${context.config.server.publicUrl}:jobs` });
   }
   return new PgBossJobQueue(common);
 }

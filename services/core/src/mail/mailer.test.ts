@@ -334,6 +334,9 @@ describe('renderMail', () => {
   const PARAMS: { [T in MailTemplate]: MailParams[T] } = {
     'sign-in-code': { name: 'Zoë Quinn', code: '493817', minutes: 15 },
     'password-reset': { name: 'Zoë Quinn', link: 'https://id.example.com/account/changePassword?token=t0k3n', minutes: 45 },
+    'password-reset-locked': { name: 'Zoë Quinn' },
+    'password-reset-pending': { name: 'Zoë Quinn' },
+    'password-reset-professional': { name: 'Zoë Quinn' },
     invitation: { name: 'Zoë Quinn', link: 'https://id.example.com/account/invitation?token=inv1te', productName: 'Acme Portal' },
     'password-changed': { name: 'Zoë Quinn', date: new Date('2025-03-12T14:05:00Z') },
     'email-changed': { name: 'Zoë Quinn', date: new Date('2025-03-12T14:05:00Z') },
@@ -356,6 +359,9 @@ describe('renderMail', () => {
   const EXPECTED: { [T in MailTemplate]: string[] } = {
     'sign-in-code': ['Zoë Quinn', '493817', '15'],
     'password-reset': ['Zoë Quinn', PARAMS['password-reset'].link, '45'],
+    'password-reset-locked': ['Zoë Quinn'],
+    'password-reset-pending': ['Zoë Quinn'],
+    'password-reset-professional': ['Zoë Quinn'],
     invitation: ['Zoë Quinn', PARAMS.invitation.link, 'Acme Portal'],
     'password-changed': ['Zoë Quinn', '2025', '12', '14:05'],
     'email-changed': ['Zoë Quinn', '2025', '12', '14:05'],

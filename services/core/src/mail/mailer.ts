@@ -93,6 +93,15 @@ export class Mailer {
   }
 
   /**
+   * Runs `work`, whose outcome is mails, without the caller waiting for it (a request answered
+   * before the account is even looked up); a failure is logged. Answers the work's end, for
+   * whoever needs to know (tests waiting until nothing is left to write).
+   */
+  later(work: () => Promise<void>, what: string): Promise<void> {
+    return work().catch((error: Error) => this.context.logger.warn({ err: error.message }, `${what} failed`));
+  }
+
+  /**
    * Renders and stores the mail, then delivers it at once when SMTP is configured. A failed
    * attempt leaves it Pending for the retry worker; without SMTP it is Kept.
    */

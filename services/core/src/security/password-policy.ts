@@ -35,10 +35,13 @@ export function checkPasswordRules(password: string, policy: PasswordPolicy, fie
   return broken;
 }
 
+/**
+ * Whether the password must be replaced before a sign-in goes on: a temporary one (set by an
+ * administrator, never chosen by its user) always, even without rotation; else past the policy's age.
+ */
 export function isPasswordExpired(changedAt: Date | null, policy: PasswordPolicy, now = new Date()): boolean {
-  if (policy.maxAgeDays === 0) return false;
-  // Never set (created by an administrator, or before the policy): change it now.
   if (!changedAt) return true;
+  if (policy.maxAgeDays === 0) return false;
   return now.getTime() - changedAt.getTime() > policy.maxAgeDays * 86_400_000;
 }
 

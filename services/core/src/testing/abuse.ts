@@ -611,9 +611,13 @@ export function translationProblem(i18n: Translations, code: string, message: st
   return `the message of ${code} is not its ${language} phrase ${phrases.map((phrase) => `"${phrase}"`).join(' or ') || '(none)'}: "${message}"`;
 }
 
-/** What the product's mailer is to {@link trackSends}: anything with a `send` returning a promise. */
+/**
+ * What the product's mailer is to {@link trackSends}: a `send` returning a promise, and maybe a
+ * `later` running work that ends in mails after the answer.
+ */
 interface Sender {
   send(...args: never[]): Promise<unknown>;
+  later?(...args: never[]): Promise<unknown>;
 }
 
 /**
@@ -622,13 +626,18 @@ interface Sender {
  */
 export function trackSends(mailer: Sender): () => Promise<void> {
   const pending = new Set<Promise<unknown>>();
-  const send = mailer.send.bind(mailer) as (...args: never[]) => Promise<unknown>;
-  mailer.send = (...args: never[]) => {
-    const sending = send(...args);
-    pending.add(sending);
-    void sending.finally(() => pending.delete(sending)).catch(() => undefined);
-    return sending;
+  const track = <K extends 'send' | 'later'>(name: K) => {
+    const original = mailer[name]?.bind(mailer) as ((...args: never[]) => Promise<unknown>) | undefined;
+    if (!original) return;
+    mailer[name] = (...args: never[]) => {
+      const running = original(...args);
+      pending.add(running);
+      void running.finally(() => pending.delete(running)).catch(() => undefined);
+      return running;
+    };
   };
+  track('send');
+  track('later');
   return async () => {
     while (pending.size) await Promise.allSettled([...pending]);
   };

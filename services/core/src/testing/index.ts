@@ -2,3 +2,4 @@ export * from './context.js';
 export * from './database.js';
 export * from './factories.js';
 export * from './abuse.js';
+export * from './images.js';

@@ -32,6 +32,7 @@ function contextWithReads() {
   const broadcast = new Broadcast();
   const context = {
     broadcast,
+    config: { server: { publicUrl: 'https://id.example.com/identity' }, oidc: { portalClientId: 'portal', adminClientId: 'admin-console' } },
     dataSource: { getRepository: () => ({ findOneBy: () => new Promise<Application | null>((resolve) => pending.push(resolve)) }) },
   } as unknown as AppContext;
   /** Answers the oldest read still waiting; fails when the registry made none (it answered from its cache). */
@@ -44,6 +45,30 @@ function contextWithReads() {
 }
 
 describe('ClientRegistry (the provider’s cache of application clients)', () => {
+  it('sends the product’s own applications’ codes and signed-out users only to the product’s address, whatever is stored', async () => {
+    const { context, answer } = contextWithReads();
+    const registry = new ClientRegistry(context);
+    for (const name of ['admin-console', 'portal']) {
+      const found = registry.find(name);
+      await answer(
+        row('https://id.example.com/identity/admin/auth/callback', {
+          id: name,
+          name,
+          redirectUris: ['https://id.example.com/identity/admin/auth/callback', 'https://attacker.example.net/cb', 'https://id.example.com/other/cb', 'https://id.example.com.attacker.net/identity/cb'],
+          postLogoutRedirectUris: ['https://id.example.com/identity/admin/', 'https://attacker.example.net/'],
+        }),
+      );
+      const client = await found;
+      expect(client?.metadata.redirect_uris, name).to.deep.equal(['https://id.example.com/identity/admin/auth/callback']);
+      expect(client?.metadata.post_logout_redirect_uris, name).to.deep.equal(['https://id.example.com/identity/admin/']);
+    }
+    // A business application keeps the addresses it registered.
+    const business = registry.find('rp');
+    await answer(row('https://attacker.example.net/cb'));
+    expect((await business)?.metadata.redirect_uris).to.deep.equal(['https://attacker.example.net/cb']);
+    registry.close();
+  });
+
   it('keeps a client it read until its application changes, then reads it again', async () => {
     const { context, broadcast, answer, waiting } = contextWithReads();
     const registry = new ClientRegistry(context);

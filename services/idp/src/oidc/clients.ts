@@ -1,4 +1,4 @@
-import { Application, type AppContext } from '@gatehouse/core';
+import { Application, IDENTITY_APPLICATION_ID, type AppContext } from '@gatehouse/core';
 import type { ClientMetadata } from 'oidc-provider';
 
 /** What the rest of the provider needs to know about the application behind a client. */
@@ -56,20 +56,33 @@ export class ClientRegistry {
     this.unsubscribe();
   }
 
+  /**
+   * The product's own applications (the Identity application, the portal, the console) send codes
+   * and signed-out users only to the product's own address (PUBLIC_URL): an address stored for them
+   * anywhere else is never used, whoever wrote it.
+   */
+  private productOwn(app: Application): (uris: string[]) => string[] {
+    const { portalClientId, adminClientId } = this.context.config.oidc;
+    if (app.id !== IDENTITY_APPLICATION_ID && app.name !== portalClientId && app.name !== adminClientId) return (uris) => uris;
+    const base = `${this.context.config.server.publicUrl.replace(/\/+$/, '')}/`;
+    return (uris) => uris.filter((uri) => uri.startsWith(base));
+  }
+
   private toClient(app: Application): ClientApplication {
     const isPublic = app.clientType === 'public';
     // A stopped application may use no grant: no sign-in starts (GET or POST), no code is redeemed,
     // no token refreshed, no client credentials issued. Signing out still works.
     const grantTypes = app.status === 'Stopped' ? [] : app.grantTypes;
     const usesCode = grantTypes.includes('authorization_code');
+    const own = this.productOwn(app);
     const metadata: ClientMetadata = {
       client_id: app.name,
       client_name: app.displayName,
       application_type: 'web',
       grant_types: grantTypes,
       response_types: usesCode ? ['code'] : [],
-      redirect_uris: usesCode ? app.redirectUris : [],
-      post_logout_redirect_uris: app.postLogoutRedirectUris,
+      redirect_uris: usesCode ? own(app.redirectUris) : [],
+      post_logout_redirect_uris: own(app.postLogoutRedirectUris),
       token_endpoint_auth_method: isPublic ? 'none' : 'client_secret_basic',
       id_token_signed_response_alg: app.idTokenSignedResponseAlg,
       ...(isPublic || !app.clientSecretEncrypted ? {} : { client_secret: this.context.secrets.decrypt(app.clientSecretEncrypted) }),

@@ -9,9 +9,9 @@ import { PAGE_STYLE } from '@gatehouse/core/http';
 const escape = (value: unknown) =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function page(title: string, body: string): string {
+export function page(title: string, body: string, language = 'fr'): string {
   return `<!doctype html>
-<html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${escape(language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
 <style>${PAGE_STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
@@ -43,6 +43,7 @@ export function logoutPage(form: string, autoSubmitNonce?: string): string {
   );
 }
 
-export function loggedOutPage(): string {
-  return page('Session fermée / Signed out', `<h1>Vous êtes déconnecté / You are signed out</h1><a href="/">Accueil / Home</a>`);
+/** The end of a sign-out no application asked to come back from: the spec's "Login has successfully ended", in the visitor's language. */
+export function loggedOutPage(texts: { language: string; title: string; message: string; home: string }): string {
+  return page(texts.title, `<h1>${escape(texts.message)}</h1><a href="/">${escape(texts.home)}</a>`, texts.language);
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { IDENTITY_APPLICATION_ID, isDatabaseUnavailable, securitySettings, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
+import { IDENTITY_APPLICATION_ID, isDatabaseUnavailable, resolveLanguage, securitySettings, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
 import type { TokenLifetimes } from '@gatehouse/contracts';
 import { cspNonce, pageContentSecurityPolicy } from '@gatehouse/core/http';
+import { isApplicationAccessBlocked } from '@gatehouse/core/access';
 import type { Context } from 'koa';
 import Provider, { errors, interactionPolicy, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { CLAIMS, accountFinder, type AccountDirectory } from './account.js';
@@ -150,7 +151,8 @@ function cookies(context: AppContext): Configuration['cookies'] {
 
 type Features = NonNullable<Configuration['features']>;
 
-const RP_INITIATED_LOGOUT: Features['rpInitiatedLogout'] = {
+/** Sign-out: the confirmation (automatic from this site), then the end page in the visitor's language. */
+const rpInitiatedLogout = (i18n: AppContext['i18n']): Features['rpInitiatedLogout'] => ({
   enabled: true,
   logoutSource: async (ctx, form) => {
     ctx.type = 'html';
@@ -159,10 +161,12 @@ const RP_INITIATED_LOGOUT: Features['rpInitiatedLogout'] = {
     ctx.body = logoutPage(form, fromThisSite ? (ctx.state.cspNonce as string) : undefined);
   },
   postLogoutSuccessSource: async (ctx) => {
+    const language = resolveLanguage(ctx.get('accept-language'));
+    const t = (key: string) => i18n.t(key, { lng: language }) as string;
     ctx.type = 'html';
-    ctx.body = loggedOutPage();
+    ctx.body = loggedOutPage({ language, title: t('account.signed_out_title'), message: t('account.signed_out'), home: t('account.back_home') });
   },
-};
+});
 
 /**
  * Two resource servers, both taking JWTs: the admin API (the `admin` scope, the console's users
@@ -201,7 +205,7 @@ function resourceIndicators(config: Config, now: Lifetimes): Features['resourceI
   };
 }
 
-function features(config: Config, now: Lifetimes): Features {
+function features(config: Config, now: Lifetimes, i18n: AppContext['i18n']): Features {
   return {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
@@ -215,13 +219,14 @@ function features(config: Config, now: Lifetimes): Features {
     revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
     userinfo: { enabled: true },
     backchannelLogout: { enabled: true },
-    rpInitiatedLogout: RP_INITIATED_LOGOUT,
+    rpInitiatedLogout: rpInitiatedLogout(i18n),
     resourceIndicators: resourceIndicators(config, now),
   };
 }
 
 /** First-party applications (this product's SPAs and declared company apps) skip consent. */
-function firstPartyGrants(config: Config, registry: ClientRegistry): NonNullable<Configuration['loadExistingGrant']> {
+function firstPartyGrants(context: AppContext, registry: ClientRegistry): NonNullable<Configuration['loadExistingGrant']> {
+  const { config } = context;
   const adminAudience = config.oidc.adminApiAudience;
   const mayUseAdminApi = adminApiPolicy(config);
   return async (ctx) => {
@@ -229,6 +234,10 @@ function firstPartyGrants(config: Config, registry: ClientRegistry): NonNullable
     const app = await registry.find(oidc.client!.clientId);
     // A sign-in started before its application was stopped does not finish either.
     if (app?.status === 'Stopped') throw new errors.AccessDenied('the application is stopped');
+    // The application ended this account's access to it (its LockUser): no sign-in to it finishes.
+    if (app && (await isApplicationAccessBlocked(context.dataSource, app.id, oidc.session!.accountId!))) {
+      throw new errors.AccessDenied('access to this application was ended for this account');
+    }
     const grantId = oidc.result?.consent?.grantId || oidc.session!.grantIdFor(oidc.client!.clientId);
     const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
     if (!app?.isFirstParty) return existing;
@@ -310,8 +319,8 @@ function configure(context: AppContext, options: ProviderOptions): Configuration
     ttl: lifetimes(adminAudience, now, options.impersonations),
     cookies: cookies(context),
     interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid), policy: interactionsPolicy(options.impersonations, options.store) },
-    features: features(config, now),
-    loadExistingGrant: firstPartyGrants(config, options.registry),
+    features: features(config, now, context.i18n),
+    loadExistingGrant: firstPartyGrants(context, options.registry),
     extraTokenClaims: extraTokenClaims(adminAudience, options.directory, options.impersonations),
     renderError: errorRenderer(logger),
   };

@@ -96,7 +96,7 @@ describe('GET /api/v1/account/lock/{id} and /unlock/{id}', () => {
     for (const as of ['tenantAdmin', 'manager'] as const) {
       const res = await call(w, 'get', `/api/v1/account/lock/${user.id}`, { as });
       expect(res.status, as).to.equal(403);
-      expect(res.body.message).to.equal('You dont have permission to perform this action');
+      expect(res.body.message).to.equal('You do not have permission to perform this action');
     }
     // A cookie is no credential here: a link on another site cannot lock anybody.
     const anonymous = await request(w.server).get(`/api/v1/account/lock/${user.id}`).set('Cookie', 'session=whatever');

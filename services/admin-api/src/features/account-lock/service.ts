@@ -2,8 +2,7 @@ import { AppError, type AppContext } from '@gatehouse/core';
 import { writeSystemLog } from '../../audit/system-log.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import type { CallerScope } from '../../auth/scope.js';
-import { actorOf, assertMayManage, publishUserEvents, userForUpdate } from '../users/access.js';
-import { deleteProviderSessions, type UserStateRow } from '../users/repository.js';
+import { actorOf, assertMayManage, endProviderSessions, publishUserEvents, userForUpdate, type UserStateRow } from '../users/access.js';
 import { lockUser, logUnlocked, unlock } from './repository.js';
 
 /** The user as the lock and unlock confirmations show them. */
@@ -34,7 +33,7 @@ export class AccountLockService {
       const current = await userForUpdate(em, scope, id);
       await assertMayManage(em, scope, id);
       await lockUser(em, id, caller.userId);
-      const sessionsEnded = await deleteProviderSessions(em, id);
+      const sessionsEnded = await endProviderSessions(em, id);
       await writeSystemLog(em, {
         operation: 'LockUser',
         ...actor,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '@gatehouse/core';
-import { buildApplication, grant } from '@gatehouse/core/testing';
+import { buildApplication, grant, pngDeclaring } from '@gatehouse/core/testing';
 import { expect } from 'chai';
+import sharp from 'sharp';
 import { buildAdminWorld, call, logsWhere, userIn, type AdminWorld } from '../../testing/admin-world.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -38,6 +39,61 @@ async function productApplication(w: AdminWorld, name: 'portal' | 'admin-console
 /** The messages of the field errors of an answer, by field. */
 function fieldMessages(body: { errors?: Array<{ field: string; message: string }> }): Record<string, string> {
   return Object.fromEntries((body.errors ?? []).map((error) => [error.field, error.message]));
+}
+
+const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** A PNG of `width` × `height` pixels, the top half `top`, the bottom half `bottom`. */
+async function twoColourPng(width: number, height: number, top = '#ff0000', bottom = '#0000ff'): Promise<Buffer> {
+  const half = Math.floor(height / 2);
+  const lower = await sharp({ create: { width, height: height - half, channels: 4, background: bottom } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: top } })
+    .composite([{ input: lower, top: half, left: 0 }])
+    .png()
+    .toBuffer();
+}
+
+/** An ICO file holding `images` (PNG files or bitmaps without their file header), as Windows writes one. */
+function icoOf(images: Array<{ side: number; data: Buffer }>): Buffer {
+  const header = Buffer.from([0, 0, 1, 0, images.length, 0]);
+  let offset = 6 + 16 * images.length;
+  const entries = images.map(({ side, data }) => {
+    const entry = Buffer.alloc(16);
+    entry[0] = side % 256;
+    entry[1] = side % 256;
+    entry.writeUInt16LE(1, 4);
+    entry.writeUInt16LE(32, 6);
+    entry.writeUInt32LE(data.length, 8);
+    entry.writeUInt32LE(offset, 12);
+    offset += data.length;
+    return entry;
+  });
+  return Buffer.concat([header, ...entries, ...images.map((image) => image.data)]);
+}
+
+/** A 32-bit bitmap of an ICO (rows bottom up, then the AND mask): the top half red, the bottom half blue. */
+function icoBitmap(side: number): Buffer {
+  const header = Buffer.alloc(40);
+  header.writeUInt32LE(40, 0);
+  header.writeInt32LE(side, 4);
+  header.writeInt32LE(side * 2, 8);
+  header.writeUInt16LE(1, 12);
+  header.writeUInt16LE(32, 14);
+  const pixels = Buffer.alloc(side * side * 4);
+  for (let row = 0; row < side; row++) {
+    // The first row stored is the bottom one.
+    const bgra = row < side / 2 ? [255, 0, 0, 255] : [0, 0, 255, 255];
+    for (let x = 0; x < side; x++) pixels.set(bgra, (row * side + x) * 4);
+  }
+  const mask = Buffer.alloc(Math.ceil(side / 32) * 4 * side);
+  return Buffer.concat([header, pixels, mask]);
+}
+
+/** The colour of the pixel at (`x`, `y`), as `#rrggbb`. */
+async function colourAt(image: Buffer, x: number, y: number): Promise<string> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (y * info.width + x) * info.channels;
+  return `#${[...data.subarray(at, at + 3)].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 }
 
 describe('applications admin API', function () {
@@ -250,7 +306,7 @@ describe('applications admin API', function () {
     it('is for administrators only', async () => {
       const res = await create(newApp(unique('nope')), 'tenantAdmin');
       expect(res.status).to.equal(403);
-      expect(res.body.message).to.equal('You dont have permission to perform this action');
+      expect(res.body.message).to.equal('You do not have permission to perform this action');
       expect((await create(newApp(unique('god')), 'god')).status).to.equal(201);
     });
   });
@@ -291,6 +347,38 @@ describe('applications admin API', function () {
       expect(fieldMessages(renamed.body)).to.deep.equal({ name: 'name cannot be changed' });
     });
 
+    it('reads and changes the enabled flag: validated, logged, announced; absent keeps it; for administrators only; never off for the product’s own', async () => {
+      const name = unique('enabled');
+      const created = await create(newApp(name, { enabled: false }));
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(created.body).to.deep.include({ enabled: false, status: 'Running' });
+      expect((await storedRow(w, name))!.enabled).to.equal(false);
+      expect((await call(w, 'get', `/applications?$search=${name}`)).body.items[0]).to.deep.include({ name, enabled: false });
+
+      const { name: _name, ...fields } = newApp(name);
+      announced = [];
+      const enabled = await call(w, 'put', `/applications/${name}`, { body: { ...fields, enabled: true } });
+      expect(enabled.status, JSON.stringify(enabled.body)).to.equal(200);
+      expect(enabled.body.enabled).to.equal(true);
+      expect(announced).to.deep.include({ clientId: name });
+      expect((await logsWhere(w, 'applicationId', name)).at(-1)!.metadata.changes).to.deep.equal({ enabled: { from: false, to: true } });
+      expect((await call(w, 'put', `/applications/${name}`, { body: fields })).body.enabled, 'absent: unchanged').to.equal(true);
+
+      const bad = await call(w, 'put', `/applications/${name}`, { body: { ...fields, enabled: 'no' } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.errors.map((e: { field: string }) => e.field)).to.deep.equal(['enabled']);
+      expect((await call(w, 'put', `/applications/${name}`, { as: 'tenantAdmin', body: { ...fields, enabled: false } })).status).to.equal(403);
+      expect((await storedRow(w, name))!.enabled).to.equal(true);
+
+      await productApplication(w, 'portal');
+      const portal = await call(w, 'get', '/applications/portal');
+      const portalFields = { displayName: portal.body.displayName, type: 'public', privateUrl: 'https://product.example.com/', redirectUris: portal.body.redirectUris, postLogoutRedirectUris: portal.body.postLogoutRedirectUris };
+      const off = await call(w, 'put', '/applications/portal', { as: 'god', body: { ...portalFields, enabled: false } });
+      expect(off.status).to.equal(409);
+      expect(off.body.message).to.equal('The product\'s own applications cannot be disabled: nobody could sign in to enable them again');
+      expect((await storedRow(w, 'portal'))!.enabled).to.equal(true);
+    });
+
     it('gives an application made confidential a secret (answered once), and takes it from one made public', async () => {
       const created = await create(newApp(unique('switch'), { type: 'public' }));
       const { name: _name, ...fields } = newApp();
@@ -315,6 +403,27 @@ describe('applications admin API', function () {
       expect(res.body.message).to.equal('The type of this application is part of the product and cannot be changed');
     });
 
+    it('keeps the addresses of the product’s own applications: no administrator, God included, sends the console’s codes elsewhere', async () => {
+      await productApplication(w, 'admin-console');
+      const stored = async () => (await w.context.dataSource.query(`SELECT redirect_uris, post_logout_redirect_uris FROM applications WHERE id = 'admin-console'`))[0];
+      const before = await stored();
+      const fields = { displayName: 'Administration console', type: 'public', privateUrl: 'https://product.example.com/admin', redirectUris: before.redirect_uris, postLogoutRedirectUris: before.post_logout_redirect_uris };
+      for (const as of ['admin', 'god'] as const) {
+        const added = await call(w, 'put', '/applications/admin-console', { as, body: { ...fields, redirectUris: [...before.redirect_uris, 'https://attacker.example.net/cb'] } });
+        expect(added.status, as).to.equal(400);
+        expect(added.body.errors).to.have.length(1);
+        expect(added.body.errors[0]).to.include({ field: 'redirectUris', code: 'applications.product_own_fixed' });
+        const logout = await call(w, 'put', '/applications/admin-console', { as, body: { ...fields, postLogoutRedirectUris: ['https://attacker.example.net/'] } });
+        expect(logout.status, as).to.equal(400);
+        expect(logout.body.errors[0]).to.include({ field: 'postLogoutRedirectUris', code: 'applications.product_own_fixed' });
+      }
+      expect(await stored()).to.deep.equal(before);
+      // What is not an address still changes.
+      const renamed = await call(w, 'put', '/applications/admin-console', { body: { ...fields, displayName: 'Console' } });
+      expect(renamed.status).to.equal(200);
+      expect(renamed.body.displayName).to.equal('Console');
+    });
+
     it('stores an uploaded icon (served by the icon route), an icon name or an https address; refuses an SVG upload', async () => {
       const created = await create(newApp(unique('icon')));
       const { name: _name, ...fields } = newApp();
@@ -335,6 +444,95 @@ describe('applications admin API', function () {
         icon: 'The icon must be an icon name or an https:// address',
         iconImage: 'The icon must be a PNG, JPEG, GIF, WebP or ICO image of at most 256 KB',
       });
+    });
+  });
+
+  describe('uploaded icons: judged by their content, stored as the product encodes them', () => {
+    const { name: _name, ...fields } = newApp();
+    let appId: string;
+    before(async () => {
+      appId = (await create(newApp(unique('icon-content')))).body.id;
+    });
+    const upload = (iconImage: string, lang = 'en') => call(w, 'put', `/applications/${appId}`, { body: { ...fields, iconImage }, lang });
+    const NOT_AN_ICON = 'The icon must be a PNG, JPEG, GIF, WebP or ICO image of at most 256 KB';
+
+    it('refuses an HTML page or a script declared as an image, naming the field, in the caller’s language', async () => {
+      const html = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
+      const script = Buffer.from('alert(document.domain)//');
+      for (const [type, bytes] of [['image/png', html], ['image/jpeg', script], ['image/gif', script], ['image/webp', html], ['image/x-icon', html]] as const) {
+        const res = await upload(dataUrl(type, bytes));
+        expect(res.status, type).to.equal(400);
+        expect(fieldMessages(res.body), type).to.deep.equal({ iconImage: NOT_AN_ICON });
+      }
+      const french = await upload(dataUrl('image/png', html), 'fr');
+      expect(fieldMessages(french.body)).to.deep.equal({ iconImage: 'L’icône doit être une image PNG, JPEG, GIF, WebP ou ICO de 256 KB au plus' });
+      expect((await storedRow(w, appId))!.icon_data, 'nothing was stored').to.equal(null);
+    });
+
+    it('refuses an SVG declared as a PNG, a truncated PNG, a PNG declaring billions of pixels and another image type', async () => {
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>alert(1)</script><rect width="8" height="8"/></svg>');
+      expect(fieldMessages((await upload(dataUrl('image/png', svg))).body)).to.deep.equal({ iconImage: NOT_AN_ICON });
+      const tiff = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).tiff().toBuffer();
+      expect(fieldMessages((await upload(dataUrl('image/png', tiff))).body)).to.deep.equal({ iconImage: NOT_AN_ICON });
+
+      const png = await twoColourPng(64, 64);
+      const truncated = await upload(dataUrl('image/png', png.subarray(0, png.length - 40)));
+      expect(truncated.status).to.equal(400);
+      expect(truncated.body.errors).to.deep.equal([
+        { field: 'iconImage', code: 'applications.icon_unreadable', message: 'The icon could not be read: the image is damaged or incomplete' },
+      ]);
+
+      const bomb = pngDeclaring(60_000, 60_000);
+      expect(bomb.length).to.be.below(10_000);
+      const started = Date.now();
+      const refused = await upload(dataUrl('image/png', bomb), 'de');
+      expect(refused.status).to.equal(400);
+      expect(refused.body.errors).to.deep.equal([
+        { field: 'iconImage', code: 'applications.icon_too_many_pixels', message: 'Das Symbol ist zu groß: Es darf höchstens 16 Millionen Pixel haben' },
+      ]);
+      expect(Date.now() - started, 'refused from its header, never decoded').to.be.below(5000);
+      expect((await storedRow(w, appId))!.icon_data).to.equal(null);
+    });
+
+    it('stores a PNG re-encoded: the bytes served are a PNG the product wrote, without what followed the image data', async () => {
+      const polyglot = Buffer.concat([await twoColourPng(40, 30), Buffer.from('<script>alert(document.domain)</script>')]);
+      const res = await upload(dataUrl('image/png', polyglot));
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const row = (await storedRow(w, appId))!;
+      const stored = row.icon_data as Buffer;
+      expect(row.icon_content_type).to.equal('image/png');
+      expect(stored.equals(polyglot)).to.equal(false);
+      expect(stored.includes('<script')).to.equal(false);
+
+      const served = await call(w, 'get', `/applications/icon/${appId}`);
+      expect(served.headers['content-type']).to.equal('image/png');
+      expect(Buffer.from(served.body as Buffer).equals(stored), 'what is served is what was stored').to.equal(true);
+      const { format, width, height } = await sharp(stored).metadata();
+      expect([format, width, height]).to.deep.equal(['png', 40, 30]);
+      expect([await colourAt(stored, 5, 2), await colourAt(stored, 5, 28)]).to.deep.equal(['#ff0000', '#0000ff']);
+    });
+
+    it('accepts JPEG, GIF, WebP and ICO icons by their content, each stored as a PNG of at most 256 pixels a side', async () => {
+      const base = sharp({ create: { width: 600, height: 300, channels: 3, background: '#228833' } });
+      const cases: Array<[string, string, Buffer, [number, number]]> = [
+        ['JPEG declared as PNG', 'image/png', await base.clone().jpeg().toBuffer(), [256, 128]],
+        ['GIF', 'image/gif', await base.clone().gif().toBuffer(), [256, 128]],
+        ['WebP', 'image/webp', await base.clone().webp().toBuffer(), [256, 128]],
+        ['ICO of a PNG', 'image/x-icon', icoOf([{ side: 16, data: await twoColourPng(16, 16) }, { side: 48, data: await twoColourPng(48, 48) }]), [48, 48]],
+        ['ICO of a bitmap', 'image/vnd.microsoft.icon', icoOf([{ side: 32, data: icoBitmap(32) }]), [32, 32]],
+      ];
+      for (const [label, type, bytes, [width, height]] of cases) {
+        const res = await upload(dataUrl(type, bytes));
+        expect(res.status, `${label}: ${JSON.stringify(res.body)}`).to.equal(200);
+        const row = (await storedRow(w, appId))!;
+        expect(row.icon_content_type, label).to.equal('image/png');
+        const meta = await sharp(row.icon_data as Buffer).metadata();
+        expect([meta.format, meta.width, meta.height], label).to.deep.equal(['png', width, height]);
+        if (label.startsWith('ICO')) {
+          const stored = row.icon_data as Buffer;
+          expect([await colourAt(stored, 3, 1), await colourAt(stored, 3, height - 2)], `${label}: upright`).to.deep.equal(['#ff0000', '#0000ff']);
+        }
+      }
     });
   });
 

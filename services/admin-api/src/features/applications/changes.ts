@@ -18,6 +18,7 @@ function storedFields(row: ApplicationDetailRow): Record<string, unknown> {
     postLogoutRedirectUris: row.post_logout_redirect_uris,
     prerelease: row.prerelease,
     hideInUserList: row.hide_in_user_list,
+    enabled: row.enabled,
     icon: row.icon,
   };
 }
@@ -39,6 +40,8 @@ export function changesOf(row: ApplicationDetailRow, fields: ApplicationFieldsRe
     hideInUserList: fields.hideInUserList,
     icon: fields.icon,
   };
+  // Not sent: unchanged.
+  if (fields.enabled !== undefined) next.enabled = fields.enabled;
   const before = storedFields(row);
   const changes: Record<string, Change | string> = {};
   for (const [field, value] of Object.entries(next)) {

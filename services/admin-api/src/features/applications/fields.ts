@@ -1,5 +1,4 @@
 import {
-  APPLICATION_ICON_IMAGE_PATTERN,
   APPLICATION_ICON_NAME_PATTERN,
   APPLICATION_ID_PATTERN,
   APPLICATION_LIMITS,
@@ -10,6 +9,7 @@ import {
 } from '@gatehouse/contracts';
 import { AppError, type FieldError } from '@gatehouse/core';
 import type { z } from 'zod';
+import { storedIconImage } from './icon-image.js';
 import type { ApplicationFieldsRecord } from './repository.js';
 
 export type NewApplicationBody = z.output<typeof newApplicationSchema>;
@@ -18,10 +18,10 @@ export type ApplicationChangesBody = z.output<typeof updateApplicationSchema>;
 /** The General properties, as both forms send them. */
 type FieldsBody = Omit<ApplicationChangesBody, 'id' | 'name'>;
 
-/** Checks what the schemas cannot say (addresses, icon) and answers the record to store. */
-export function checkedFields(body: FieldsBody, extra: FieldError[] = []): ApplicationFieldsRecord {
+/** Checks what the schemas cannot say (addresses, icon) and answers the record to store, the uploaded icon encoded again. */
+export async function checkedFields(body: FieldsBody, extra: FieldError[] = []): Promise<ApplicationFieldsRecord> {
   const errors = [...extra, ...urlErrors(body), ...iconErrors(body.icon)];
-  const iconImage = body.iconImage === undefined || body.iconImage === null ? body.iconImage : decodeIconImage(body.iconImage, errors);
+  const iconImage = body.iconImage === undefined || body.iconImage === null ? body.iconImage : await storedIconImage(body.iconImage, errors);
   if (errors.length) throw new AppError('errors.validation', 400, {}, errors);
   return {
     displayName: body.displayName,
@@ -33,6 +33,7 @@ export function checkedFields(body: FieldsBody, extra: FieldError[] = []): Appli
     postLogoutRedirectUris: body.postLogoutRedirectUris,
     prerelease: body.prerelease,
     hideInUserList: body.hideInUserList,
+    enabled: body.enabled,
     icon: body.icon,
     iconImage,
   };
@@ -70,15 +71,4 @@ function urlErrors(body: FieldsBody): FieldError[] {
 function iconErrors(icon: string | null): FieldError[] {
   if (icon === null || APPLICATION_ICON_NAME_PATTERN.test(icon) || isApplicationUrl(icon)) return [];
   return [{ field: 'icon', code: 'applications.invalid_icon' }];
-}
-
-/** The uploaded icon's bytes and type, or an error when it is not a raster image within the limit. */
-function decodeIconImage(dataUrl: string, errors: FieldError[]): { data: Buffer; contentType: string } | null {
-  const match = APPLICATION_ICON_IMAGE_PATTERN.exec(dataUrl);
-  const data = match ? Buffer.from(match[2]!, 'base64') : undefined;
-  if (!match || !data?.length || data.length > APPLICATION_LIMITS.iconBytes) {
-    errors.push({ field: 'iconImage', code: 'applications.invalid_icon_image', params: { limit: `${APPLICATION_LIMITS.iconBytes / 1024} KB` } });
-    return null;
-  }
-  return { data, contentType: `image/${match[1]}` };
 }

@@ -57,6 +57,7 @@ export interface ApplicationRow {
   description: string | null;
   client_type: ClientType;
   status: ApplicationStatus;
+  enabled: boolean;
   prerelease: boolean;
   hide_in_user_list: boolean;
   private_url: string | null;
@@ -93,12 +94,14 @@ export interface ApplicationFieldsRecord {
   postLogoutRedirectUris: string[];
   prerelease: boolean;
   hideInUserList: boolean;
+  /** Undefined: unchanged (a new application is enabled). */
+  enabled?: boolean;
   icon: string | null;
   /** Undefined: the uploaded icon stays as it is; null: removed. */
   iconImage?: { data: Buffer; contentType: string } | null;
 }
 
-const SUMMARY_COLUMNS = `a.id, a.name, a.display_name, a.description, a.client_type, a.status, a.prerelease, a.hide_in_user_list,
+const SUMMARY_COLUMNS = `a.id, a.name, a.display_name, a.description, a.client_type, a.status, a.enabled, a.prerelease, a.hide_in_user_list,
        a.private_url, a.public_url, a.modified_on,
        EXISTS (SELECT 1 FROM application_owners o WHERE o.application_id = a.id AND o.user_id = $1) AS user_is_owner`;
 const LIST_WHERE = `($2::text IS NULL OR a.display_name ILIKE $2 OR a.name ILIKE $2 OR a.description ILIKE $2) AND ($3::text IS NULL OR a.status = $3)`;
@@ -165,9 +168,17 @@ export async function insertApplication(
 ): Promise<void> {
   await db.query(
     `INSERT INTO applications (id, name, client_secret_encrypted, display_name, description, client_type, private_url, public_url,
-                               redirect_uris, post_logout_redirect_uris, prerelease, hide_in_user_list, icon, icon_data, icon_content_type)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    [record.id, record.name, record.clientSecretEncrypted, ...fieldValues(record), record.iconImage?.data ?? null, record.iconImage?.contentType ?? null],
+                               redirect_uris, post_logout_redirect_uris, prerelease, hide_in_user_list, icon, icon_data, icon_content_type, enabled)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+    [
+      record.id,
+      record.name,
+      record.clientSecretEncrypted,
+      ...fieldValues(record),
+      record.iconImage?.data ?? null,
+      record.iconImage?.contentType ?? null,
+      record.enabled ?? true,
+    ],
   );
 }
 
@@ -205,6 +216,7 @@ export async function updateApplication(
             icon_data = CASE WHEN $12 THEN icon_data ELSE $13 END,
             icon_content_type = CASE WHEN $12 THEN icon_content_type ELSE $14 END,
             client_secret_encrypted = CASE WHEN $15 THEN client_secret_encrypted ELSE $16 END,
+            enabled = COALESCE($17, enabled),
             modified_on = now()
       WHERE id = $1`,
     [
@@ -215,6 +227,7 @@ export async function updateApplication(
       record.iconImage?.contentType ?? null,
       keepsSecret,
       record.clientSecretEncrypted ?? null,
+      record.enabled ?? null,
     ],
   );
 }

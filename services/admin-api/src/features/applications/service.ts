@@ -12,6 +12,8 @@ import type {
 } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import { writeSystemLog, type SystemLogEntry } from '../../audit/system-log.js';
+import { enforce, mayEditApplication, type ApplicationFacts, type Authority } from '@gatehouse/core/access';
+import { callerAuthority } from '../../access.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import type { Queryable } from '../../db.js';
 import { findUserName } from '../directory/lookups.js';
@@ -111,7 +113,7 @@ export class ApplicationsService {
    * a shared secret, stored encrypted and answered this once.
    */
   async create(caller: Caller, body: NewApplicationBody): Promise<SavedApplication> {
-    const fields = checkedFields(body, identifierErrors(body.id, body.name));
+    const fields = await checkedFields(body, identifierErrors(body.id, body.name));
     const sharedSecret = body.type === 'confidential' ? newSecret() : null;
     const id = await this.context.dataSource.transaction(async (em) => {
       const id = await freeId(em, body.id, body.name);
@@ -139,13 +141,15 @@ export class ApplicationsService {
    */
   async update(caller: Caller, id: string, body: ApplicationChangesBody): Promise<SavedApplication> {
     const readOnly = (['id', 'name'] as const).filter((field) => body[field] !== undefined);
-    const fields = checkedFields(
+    const fields = await checkedFields(
       body,
       readOnly.map((field) => ({ field, code: 'applications.read_only_field', params: { field } })),
     );
     const { name, sharedSecret } = await this.context.dataSource.transaction(async (em) => {
       const current = await lockedApplication(em, caller, id);
       if (fields.clientType !== current.client_type && this.isSystem(current)) throw fieldError('type', 'applications.system_type', 409);
+      const changed = Object.keys(changesOf(current, fields));
+      enforce(mayEditApplication(await this.authority(em, caller), this.facts(caller, current), { kind: 'update', fields: changed }));
       const sharedSecret = fields.clientType === 'confidential' && !current.has_secret ? newSecret() : null;
       const clientSecretEncrypted = fields.clientType === 'public' ? null : sharedSecret === null ? undefined : this.context.secrets.encrypt(sharedSecret);
       await updateApplication(em, id, { ...fields, clientSecretEncrypted });
@@ -179,9 +183,7 @@ export class ApplicationsService {
   async remove(caller: Caller, id: string): Promise<void> {
     const name = await this.context.dataSource.transaction(async (em) => {
       const current = await lockedApplication(em, caller, id);
-      if (current.id === IDENTITY_APPLICATION_ID) throw new AppError('applications.identity_undeletable', 409);
-      if (this.isSystem(current)) throw new AppError('applications.system_undeletable', 409);
-      if (!current.user_is_owner) throw new AppError('applications.not_owner', 403);
+      enforce(mayEditApplication(await this.authority(em, caller), this.facts(caller, current), { kind: 'delete' }));
       await deleteApplication(em, id);
       await this.log(em, caller, 'DeleteApplication', { applicationId: id, name: current.name, displayName: current.display_name });
       return current.name;
@@ -224,6 +226,15 @@ export class ApplicationsService {
     });
   }
 
+  private authority(db: Queryable, caller: Caller): Promise<Authority> {
+    return callerAuthority(db, caller, { areaIds: null });
+  }
+
+  /** The application as the authority rules see it. */
+  private facts(caller: Caller, row: Pick<ApplicationRow, 'id' | 'name' | 'user_is_owner'>): ApplicationFacts {
+    return { id: row.id, isProductOwn: this.isSystem(row), ownerIds: row.user_is_owner ? [caller.userId] : [] };
+  }
+
   /** The Identity application, the portal and the console: the product's own, never deleted. */
   private isSystem(row: Pick<ApplicationRow, 'id' | 'name'>): boolean {
     const { portalClientId, adminClientId } = this.context.config.oidc;
@@ -247,6 +258,7 @@ export class ApplicationsService {
       description: row.description,
       type: row.client_type,
       status: row.status,
+      enabled: row.enabled,
       prerelease: row.prerelease,
       hideInUserList: row.hide_in_user_list,
       privateUrl: row.private_url,

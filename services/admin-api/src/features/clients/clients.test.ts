@@ -156,7 +156,7 @@ describe('My Clients API (/api/v1/admin/clients)', function () {
       await grant(db(), { tenant: managed, user: manager, roles: [w.identity.roleByName.ServiceManager!] });
       const res = await as(manager, 'get', '/tenants', { roles: ['ServiceManager'] });
       expect(res.status).to.equal(403);
-      expect(res.body.message).to.equal('You dont have permission to perform this action');
+      expect(res.body.message).to.equal('You do not have permission to perform this action');
     });
   });
 
@@ -188,7 +188,18 @@ describe('My Clients API (/api/v1/admin/clients)', function () {
       expect(byId[internal.id].teams).to.have.length(12);
       expect(byId[internal.id].modifiedOn).to.match(/^\d{4}-\d\d-\d\dT/);
       expect(byId[waiting.id]).to.include({ status: 'Waiting', hasPendingOperationRequest: true, userType: 2 });
-      expect(byId[draft.id]).to.include({ draft: true, status: 'Applied', userType: 2 });
+      expect(byId[draft.id]).to.include({ draft: true, status: 'Draft', userType: 2 });
+    });
+
+    it('shows a draft as Draft until a request for it is submitted, then as Waiting', async () => {
+      // A tenant of its own (inheriting the consultant's role), so that the other tests' lists stay as they are.
+      const tenant = await buildTenant(db(), { areaId: w.areaA.id, parentId: parent.id, title: `${t} submitted` });
+      const created = (await asConsultant('post', `/${tenant.id}/users`, { body: newUser({ firstName: 'Sue', lastName: 'Submitted' }) })).body;
+      expect(created.status).to.equal('Draft');
+      const statusOf = async () => (await asConsultant('get', `/${tenant.id}/users`)).body.items.map((u: { status: string }) => u.status);
+      expect(await statusOf()).to.deep.equal(['Draft']);
+      await waitingRequest(tenant, created);
+      expect(await statusOf()).to.deep.equal(['Waiting']);
     });
 
     it('filters by user type and searches', async () => {
@@ -228,7 +239,7 @@ describe('My Clients API (/api/v1/admin/clients)', function () {
       const body = newUser({ phoneNumber: '+33 1 23 45 67 89' });
       const res = await create(body);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(res.body).to.include({ userName: body.userName, email: body.email, draft: true, userType: 2, status: 'Applied', phoneNumber: '+33 1 23 45 67 89', hasSignedIn: false });
+      expect(res.body).to.include({ userName: body.userName, email: body.email, draft: true, userType: 2, status: 'Draft', phoneNumber: '+33 1 23 45 67 89', hasSignedIn: false });
       const [row] = await db().query(`SELECT draft, user_type, created_for_tenant_id, password_hash FROM users WHERE id = $1`, [res.body.id]);
       // A draft cannot sign in (the provider answers 'User pending approval.'), and has no password until invited.
       expect(row).to.deep.equal({ draft: true, user_type: 2, created_for_tenant_id: parent.id, password_hash: null });
@@ -382,6 +393,62 @@ describe('My Clients API (/api/v1/admin/clients)', function () {
         const res = await asConsultant('put', `/${parent.id}/users/${target.id}`, { body: body(target) });
         expect(res.status, role).to.equal(403);
       }
+    });
+  });
+
+  describe('taking over an account: a new e-mail address, then an invitation', () => {
+    const body = (user: User, overrides: Record<string, unknown> = {}) => ({
+      userName: user.userName,
+      email: user.email,
+      firstName: 'Edited',
+      lastName: 'Name',
+      areaId: w.areaA.id,
+      language: 'en',
+      ...overrides,
+    });
+    const thief = () => `${tag()}@client.example`;
+    const storedEmail = async (user: User) => (await db().query(`SELECT email FROM users WHERE id = $1`, [user.id]))[0].email;
+    const mailsTo = async (user: User) => db().query(`SELECT 1 FROM mail_outbox WHERE to_address = $1 AND template = 'invitation'`, [user.email]);
+
+    it('refuses a consultant the e-mail and the invitation of a member holding roles outside their clients, and keeps the rest editable', async () => {
+      const victim = await member(parent);
+      await grant(db(), { tenant: sibling, user: victim, roles: [crm.roleByName.Reader!] });
+      const moved = await asConsultant('put', `/${parent.id}/users/${victim.id}`, { body: body(victim, { email: thief() }) });
+      expect(moved.status, JSON.stringify(moved.body)).to.equal(403);
+      expect(moved.body).to.include({ code: 'clients.identity_owned_elsewhere' });
+      expect(await storedEmail(victim)).to.equal(victim.email);
+      const invited = await asConsultant('post', `/${parent.id}/users/${victim.id}/invite`);
+      expect(invited.status).to.equal(403);
+      expect(await mailsTo(victim)).to.have.length(0);
+      // A name is no account: the consultant still corrects it.
+      expect((await asConsultant('put', `/${parent.id}/users/${victim.id}`, { body: body(victim) })).status).to.equal(200);
+    });
+
+    it('refuses it for a member who has signed in (whose invitation would reset a password in use), through a group role too', async () => {
+      const active = await member(parent, { lastLoginAt: new Date() });
+      const moved = await asConsultant('put', `/${parent.id}/users/${active.id}`, { body: body(active, { email: thief() }) });
+      expect(moved.status).to.equal(403);
+      expect((await asConsultant('post', `/${parent.id}/users/${active.id}/invite`)).status).to.equal(403);
+      expect(await mailsTo(active)).to.have.length(0);
+
+      const grouped = await member(parent);
+      const group = await buildGroup(db(), { areaId: w.areaA.id, members: [grouped] });
+      await grant(db(), { tenant: managed, group, roles: [crm.roleByName.Reader!] });
+      expect((await asConsultant('put', `/${parent.id}/users/${grouped.id}`, { body: body(grouped, { email: thief() }) })).status).to.equal(403);
+    });
+
+    it('lets a consultant move and invite a member known only to their clients, and an administrator any member', async () => {
+      const fresh = await member(children[2]!);
+      await grant(db(), { tenant: parent, user: fresh, roles: [crm.roleByName.Reader!] });
+      const email = thief();
+      const moved = await asConsultant('put', `/${parent.id}/users/${fresh.id}`, { body: body(fresh, { email }) });
+      expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+      expect(await storedEmail(fresh)).to.equal(email);
+
+      const elsewhere = await member(parent, { lastLoginAt: new Date() });
+      await grant(db(), { tenant: sibling, user: elsewhere, roles: [crm.roleByName.Reader!] });
+      const byAdmin = await as(w.callers.admin, 'put', `/${parent.id}/users/${elsewhere.id}`, { roles: ['Administrator'], body: body(elsewhere, { email: thief() }) });
+      expect(byAdmin.status, JSON.stringify(byAdmin.body)).to.equal(200);
     });
   });
 

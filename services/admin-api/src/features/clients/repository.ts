@@ -2,7 +2,7 @@ import type { ClientUserSortField } from '@gatehouse/contracts';
 import { GLOBAL_TENANT_ID, likePattern } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
 import { listTotal } from '../../list-total.js';
-import { normalize } from '../users/repository.js';
+import { normalize } from '../directory/lookups.js';
 
 /** One page of a list, as the clients endpoints read it. */
 export interface Page {
@@ -33,12 +33,6 @@ export async function listClientTenants(db: Queryable, ids: string[] | null, pag
     return Number(row!.count);
   });
   return { items: rows.map(({ id, title }) => ({ id, title })), count };
-}
-
-/** Whether a client tenant (any tenant but the Global one) exists. */
-export async function clientTenantExists(db: Queryable, tenantId: string): Promise<{ id: string; title: string } | undefined> {
-  const rows = await db.query<Array<{ id: string; title: string }>>(`SELECT id, title FROM tenants WHERE id = $1 AND id <> $2`, [tenantId, GLOBAL_TENANT_ID]);
-  return rows[0];
 }
 
 /**
@@ -144,12 +138,6 @@ export async function findClientUser(db: Queryable, tenantId: string, userId: st
 export async function lockClientUser(db: Queryable, tenantId: string, userId: string): Promise<ClientUserRow | undefined> {
   await db.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]);
   return findClientUser(db, tenantId, userId);
-}
-
-/** The areas a client user may be put in: all but the system ones, by name. */
-export async function listClientAreas(db: Queryable): Promise<Array<{ id: string; name: string; default: boolean; system: boolean }>> {
-  const rows = await db.query<Array<{ id: string; name: string; is_default: boolean }>>(`SELECT id, name, is_default FROM areas WHERE NOT is_system ORDER BY name`);
-  return rows.map((row) => ({ id: row.id, name: row.name, default: row.is_default, system: false }));
 }
 
 export interface AreaRules {

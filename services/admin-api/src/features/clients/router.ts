@@ -1,18 +1,17 @@
 import Router from '@koa/router';
 import { clientsRoutes } from '@gatehouse/contracts';
-import type { AppContext } from '@gatehouse/core';
 import type { Mailer } from '@gatehouse/core/mail';
 import { adminRoutes } from '../../http/route.js';
-import { adminMailer } from '../../mail.js';
 import { ClientsService } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 export interface ClientRoutesOptions {
   mailer?: Mailer;
 }
 
 /** My Clients (the portal's consultants): the tenant selector, the tenant's users, new users pending approval. */
-export function clientRoutes(context: AppContext, options: ClientRoutesOptions = {}): Router {
-  const service = new ClientsService(context, options.mailer ?? adminMailer(context));
+export function clientRoutes(context: AdminContext, options: ClientRoutesOptions = {}): Router {
+  const service = new ClientsService(context, options.mailer ?? context.mailer);
   const router = new Router();
   const { bind } = adminRoutes(context);
 

@@ -16,15 +16,15 @@ import { writeSystemLog } from '../../audit/system-log.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import type { CallerScope } from '../../auth/scope.js';
 import type { Queryable } from '../../db.js';
-import { actorOf, assertMayManage, publishUserEvents, validationError } from '../users/access.js';
-import { updateUser } from '../users/repository.js';
+import { enforce, findTarget, holdsRolesOutsideTenants, mayChangeClientIdentity, mayManageIdentity } from '@gatehouse/core/access';
+import { callerAuthority } from '../../access.js';
+import { actorOf, changeUserFields, publishUserEvents, validationError } from '../users/access.js';
 import { createUser, UsersService } from '../users/service.js';
+import { clientTenantExists, listClientAreas } from '../directory/lookups.js';
 import {
-  clientTenantExists,
   completeCreationLog,
   findAreaRules,
   findClientUser,
-  listClientAreas,
   listClientTenants,
   listClientUsers,
   lockClientUser,
@@ -60,7 +60,7 @@ const toClientUser = (row: ClientUserRow): ClientUserItem => ({
   locked: row.locked,
   draft: row.draft,
   hasPendingOperationRequest: row.waiting,
-  status: row.waiting ? 'Waiting' : 'Applied',
+  status: row.waiting ? 'Waiting' : row.draft ? 'Draft' : 'Applied',
   userType: row.user_type === USER_TYPES.Internal ? USER_TYPES.Internal : USER_TYPES.External,
   hasSignedIn: row.has_signed_in,
 });
@@ -76,7 +76,7 @@ const pageOf = (query: ClientTenantsQuery | ClientUsersQuery) => ({
 const hasProfileFields = (area: AreaRules) => area.isDefault || area.name.toLowerCase() === CLIENT_PROFILE_AREA_NAME.toLowerCase();
 
 /**
- * The scope UsersService and assertMayManage take for a My Clients call. The tenant check is done
+ * The scope UsersService takes for a My Clients call. The tenant check is done
  * here; what remains is rank: an administrator manages any account but a God user's (God: any), a
  * consultant only accounts that hold no Identity role beyond User (no areas: an AreaAdministrator
  * target is refused as well).
@@ -193,21 +193,22 @@ export class ClientsService {
     const actor = await actorOf(this.db, caller);
     // Read before the transaction: nothing may query another connection while it holds one.
     const typeOfNewEmail = await this.userTypeOf(input.email);
+    const consulted = await this.consultedTenantIds(caller);
     const outcome = await this.db.transaction(async (em) => {
       const current = await lockClientUser(em, tenant.id, id);
       if (!current) throw new AppError('errors.not_found', 404);
-      await assertMayManage(em, rankScope(caller, current.area_id), id);
+      const emailChanged = input.email.toLowerCase() !== current.email.toLowerCase();
+      await this.assertMayChange(em, caller, current, consulted, emailChanged);
       const area = await this.checkInput(em, input, current);
       if (input.userName !== current.user_name && (await userNameTakenByOther(em, input.userName, id))) {
         throw new AppError('errors.user_name_in_use', 409, {}, [{ field: 'userName', code: 'errors.user_name_in_use' }]);
       }
-      const emailChanged = input.email.toLowerCase() !== current.email.toLowerCase();
       const userType = emailChanged ? typeOfNewEmail : current.user_type;
       const profile = profileOf(input, area, current);
       const changes = changesOf(current, { ...input, areaId: area.id, ...profile, userType });
       if (Object.keys(changes).length === 0) return { emailChanged: false, current };
       const base = { email: input.email, firstName: input.firstName, lastName: input.lastName, language: input.language, areaId: area.id };
-      await updateUser(em, id, { ...base, validateScopes: current.validate_scopes }, actor.userId);
+      await changeUserFields(em, id, { ...base, validateScopes: current.validate_scopes }, actor.userId);
       await updateClientProfile(em, id, { userName: input.userName, ...profile, userType });
       await writeSystemLog(em, {
         operation: 'UpdateUser',
@@ -232,9 +233,24 @@ export class ClientsService {
     const user = await findClientUser(this.db, tenantId, id);
     if (!user) throw new AppError('errors.not_found', 404);
     if (user.draft) throw new AppError('clients.draft_not_invitable', 409);
-    const scope = rankScope(caller, user.area_id);
-    await assertMayManage(this.db.manager, scope, id);
-    await this.users.invite(caller, scope, id);
+    await this.assertMayChange(this.db, caller, user, await this.consultedTenantIds(caller), true);
+    await this.users.invite(caller, rankScope(caller, user.area_id), id);
+  }
+
+  /**
+   * Nobody changes an account that outranks them (a consultant: accounts holding nothing beyond
+   * User). A consultant changes the e-mail address of, or invites, only a user who holds nothing
+   * outside the consultant's clients and has never signed in: otherwise a new address and an
+   * invitation would hand them someone else's account. Administrators: anyone they may manage.
+   */
+  private async assertMayChange(db: Queryable, caller: Caller, user: ClientUserRow, consulted: string[] | null, identity: boolean): Promise<void> {
+    const authority = await callerAuthority(db, caller, { areaIds: isAdministrator(caller) ? null : [] });
+    const target = await findTarget(db, { type: 'User', id: user.id });
+    if (!target) throw new AppError('errors.not_found', 404);
+    enforce(mayManageIdentity(authority, target));
+    if (!identity) return;
+    const holdsOutsideConsultedTenants = consulted !== null && (await holdsRolesOutsideTenants(db, user.id, consulted));
+    enforce(mayChangeClientIdentity(authority, { ...target, holdsOutsideConsultedTenants, hasSignedIn: user.has_signed_in }));
   }
 
   /**

@@ -48,7 +48,7 @@ describe('GET /api/v1/admin/dashboard/base and GET /api/v1/admin/me', () => {
   it('is refused to callers who may not enter the console', async () => {
     const res = await get('/api/v1/admin/dashboard/base', ['User', 'AreaAdministrator']);
     expect(res.status).to.equal(403);
-    expect(res.body.message).to.equal('You dont have permission to perform this action');
+    expect(res.body.message).to.equal('You do not have permission to perform this action');
   });
 
   it('tells the console who is calling and with which roles, whatever they are', async () => {

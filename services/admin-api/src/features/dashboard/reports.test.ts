@@ -4,8 +4,6 @@ import { createBaseApp } from '@gatehouse/core/http';
 import { buildApplication, buildArea, buildGroup, buildTenant, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import request from 'supertest';
-import { adminAccessTokenVerifier } from '../../auth/access-token.js';
-import { adminAccountStates } from '../../auth/account-state.js';
 import { accessTokenBearer, koaAdminAuth } from '../../auth/koa-admin-auth.js';
 import { bearer, buildAdminWorld, call, userIn, type AdminWorld, type Application, type Persona } from '../../testing/admin-world.js';
 import { mintAccessToken } from '../../testing/tokens.js';
@@ -22,7 +20,7 @@ const ms = (date: Date, delta: number) => new Date(date.getTime() + delta);
 /** The dashboard's routes behind the admin API's authentication, on a clock that reads `now`. */
 function clockedServer(w: AdminWorld, now: Date) {
   const app = createBaseApp(w.context);
-  app.use(koaAdminAuth([accessTokenBearer(adminAccessTokenVerifier(w.context))], adminAccountStates(w.context)));
+  app.use(koaAdminAuth([accessTokenBearer(w.context.accessTokens)], w.context.accountStates));
   const router = dashboardRoutes(w.context, new DashboardService(w.context, () => now));
   app.use(router.routes()).use(router.allowedMethods());
   return app.callback();
@@ -256,7 +254,7 @@ describe('dashboard usage reports: sign-ins, sessions and external API calls', (
         for (const persona of ['manager', 'areaAdmin'] as const) {
           const res = await call(w, 'get', `/dashboard/${report}`, { as: persona });
           expect(res.status, persona).to.equal(403);
-          expect(res.body.message).to.equal('You dont have permission to perform this action');
+          expect(res.body.message).to.equal('You do not have permission to perform this action');
         }
         const plainToken = await mintAccessToken(w.context, w.key, { sub: w.callers.admin.id, roles: ['User'] });
         const plain = await request(w.server).get(`/api/v1/admin/dashboard/${report}`).set('Authorization', `Bearer ${plainToken}`);

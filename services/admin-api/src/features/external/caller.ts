@@ -1,7 +1,8 @@
 import { AppError, IDENTITY_APPLICATION_ID, resolveEffectiveRoles, sha256, type AppContext } from '@gatehouse/core';
-import { InvalidTokenError, adminAccessTokenVerifier, clientOf } from '../../auth/access-token.js';
+import { InvalidTokenError, clientOf } from '../../auth/access-token.js';
 import { LAST_USE_RESOLUTION_MS, PAT_PREFIX, PAT_SHAPE } from '../../auth/personal-access-token.js';
 import { findApplicationByName, findPersonalAccessToken, ownsApplication, touchPersonalAccessToken, type ApplicationRow } from './repository.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** Who calls the external API: always an application, and for a personal access token also the user who owns it. */
 export interface ExternalCaller {
@@ -35,8 +36,8 @@ export interface VerifiedCaller {
  * InvalidTokenError for a token that is not, or no longer, valid (401); a valid token of an
  * application that may not use the API comes with its refusal (403).
  */
-export function externalCallerVerifier(context: AppContext) {
-  const jwt = adminAccessTokenVerifier(context);
+export function externalCallerVerifier(context: AdminContext) {
+  const jwt = context.accessTokens;
 
   /** The product's own applications (Identity, portal, console) have the admin API, not this one; a stopped one has none. */
   const refusalOf = (app: ApplicationRow): AppError | undefined => {

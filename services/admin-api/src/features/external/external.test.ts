@@ -3,8 +3,8 @@ import { GLOBAL_TENANT_ID, type Tenant, type User } from '@gatehouse/core';
 import { buildApplication, buildGroup, buildTenant, grant } from '@gatehouse/core/testing';
 import { externalRoutes, type RouteContract } from '@gatehouse/contracts';
 import { expect } from 'chai';
-import { insertProviderSessions, logsAbout, providerSessionCount } from '../users/testing.js';
-import { userIn, type Application } from '../../testing/admin-world.js';
+import { insertProviderSessions, listen, logsAbout, providerSessionCount } from '../users/testing.js';
+import { call, userIn, type Application } from '../../testing/admin-world.js';
 import { buildExternalWorld, external, personalAccessToken, type ExternalWorld } from './testing.js';
 
 describe('External API: the API document', () => {
@@ -41,6 +41,9 @@ describe('External API: the operations', () => {
         [user.id, typeof tenant === 'string' ? tenant : tenant.id],
       )
     ).map((row: { name: string }) => row.name);
+
+  /** A role of crm as a Permission log row names it. */
+  const crmRole = (name: 'Sales' | 'Reader' | 'Partner') => ({ roleId: w.crm.roleByName[name]!.id, roleName: name, applicationId: w.crm.id, applicationName: w.crm.name });
 
   describe('GET /api/v1/external/users/{userId}/roles (GetRoles)', () => {
     it("answers the user's roles of the calling application per tenant: own, through a group, inherited; never another application's", async () => {
@@ -115,9 +118,20 @@ describe('External API: the operations', () => {
         remaining: [],
       });
       expect(await ownRoles(user, w.tenantA)).to.deep.equal(['Clerk']);
-      const [log] = await logsAbout(w, user.id);
-      expect(log).to.deep.include({ operation: 'Permission', user_id: null, user_name: w.crm.name, tenant_id: w.tenantA.id });
-      expect(log!.metadata).to.deep.include({ action: 'revoke', via: 'externalApi', application: w.crm.name, applicationId: w.crm.id, applicationName: w.crm.name });
+      const [log, ...more] = await logsAbout(w, user.id);
+      expect(more, 'one row for the one revocation').to.deep.equal([]);
+      expect(log).to.deep.include({ operation: 'Permission', user_id: null, user_name: w.crm.name, tenant_id: w.tenantA.id, tenant_name: w.tenantA.title });
+      expect(log!.metadata).to.deep.equal({
+        action: 'revoke',
+        via: 'external',
+        identityType: 'User',
+        targetUserId: user.id,
+        targetUserName: user.userName,
+        added: [],
+        removed: [crmRole('Reader'), crmRole('Sales')],
+        application: w.crm.name,
+        applicationId: w.crm.id,
+      });
     });
 
     it('removes only the roles named (ids or names), answers what stays through a group, and drops an emptied membership', async () => {
@@ -133,6 +147,11 @@ describe('External API: the operations', () => {
       const second = await external(w, w.crm, 'delete', `/users/${user.id}/tenants/${w.childA.id}/roles?roles=Sales`);
       expect(second.body.removed.map((r: { roleName: string }) => r.roleName)).to.deep.equal(['Sales']);
       expect(await db().query('SELECT 1 FROM tenant_members WHERE user_id = $1', [user.id])).to.deep.equal([]);
+      const logs = await logsAbout(w, user.id);
+      expect(logs.map((log) => [log.operation, log.metadata.via, log.metadata.removed, log.metadata.membershipRemoved])).to.deep.equal([
+        ['Permission', 'external', [crmRole('Reader')], undefined],
+        ['Permission', 'external', [crmRole('Sales')], true],
+      ]);
     });
 
     it("refuses another application's roles, by name or by id (400), and changes nothing", async () => {
@@ -212,37 +231,229 @@ describe('External API: the operations', () => {
   });
 
   describe('POST /api/v1/external/users/{userId}/lock (LockUser)', () => {
-    it('locks a user holding one of its roles, ends their sessions and logs it as the application', async () => {
-      const user = await userIn(w, w.areaA);
-      await grant(db(), { tenant: w.childA, user, roles: [w.crm.roleByName.Reader!] });
+    /** Provider rows of the user for one application (a grant and a refresh token), as the provider stores them. */
+    const insertClientRows = async (userId: string, clientId: string) => {
+      for (const model of ['Grant', 'RefreshToken']) {
+        await db().query(`INSERT INTO oidc_model_instances (model, id, payload) VALUES ($1, $2, $3)`, [model, randomBytes(16).toString('hex'), { accountId: userId, clientId, kind: model }]);
+      }
+    };
+    const providerRows = async (userId: string) =>
+      (
+        await db().query(`SELECT model, payload->>'clientId' AS "clientId" FROM oidc_model_instances WHERE payload->>'accountId' = $1`, [userId])
+      )
+        .map((row: { model: string; clientId: string | null }) => `${row.model}:${row.clientId ?? '-'}`)
+        .sort();
+    const blocks = (userId: string) => db().query('SELECT application_id FROM application_user_blocks WHERE user_id = $1 ORDER BY application_id', [userId]);
+    const accountOf = async (userId: string) => (await db().query('SELECT locked, modified_by_id FROM users WHERE id = $1', [userId]))[0];
+    /** The broadcasts about the user a call makes, of the events LockUser publishes (work of earlier tests may still announce others). */
+    const broadcastsOf = async <T>(userId: string, work: () => Promise<T>) => {
+      const invalidated = listen(w, 'oidc.invalidated');
+      const changed = listen(w, 'user.changed');
+      const about = (events: Array<{ accountId?: string; userId?: string }>) => events.filter((event) => (event.accountId ?? event.userId) === userId);
+      try {
+        const result = await work();
+        return { result, invalidated: about(invalidated.events), changed: about(changed.events) };
+      } finally {
+        invalidated.stop();
+        changed.stop();
+      }
+    };
+    /** A new address crm invites (an operation request for Partner in tenant A) and an administrator approves: an account crm created. */
+    const createdByCrm = async () => {
+      const email = `created-${randomBytes(5).toString('hex')}@acme.example`;
+      const res = await external(w, w.crm, 'post', `/tenants/${w.tenantA.id}/invitations`, { body: { users: [{ email, firstName: 'C', lastName: 'B' }], roles: ['Partner'] } });
+      expect(res.body.items[0], JSON.stringify(res.body)).to.deep.include({ status: 'Requested', userId: null });
+      const approved = await call(w, 'post', `/operationRequests/approve/${res.body.items[0].operationRequestId}`, { body: { version: 1 } });
+      expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
+      const [row] = await db().query('SELECT id, user_name AS "userName", created_by_application_id FROM users WHERE normalized_user_name = $1', [email]);
+      expect(row.created_by_application_id).to.equal(w.crm.id);
+      return row as { id: string; userName: string };
+    };
+
+    it('locks an account it created that holds nothing else (scope account): its sessions, grants and tokens end everywhere; logs it as the application', async () => {
+      const user = await createdByCrm();
       await insertProviderSessions(w, user.id);
-      const res = await external(w, w.crm, 'post', `/users/${user.id}/lock`);
+      await insertClientRows(user.id, w.crm.name);
+      await insertClientRows(user.id, w.erp.name);
+      const { result: res, invalidated, changed } = await broadcastsOf(user.id, () => external(w, w.crm, 'post', `/users/${user.id}/lock`));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body).to.deep.equal({ id: user.id, userName: user.userName, locked: true, wasLocked: false });
-      expect((await db().query('SELECT locked, modified_by_id FROM users WHERE id = $1', [user.id]))[0]).to.deep.equal({ locked: true, modified_by_id: null });
+      expect(res.body).to.deep.equal({ id: user.id, userName: user.userName, locked: true, wasLocked: false, scope: 'account' });
+      expect(await accountOf(user.id)).to.deep.equal({ locked: true, modified_by_id: null });
       expect(await providerSessionCount(w, user.id)).to.equal(0);
-      const [log] = await logsAbout(w, user.id);
+      expect(await blocks(user.id), 'the account is locked: no block of one application').to.deep.equal([]);
+      expect(await ownRoles({ id: user.id } as User, w.tenantA), 'the lock takes no role').to.deep.equal(['Partner']);
+      expect(invalidated).to.deep.equal([{ accountId: user.id }]);
+      expect(changed).to.deep.equal([{ userId: user.id }]);
+      const log = (await logsAbout(w, user.id)).at(-1)!;
       expect(log).to.deep.include({ operation: 'LockUser', user_id: null, user_name: w.crm.name });
-      expect(log!.metadata).to.deep.include({ targetUserId: user.id, wasLocked: false, sessionsEnded: 2, via: 'externalApi', applicationId: w.crm.id });
+      expect(log.metadata).to.deep.equal({
+        targetUserId: user.id,
+        targetUserName: user.userName,
+        wasLocked: false,
+        scope: 'account',
+        via: 'externalApi',
+        application: w.crm.name,
+        applicationId: w.crm.id,
+      });
+      // Again: the account was locked already.
+      const again = await external(w, w.crm, 'post', `/users/${user.id}/lock`);
+      expect(again.body).to.deep.equal({ id: user.id, userName: user.userName, locked: true, wasLocked: true, scope: 'account' });
     });
 
-    it('never locks an account holding an Identity role beyond User (403), one without its roles (404), nor its own owner (400)', async () => {
+    it('ends only its own access to an account it did not create (scope application): its roles go, the account stays unlocked, its grants and tokens of the application end', async () => {
+      const user = await userIn(w, w.areaA);
+      await grant(db(), { tenant: w.childA, user, roles: [w.crm.roleByName.Reader!] });
+      await grant(db(), { tenant: w.tenantA, user, roles: [w.crm.roleByName.Sales!] });
+      await insertProviderSessions(w, user.id);
+      await insertClientRows(user.id, w.crm.name);
+      await insertClientRows(user.id, w.erp.name);
+      const { result: res, invalidated, changed } = await broadcastsOf(user.id, () => external(w, w.crm, 'post', `/users/${user.id}/lock`));
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.deep.equal({ id: user.id, userName: user.userName, locked: false, wasLocked: false, scope: 'application' });
+      expect(await accountOf(user.id)).to.deep.equal({ locked: false, modified_by_id: null });
+      expect(await ownRoles(user, w.tenantA)).to.deep.equal([]);
+      expect(await ownRoles(user, w.childA)).to.deep.equal([]);
+      expect(await blocks(user.id)).to.deep.equal([{ application_id: w.crm.id }]);
+      // The provider's session and the other application's grant and token stay; the application's go.
+      expect(await providerRows(user.id)).to.deep.equal([`Grant:${w.erp.name}`, 'RefreshToken:-', `RefreshToken:${w.erp.name}`, 'Session:-'].sort());
+      expect(invalidated).to.deep.equal([{ accountId: user.id }]);
+      expect(changed, 'the account itself did not change').to.deep.equal([]);
+      const logs = await logsAbout(w, user.id);
+      const permissions = logs.filter((log) => log.operation === 'Permission');
+      expect(permissions.map((log) => [log.tenant_id, log.metadata])).to.have.deep.members([
+        [
+          w.tenantA.id,
+          {
+            action: 'revoke',
+            via: 'external',
+            identityType: 'User',
+            targetUserId: user.id,
+            targetUserName: user.userName,
+            added: [],
+            removed: [crmRole('Sales')],
+            membershipRemoved: true,
+            application: w.crm.name,
+            applicationId: w.crm.id,
+          },
+        ],
+        [
+          w.childA.id,
+          {
+            action: 'revoke',
+            via: 'external',
+            identityType: 'User',
+            targetUserId: user.id,
+            targetUserName: user.userName,
+            added: [],
+            removed: [crmRole('Reader')],
+            membershipRemoved: true,
+            application: w.crm.name,
+            applicationId: w.crm.id,
+          },
+        ],
+      ]);
+      expect(logs.at(-1)!).to.deep.include({ operation: 'LockUser', user_id: null, user_name: w.crm.name });
+      expect(logs.at(-1)!.metadata).to.deep.equal({
+        targetUserId: user.id,
+        targetUserName: user.userName,
+        wasLocked: false,
+        scope: 'application',
+        via: 'externalApi',
+        application: w.crm.name,
+        applicationId: w.crm.id,
+      });
+      // It holds none of the application's roles any more: the application no longer finds it.
+      expect((await external(w, w.crm, 'get', `/users/${user.id}/roles`)).status).to.equal(404);
+    });
+
+    it('ends only its own access to an account it created that holds another application’s role, through a group too', async () => {
+      const user = await createdByCrm();
+      await grant(db(), { tenant: w.childA, group: await buildGroup(db(), { areaId: w.areaA.id, members: [{ id: user.id } as User] }), roles: [w.erp.roleByName.Clerk!] });
+      const res = await external(w, w.crm, 'post', `/users/${user.id}/lock`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.deep.equal({ id: user.id, userName: user.userName, locked: false, wasLocked: false, scope: 'application' });
+      expect((await accountOf(user.id)).locked).to.equal(false);
+      expect(await ownRoles({ id: user.id } as User, w.tenantA)).to.deep.equal([]);
+      expect(await blocks(user.id)).to.deep.equal([{ application_id: w.crm.id }]);
+      expect((await external(w, w.erp, 'get', `/users/${user.id}/roles?tenantId=${w.childA.id}`)).body.tenants[0].roles.map((r: { roleName: string }) => r.roleName)).to.deep.equal(['Clerk']);
+    });
+
+    it('takes its roles away in the Global tenant too, and ends its access there (scope application)', async () => {
+      const everywhere = await userIn(w, w.areaA);
+      await grant(db(), { tenant: GLOBAL_TENANT_ID, user: everywhere, roles: [w.crm.roleByName.Partner!] });
+      await grant(db(), { tenant: w.tenantA, user: everywhere, roles: [w.erp.roleByName.Clerk!] });
+      const res = await external(w, w.crm, 'post', `/users/${everywhere.id}/lock`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.include({ locked: false, scope: 'application' });
+      expect(await ownRoles(everywhere, GLOBAL_TENANT_ID)).to.deep.equal([]);
+      expect(await ownRoles(everywhere, w.tenantA)).to.deep.equal(['Clerk']);
+      expect(await blocks(everywhere.id)).to.deep.equal([{ application_id: w.crm.id }]);
+    });
+
+    it('mails the invitation of an account it created once an approver approves it, and lets an approved request give back the access it ended', async () => {
+      const email = `approved-${randomBytes(5).toString('hex')}@acme.example`;
+      const invited = await external(w, w.crm, 'post', `/tenants/${w.tenantA.id}/invitations`, { body: { users: [{ email, firstName: 'A', lastName: 'P', language: 'de' }], roles: ['Partner'] } });
+      expect(await db().query(`SELECT template FROM mail_outbox WHERE to_address = $1`, [email]), 'nothing before the approval').to.deep.equal([]);
+      const approved = await call(w, 'post', `/operationRequests/approve/${invited.body.items[0].operationRequestId}`, { body: { version: 1 } });
+      expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
+      expect(await db().query(`SELECT template, language FROM mail_outbox WHERE to_address = $1`, [email])).to.deep.equal([{ template: 'invitation', language: 'de' }]);
+
+      // crm ends the access of an account it did not create; a request crm makes again, once approved, gives it back.
+      const other = await userIn(w, w.areaA);
+      await grant(db(), { tenant: w.tenantA, user: other, roles: [w.crm.roleByName.Partner!, w.erp.roleByName.Clerk!] });
+      expect((await external(w, w.crm, 'post', `/users/${other.id}/lock`)).body.scope).to.equal('application');
+      expect(await blocks(other.id)).to.deep.equal([{ application_id: w.crm.id }]);
+      const again = await external(w, w.crm, 'post', `/tenants/${w.tenantA.id}/invitations`, { body: { users: [{ email: other.email, firstName: 'O', lastName: 'T' }], roles: ['Partner'] } });
+      expect(again.body.items[0]).to.deep.include({ status: 'Requested', userId: null });
+      const request = (await db().query('SELECT version FROM operation_requests WHERE id = $1', [again.body.items[0].operationRequestId]))[0];
+      expect((await call(w, 'post', `/operationRequests/approve/${again.body.items[0].operationRequestId}`, { body: { version: request.version } })).status).to.equal(200);
+      expect(await blocks(other.id)).to.deep.equal([]);
+    });
+
+    it("cannot lock another application's user through a role of its own: the account stays unlocked, the other application's roles untouched", async () => {
+      // erp's user; crm asks for a role for them (an account it does not serve: a request), which an administrator approves.
+      const victim = await userIn(w, w.areaA);
+      await grant(db(), { tenant: w.tenantA, user: victim, roles: [w.erp.roleByName.Clerk!] });
+      await grant(db(), { tenant: w.childA, user: victim, roles: [w.erp.roleByName.Clerk!] });
+      await insertClientRows(victim.id, w.erp.name);
+      const invited = await external(w, w.crm, 'post', `/tenants/${w.tenantA.id}/invitations`, { body: { users: [{ email: victim.email, firstName: 'V', lastName: 'I' }], roles: ['Partner'] } });
+      expect(invited.body.items[0]).to.deep.include({ status: 'Requested', userId: null });
+      const approved = await call(w, 'post', `/operationRequests/approve/${invited.body.items[0].operationRequestId}`, { body: { version: 1 } });
+      expect(approved.status, JSON.stringify(approved.body)).to.equal(200);
+      expect(await ownRoles(victim, w.tenantA)).to.deep.equal(['Clerk', 'Partner']);
+      const res = await external(w, w.crm, 'post', `/users/${victim.id}/lock`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.deep.equal({ id: victim.id, userName: victim.userName, locked: false, wasLocked: false, scope: 'application' });
+      expect(await accountOf(victim.id)).to.deep.equal({ locked: false, modified_by_id: null });
+      expect(await ownRoles(victim, w.tenantA)).to.deep.equal(['Clerk']);
+      expect(await ownRoles(victim, w.childA)).to.deep.equal(['Clerk']);
+      expect(await blocks(victim.id), 'erp’s access is not ended').to.deep.equal([{ application_id: w.crm.id }]);
+      expect(await providerRows(victim.id)).to.deep.equal([`Grant:${w.erp.name}`, `RefreshToken:${w.erp.name}`]);
+    });
+
+    it('never locks an account holding an Identity role beyond User (403), one without its roles (404), nor its own owner (400), and changes nothing then', async () => {
       const manager = await userIn(w, w.areaA);
       await grant(db(), { tenant: w.tenantA, user: manager, roles: [w.crm.roleByName.Sales!, w.identity.roleByName.Manager!] });
       const refused = await external(w, w.crm, 'post', `/users/${manager.id}/lock`);
       expect(refused.status).to.equal(403);
       expect(refused.body.code).to.equal('users.manage_admin_only');
+      expect(await ownRoles(manager, w.tenantA), 'a refusal takes no role').to.deep.equal(['Manager', 'Sales']);
       const stranger = await userIn(w, w.areaA);
       await grant(db(), { tenant: w.tenantA, user: stranger, roles: [w.erp.roleByName.Clerk!] });
-      expect((await external(w, w.crm, 'post', `/users/${stranger.id}/lock`)).status).to.equal(404);
+      const unknown = await external(w, w.crm, 'post', `/users/${stranger.id}/lock`);
+      expect(unknown.status).to.equal(404);
+      expect(unknown.body.code).to.equal('external.user_not_found');
       // An administrator's token for crm, who also holds a crm role: not their own account.
       await grant(db(), { tenant: w.tenantA, user: w.callers.admin, roles: [w.crm.roleByName.Reader!] });
       const { token } = await personalAccessToken(w, w.callers.admin, w.crm);
       const self = await external(w, w.crm, 'post', `/users/${w.callers.admin.id}/lock`, { token });
       expect(self.status).to.equal(400);
       expect(self.body.code).to.equal('external.lock_self');
-      const locked = await db().query('SELECT id FROM users WHERE id = ANY($1::uuid[]) AND locked', [[manager.id, stranger.id, w.callers.admin.id]]);
-      expect(locked).to.deep.equal([]);
+      expect(await ownRoles(w.callers.admin, w.tenantA)).to.deep.equal(['Reader']);
+      const ids = [manager.id, stranger.id, w.callers.admin.id];
+      expect(await db().query('SELECT id FROM users WHERE id = ANY($1::uuid[]) AND locked', [ids])).to.deep.equal([]);
+      expect(await db().query('SELECT user_id FROM application_user_blocks WHERE user_id = ANY($1::uuid[])', [ids])).to.deep.equal([]);
+      expect(await db().query(`SELECT id FROM system_logs WHERE operation = 'LockUser' AND metadata->>'targetUserId' = ANY($1::text[])`, [ids])).to.deep.equal([]);
     });
   });
 

@@ -1,21 +1,17 @@
 import type { ExternalInvitation, ExternalInvitationAnswer, ExternalInvitationResult, Language } from '@gatehouse/contracts';
 import { AppError, GLOBAL_TENANT_ID, mapDatabaseError, type AppContext } from '@gatehouse/core';
+import { applicationAuthority, isApplicationAccessBlocked, roleOfferRefusal, type TenantAccess } from '@gatehouse/core/access';
 import type { Mailer } from '@gatehouse/core/mail';
 import type { EntityManager } from 'typeorm';
-import { writeSystemLog } from '../../audit/system-log.js';
-import { adminMailer } from '../../mail.js';
-import { markCreatedForTenant } from '../clients/repository.js';
-import { notifyRolesGranted } from '../notifications/permission-assigned.js';
+import { tenantAccess } from '../../access.js';
 import type { RequestActor } from '../operation-requests/access.js';
-import { findHeldRoles, findRequestRoles } from '../operation-requests/repository.js';
 import { OperationRequestsService } from '../operation-requests/service.js';
-import { publishUserEvents } from '../users/access.js';
-import { findUserState, type UserStateRow } from '../users/repository.js';
-import { addMembershipRoles, lockOwnMembership } from '../users/roles/repository.js';
+import { findUserStateOf, type UserStateRow } from '../users/access.js';
 import { createUser, sendInvitation } from '../users/service.js';
 import type { ExternalCaller } from './caller.js';
-import { findInvitee, type ApplicationRole, type VisibleTenant } from './repository.js';
-import { externalOrigin, resolveRoles, systemLogActor, visibleTenant } from './service.js';
+import { findInvitee, holdsApplicationRole, markInviteeCreated, type ApplicationRole, type VisibleTenant } from './repository.js';
+import { applicationActor, resolveRoles, systemLogActor, visibleTenant } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 type Invitee = ExternalInvitation['users'][number];
 
@@ -45,19 +41,22 @@ const result = (email: string, fields: Partial<ExternalInvitationResult> & Pick<
 /**
  * Invitations by e-mail into a tenant the application sees, with roles of the application: the
  * whole call is checked first (tenant, roles, duplicate addresses: a 4xx and nothing done), then
- * each invitee succeeds or fails on its own, its changes in a transaction of their own. An address
- * is an existing user's when it is a user name, else the one user's e-mail; otherwise a new user
- * of the tenant's area is created (with the names given), with no password until they choose one.
- * An existing membership keeps its own inheritance: the roles of other applications depend on it.
+ * each invitee succeeds or fails on its own. An application acts only on the accounts it already
+ * serves (holding one of its roles): those are given the roles at once (InviteUsers). Any other
+ * address, whether an account exists for it or not, gets nothing the application can act on: an
+ * operation request waits for the tenant's approvers (an unknown address becoming a draft user of
+ * the tenant's area until then), and the answer is the same either way (`Requested`, no user id).
  */
 export class ExternalInvitations {
   private readonly requests: OperationRequestsService;
+  private readonly access: TenantAccess;
 
   constructor(
-    private readonly context: AppContext,
-    private readonly mailer: Mailer = adminMailer(context),
+    private readonly context: AdminContext,
+    private readonly mailer: Mailer = context.mailer,
   ) {
-    this.requests = new OperationRequestsService(context, mailer);
+    this.access = tenantAccess(context);
+    this.requests = new OperationRequestsService(context, mailer, this.access);
   }
 
   private get db() {
@@ -65,16 +64,33 @@ export class ExternalInvitations {
   }
 
   async invite(caller: ExternalCaller, tenantId: string, body: ExternalInvitation, language: Language, mode: InvitationMode): Promise<ExternalInvitationAnswer> {
-    const call = await this.check(caller, tenantId, body, language, mode);
+    const call = await this.check(caller, tenantId, body, language);
     const items: ExternalInvitationResult[] = [];
     for (const invitee of body.users) {
       try {
-        items.push(mode === 'grant' ? await this.grantOne(call, invitee) : await this.requestOne(call, invitee));
+        items.push(await this.inviteOne(call, invitee, mode));
       } catch (error) {
         items.push(this.failed(call, invitee, error));
       }
     }
     return { tenantId: call.tenant.id, tenantName: call.tenant.title, items };
+  }
+
+  /** One invitee: the roles at once for an account the application serves (InviteUsers), an operation request otherwise. */
+  private async inviteOne(call: InvitationCall, invitee: Invitee, mode: InvitationMode): Promise<ExternalInvitationResult> {
+    const found = await this.existing(invitee.email);
+    const served = found ? await this.serves(call, found.id) : false;
+    // Names are asked of every address the application does not serve, known or not: whether it
+    // fails must not tell the application that an account exists.
+    if (!served && (!invitee.firstName || !invitee.lastName)) throw new AppError('external.names_required', 400);
+    if (served && mode === 'grant') return this.grantOne(call, invitee, found!);
+    return this.requestOne(call, invitee, served ? found : undefined, found);
+  }
+
+  /** Whether the application serves the account: it holds one of its roles, and the application has not ended its access. */
+  private async serves(call: InvitationCall, userId: string): Promise<boolean> {
+    const applicationId = call.caller.application.id;
+    return (await holdsApplicationRole(this.db, applicationId, userId)) && !(await isApplicationAccessBlocked(this.db, applicationId, userId));
   }
 
   /**
@@ -88,16 +104,13 @@ export class ExternalInvitations {
     return result(invitee.email, { ...fields, status: 'Failed', error: { code: error.code, message } });
   }
 
-  /** The call's tenant (never the Global one), roles (the application's, grantable, requestable when asked) and distinct addresses. */
-  private async check(caller: ExternalCaller, tenantId: string, body: ExternalInvitation, language: Language, mode: InvitationMode): Promise<InvitationCall> {
+  /** The call's tenant (never the Global one), roles (the application's, never one given through the hierarchy only) and distinct addresses. */
+  private async check(caller: ExternalCaller, tenantId: string, body: ExternalInvitation, language: Language): Promise<InvitationCall> {
     if (tenantId === GLOBAL_TENANT_ID) throw new AppError('external.global_tenant', 400, {}, [{ field: 'tenantId', code: 'external.global_tenant' }]);
     const tenant = await visibleTenant(this.db, caller, tenantId);
     const roles = await resolveRoles(this.db, caller, body.roles, 'roles');
     for (const role of roles) {
       if (role.byHierarchy) throw new AppError('users.role_by_hierarchy', 400, {}, [{ field: 'roles', code: 'users.role_by_hierarchy' }]);
-      if (mode === 'request' && !role.operationRequestVisibility) {
-        throw new AppError('operationRequests.role_not_requestable', 400, { name: role.name }, [{ field: 'roles', code: 'operationRequests.role_not_requestable', params: { name: role.name } }]);
-      }
     }
     const seen = new Set<string>();
     const duplicates = body.users.flatMap((invitee, index) => {
@@ -114,11 +127,11 @@ export class ExternalInvitations {
   private async existing(email: string): Promise<UserStateRow | undefined> {
     const found = await findInvitee(this.db, email);
     if (found === 'ambiguous') throw new AppError('external.ambiguous_email', 409);
-    return found ? findUserState(this.db, found.id) : undefined;
+    return found ? findUserStateOf(this.db, found.id) : undefined;
   }
 
-  /** A new user of the tenant's area, created in `em`; a draft (pending approval, created for the tenant) when asked. */
-  private async createInvitee(em: EntityManager, call: InvitationCall, invitee: Invitee, draft: boolean): Promise<string> {
+  /** A new user of the tenant's area, created in `em` by the application, a draft (pending approval) created for the tenant. */
+  private async createInvitee(em: EntityManager, call: InvitationCall, invitee: Invitee): Promise<string> {
     if (!invitee.firstName || !invitee.lastName) throw new AppError('external.names_required', 400);
     const input = {
       userName: invitee.email,
@@ -133,57 +146,28 @@ export class ExternalInvitations {
       confirmPassword: null,
     };
     const user = await createUser(this.context, em, input, systemLogActor(call.caller), { withoutGeneratedPassword: true });
-    if (draft) await markCreatedForTenant(em, user.id, call.tenant.id);
+    await markInviteeCreated(em, user.id, call.tenant.id, call.caller.application.id);
     return user.id;
   }
 
-  /** InviteUsers, one invitee: the roles added to their own membership of the tenant; a new user is also mailed an invitation. */
-  private async grantOne(call: InvitationCall, invitee: Invitee): Promise<ExternalInvitationResult> {
-    const found = await this.existing(invitee.email);
-    const { userId, added } = await this.db.transaction(async (em) => {
-      const id = found?.id ?? (await this.createInvitee(em, call, invitee, false));
-      return { userId: id, added: await this.grant(em, call, id, found?.user_name ?? invitee.email) };
-    });
-    if (added.length) publishUserEvents(this.context, userId, ['roles.changed']);
-    const rolesAdded = added.map((role) => role.name);
-    if (found) {
-      const grants = [{ applicationName: call.caller.application.displayName, roleNames: rolesAdded }];
-      await notifyRolesGranted(this.context, { user: { id: found.id, language: found.language }, tenantTitle: call.tenant.title, grants });
-      return result(invitee.email, { status: 'Granted', userId, rolesAdded });
-    }
-    return result(invitee.email, { status: 'Created', userId, created: true, rolesAdded, invitationSent: await this.mailInvitation(call, userId) });
-  }
-
-  /** Adds the roles to the user's own membership of the tenant (created with the call's inheritance when missing); answers those added. */
-  private async grant(em: EntityManager, call: InvitationCall, userId: string, userName: string): Promise<ApplicationRole[]> {
-    const membership = await lockOwnMembership(em, call.tenant.id, userId, call.isInheritable);
-    const addedIds = new Set(await addMembershipRoles(em, membership.id, call.roles.map((role) => role.id)));
-    const added = call.roles.filter((role) => addedIds.has(role.id));
-    if (added.length === 0) return added;
-    const { application } = call.caller;
-    await writeSystemLog(em, {
-      operation: 'Permission',
-      ...systemLogActor(call.caller),
-      tenantId: call.tenant.id,
-      tenantName: call.tenant.title,
-      metadata: {
-        action: 'grant',
-        targetUserId: userId,
-        targetUserName: userName,
-        applicationId: application.id,
-        applicationName: application.name,
-        roles: added.map((role) => ({ roleId: role.id, roleName: role.name })),
-        ...(membership.created ? { isInheritable: call.isInheritable } : {}),
-        ...externalOrigin(call.caller),
-      },
-    });
-    return added;
+  /** InviteUsers, an account the application serves: the roles added to its own membership of the tenant (created with the call's inheritance when missing). */
+  private async grantOne(call: InvitationCall, invitee: Invitee, found: UserStateRow): Promise<ExternalInvitationResult> {
+    const actor = applicationActor(call.caller, await applicationAuthority(this.db, call.caller.application.id, call.caller.userId));
+    const change = await this.access.transaction((changes) =>
+      changes.grant(actor, {
+        identity: { type: 'User', id: found.id },
+        tenant: { id: call.tenant.id, title: call.tenant.title, areaId: call.tenant.area_id },
+        roleIds: call.roles.map((role) => role.id),
+        newMembershipInheritable: call.isInheritable,
+      }),
+    );
+    return result(invitee.email, { status: 'Granted', userId: found.id, rolesAdded: change.added.map((role) => role.name) });
   }
 
   /** The invitation mail of a user just created; a failure leaves the user and their roles, and says so. */
-  private async mailInvitation(call: InvitationCall, userId: string): Promise<boolean> {
+  async mailInvitation(call: InvitationCall, userId: string): Promise<boolean> {
     try {
-      await sendInvitation(this.context, this.mailer, (await findUserState(this.db, userId))!, systemLogActor(call.caller), { metadata: externalOrigin(call.caller) });
+      await sendInvitation(this.context, this.mailer, (await findUserStateOf(this.db, userId))!, systemLogActor(call.caller));
       return true;
     } catch (error) {
       this.context.logger.warn({ err: (error as Error).message, userId }, 'invitation of a user created through the external API failed');
@@ -192,32 +176,40 @@ export class ExternalInvitations {
   }
 
   /**
-   * InviteUsersWithOperationRequest, one invitee: an operation request, waiting for the tenant's
-   * approvers, for the roles (a new user is created as a draft for the tenant first). A request sets
-   * the user's operation-request roles in the tenant to exactly its list once approved, so the list
-   * keeps those the user already holds there, of every application: the application adds, it never
-   * takes away another's. Nothing is asked for a user who already holds every role.
+   * An operation request waiting for the tenant's approvers, for the roles (a new user is created as
+   * a draft for the tenant first). A request sets the user's operation-request roles in the tenant
+   * to exactly its list once approved, so the list keeps those the user already holds there, of
+   * every application: the application adds, it never takes away another's. For an account the
+   * application does not serve (`served` undefined), the answer says nothing of the account: no
+   * user id, whether it existed or not.
    */
-  private async requestOne(call: InvitationCall, invitee: Invitee): Promise<ExternalInvitationResult> {
-    const found = await this.existing(invitee.email);
-    const userId = found?.id ?? (await this.db.transaction((em) => this.createInvitee(em, call, invitee, true)));
-    const held = await findHeldRoles(this.db, call.tenant.id, { type: 'User', id: userId });
-    if (found && call.roles.every((role) => held.own.has(role.id))) return result(invitee.email, { status: 'Granted', userId });
-    const kept = (await findRequestRoles(this.db, [...held.own])).filter((role) => role.operationRequestVisibility).map((role) => role.roleId);
+  private async requestOne(call: InvitationCall, invitee: Invitee, served: UserStateRow | undefined, found: UserStateRow | undefined): Promise<ExternalInvitationResult> {
+    for (const role of call.roles) {
+      const refusal = roleOfferRefusal('operationRequest', {
+        id: role.id,
+        name: role.name,
+        applicationId: call.caller.application.id,
+        byHierarchy: role.byHierarchy,
+        operationRequestVisible: role.operationRequestVisibility,
+        serviceManagerVisible: false,
+      });
+      if (refusal) throw new AppError(refusal.code, refusal.status, refusal.params ?? {}, [{ field: 'roles', code: refusal.code, params: refusal.params }]);
+    }
+    const userId = found?.id ?? (await this.db.transaction((em) => this.createInvitee(em, call, invitee)));
+    const told = served ? { userId, created: false } : {};
     try {
-      const request = await this.requests.create(this.requestActor(call), {
+      const outcome = await this.requests.createAdding(this.requestActor(call), {
         tenantId: call.tenant.id,
         identityType: 'User',
         identityId: userId,
-        // The membership's inheritance stays as it is: the roles of other applications depend on it.
-        isInheritable: held.isInheritable ?? call.isInheritable,
-        roles: [...new Set([...kept, ...call.roles.map((role) => role.id)])],
-        autoApprove: false,
+        roles: call.roles.map((role) => role.id),
+        isInheritable: call.isInheritable,
       });
-      return result(invitee.email, { status: 'Requested', userId, created: !found, operationRequestId: request.id });
+      if (!outcome.request) return result(invitee.email, { status: 'Granted', ...told });
+      return result(invitee.email, { status: 'Requested', ...told, operationRequestId: outcome.request.id });
     } catch (error) {
-      // A new user stays (a draft the tenant's consultants see): the answer names it.
-      return this.failed(call, invitee, error, { userId, created: !found });
+      // A new user stays (a draft the tenant's consultants see).
+      return this.failed(call, invitee, error, told);
     }
   }
 
@@ -239,6 +231,7 @@ export class ExternalInvitations {
       approverCategory: false,
       consultsAll: false,
       consultedTenantIds: new Set([call.tenant.id]),
+      authority: { kind: 'application', userId: caller.userId, applicationId: caller.application.id, roles: [], groupIds: [], areaIds: null },
     };
   }
 }

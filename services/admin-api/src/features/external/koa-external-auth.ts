@@ -2,6 +2,7 @@ import { AppError, type AppContext } from '@gatehouse/core';
 import type { Context, Middleware } from 'koa';
 import { InvalidTokenError } from '../../auth/access-token.js';
 import { externalCallerVerifier, type ExternalCaller } from './caller.js';
+import type { AdminContext } from '../../admin-context.js';
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
@@ -19,7 +20,7 @@ interface ExternalState {
  * row (there is no caller to name). A valid token refused for what it is (its application may not
  * use the API) reaches its route, which logs the call and answers the refusal.
  */
-export function koaExternalAuth(context: AppContext): Middleware {
+export function koaExternalAuth(context: AdminContext): Middleware {
   const verifier = externalCallerVerifier(context);
   return async function externalAuth(ctx, next) {
     const token = BEARER.exec(ctx.get('authorization'))?.[1];

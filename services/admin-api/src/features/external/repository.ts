@@ -1,6 +1,6 @@
 import { GLOBAL_TENANT_ID } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
-import { MAX_DEPTH } from '../tenants/repository.js';
+import { MAX_DEPTH } from '../directory/lookups.js';
 
 // The external API's reads and writes. Every statement is bounded by the calling application:
 // its roles, and the tenants where they are held (with those below them).
@@ -296,28 +296,43 @@ export async function listRoleHolders(
   return { rows: rows.filter((row) => row.id !== null), count: Number(rows[0]?.total ?? 0) };
 }
 
-/** The user's own membership of the tenant, locked for the change; undefined when they have none. */
-export async function lockMembership(db: Queryable, tenantId: string, userId: string): Promise<string | undefined> {
-  const [row] = await db.query<Array<{ id: string }>>(`SELECT id FROM tenant_members WHERE tenant_id = $1 AND user_id = $2 FOR UPDATE`, [tenantId, userId]);
-  return row?.id;
+/** The ids of the application's roles (those listed, or all) in the user's own membership of the tenant. */
+export async function findOwnApplicationRoleIds(db: Queryable, tenantId: string, userId: string, applicationId: string, roleIds: string[] | null): Promise<string[]> {
+  const rows = await db.query<Array<{ role_id: string }>>(
+    `SELECT tmr.role_id FROM tenant_members tm
+       JOIN tenant_member_roles tmr ON tmr.tenant_member_id = tm.id
+       JOIN roles r ON r.id = tmr.role_id
+      WHERE tm.tenant_id = $1 AND tm.user_id = $2 AND r.application_id = $3 AND ($4::uuid[] IS NULL OR r.id = ANY($4::uuid[]))`,
+    [tenantId, userId, applicationId, roleIds],
+  );
+  return rows.map((row) => row.role_id);
 }
 
-/** Removes roles of the application (those listed, or all) from a membership; answers the removed ones. */
-export async function removeApplicationRoles(
-  db: Queryable,
-  membershipId: string,
-  applicationId: string,
-  roleIds: string[] | null,
-): Promise<Array<{ roleId: string; roleName: string }>> {
-  const rows = await db.query<Array<{ role_id: string; name: string }>>(
-    `WITH removed AS (
-       DELETE FROM tenant_member_roles tmr USING roles r
-        WHERE tmr.tenant_member_id = $1 AND r.id = tmr.role_id AND r.application_id = $2 AND ($3::uuid[] IS NULL OR r.id = ANY($3::uuid[]))
-        RETURNING tmr.role_id, r.name
-     ) SELECT role_id, name FROM removed ORDER BY name, role_id`,
-    [membershipId, applicationId, roleIds],
+/** The tenants where the user holds roles of the application in their own name, with their titles and areas. */
+export async function findOwnApplicationTenants(db: Queryable, userId: string, applicationId: string): Promise<Array<{ id: string; title: string; areaId: string | null }>> {
+  return db.query(
+    `SELECT DISTINCT t.id, t.title, t.area_id AS "areaId" FROM tenant_members tm
+       JOIN tenant_member_roles tmr ON tmr.tenant_member_id = tm.id
+       JOIN roles r ON r.id = tmr.role_id
+       JOIN tenants t ON t.id = tm.tenant_id
+      WHERE tm.user_id = $1 AND r.application_id = $2`,
+    [userId, applicationId],
   );
-  return rows.map((row) => ({ roleId: row.role_id, roleName: row.name }));
+}
+
+/** Ends every provider session, grant and token of the user (a locked account signs in nowhere). */
+export async function deleteProviderData(db: Queryable, userId: string): Promise<void> {
+  await db.query(`DELETE FROM oidc_model_instances WHERE payload->>'accountId' = $1`, [userId]);
+}
+
+/** Ends the user's grants and tokens of one application at the provider (their sign-in to the others stays). */
+export async function deleteApplicationGrants(db: Queryable, userId: string, clientId: string): Promise<void> {
+  await db.query(`DELETE FROM oidc_model_instances WHERE payload->>'accountId' = $1 AND payload->>'clientId' = $2`, [userId, clientId]);
+}
+
+/** A user an application invited into a tenant: a draft created for the tenant, and by the application. */
+export async function markInviteeCreated(db: Queryable, userId: string, tenantId: string, applicationId: string): Promise<void> {
+  await db.query(`UPDATE users SET draft = true, created_for_tenant_id = $2, created_by_application_id = $3 WHERE id = $1`, [userId, tenantId, applicationId]);
 }
 
 /** The user whose user name, else whose only e-mail address, is this one; `ambiguous` when several share the address. */

@@ -1,7 +1,8 @@
 import { IDEMPOTENCY_KEY_HEADER, externalApiEntryOf, type Language, type RouteContract } from '@gatehouse/contracts';
-import { parseInput, type AppContext, RateLimit } from '@gatehouse/core';
+import { parseInput } from '@gatehouse/core';
 import { routeKit, type RouteHandler } from '@gatehouse/core/http';
 import type { Context, Next } from 'koa';
+import type { AdminContext } from '../../admin-context.js';
 import { logged, note } from './access-log.js';
 import type { ExternalCaller } from './caller.js';
 import { externalCallerOf, externalRefusalOf } from './koa-external-auth.js';
@@ -19,24 +20,6 @@ export interface ExternalCall {
 
 export type ExternalHandler<C extends RouteContract> = RouteHandler<C, ExternalCall>;
 
-/** The per-node count of calls per caller, one per context however many apps are built on it. */
-const limits = new WeakMap<AppContext, RateLimit>();
-
-export function externalRateLimit(context: AppContext): RateLimit {
-  let limit = limits.get(context);
-  if (!limit) {
-    limit = new RateLimit({
-      name: 'external-api',
-      points: context.config.security.externalApiRequestsPerMinute,
-      durationSeconds: 60,
-      redis: context.redis,
-      logger: context.logger,
-      namespace: `gatehouse:${context.config.server.publicUrl}`,
-    });
-    limits.set(context, limit);
-  }
-  return limit;
-}
 
 /**
  * The external API's way to add a route. The caller was authenticated before the router ran
@@ -44,8 +27,8 @@ export function externalRateLimit(context: AppContext): RateLimit {
  * it, not logged: a flood must not turn into as many writes) and logs it under its event whatever
  * its outcome: a refused token, invalid input, a refusal or a success.
  */
-export function externalRoutes(context: AppContext) {
-  const limit = externalRateLimit(context);
+export function externalRoutes(context: AdminContext) {
+  const limit = context.externalRateLimit;
   return routeKit<ExternalCall>({
     guard: (contract) => {
       const entry = externalApiEntryOf(contract);

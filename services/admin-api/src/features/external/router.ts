@@ -1,17 +1,17 @@
 import Router from '@koa/router';
 import { externalRoutes as routes } from '@gatehouse/contracts';
-import type { AppContext } from '@gatehouse/core';
 import { runIdempotently } from './idempotency.js';
 import { ExternalInvitations } from './invitations.js';
 import { externalRoutes } from './route-kit.js';
 import { ExternalService } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /**
  * `/api/v1/external/*`: one route per event of the external API access log. The caller (an
  * application) is authenticated before the router runs; every route is rate-limited per caller and
  * writes its log row (route-kit.ts); the invitations take an idempotency key.
  */
-export function externalRouter(context: AppContext, service = new ExternalService(context), invitations = new ExternalInvitations(context)): Router {
+export function externalRouter(context: AdminContext, service = new ExternalService(context), invitations = new ExternalInvitations(context)): Router {
   const router = new Router();
   const { bind } = externalRoutes(context);
 

@@ -2,40 +2,47 @@ import type { ExternalEntity, ExternalUserRoles, Sort } from '@gatehouse/contrac
 import { AppError, likePattern, resolveEffectiveRoles, toListQuery, type AppContext, type HierarchyType } from '@gatehouse/core';
 import type { z } from 'zod';
 import type { externalRemovedRolesSchema, externalRoleHolderSchema, externalLockedUserSchema } from '@gatehouse/contracts';
+import {
+  applicationAuthority,
+  applicationLockEffect,
+  blockApplicationAccess,
+  enforce,
+  findCreatingApplication,
+  findRoleGrants,
+  holdsRolesOutside,
+  lockTarget,
+  type AccessActor,
+  type Authority,
+  type TenantAccess,
+} from '@gatehouse/core/access';
+import { tenantAccess } from '../../access.js';
 import { writeSystemLog } from '../../audit/system-log.js';
-import type { CallerScope } from '../../auth/scope.js';
 import type { Queryable } from '../../db.js';
-import { deleteEmptyMembership } from '../operation-requests/repository.js';
-import { assertMayManage, publishUserEvents } from '../users/access.js';
-import { deleteProviderSessions, findUserForUpdate, findUserState } from '../users/repository.js';
-import { findRoleGrants } from '../users/roles/repository.js';
 import type { ExternalCaller } from './caller.js';
 import {
   HOLDER_SORT,
+  deleteApplicationGrants,
+  deleteProviderData,
   findApplicationRoles,
   findDescendants,
+  findOwnApplicationRoleIds,
+  findOwnApplicationTenants,
   findVisibleTenant,
   holdsApplicationRole,
   listRoleHolders,
   listVisibleRoots,
   listVisibleTenants,
   lockAccount,
-  lockMembership,
-  removeApplicationRoles,
   type ApplicationRole,
   type EntityRow,
   type VisibleTenant,
 } from './repository.js';
+import { findUserStateOf } from '../users/access.js';
+import type { AdminContext } from '../../admin-context.js';
 
 type RemovedRoles = z.input<typeof externalRemovedRolesSchema>;
 type RoleHolder = z.input<typeof externalRoleHolderSchema>;
 type LockedUser = z.input<typeof externalLockedUserSchema>;
-
-/**
- * The rank of an application: it manages only accounts holding no Identity role beyond User (no
- * areas, so an AreaAdministrator account is refused as well), whoever owns the token it calls with.
- */
-export const APPLICATION_RANK: CallerScope = { areaIds: [], isAdministrator: false, isGod: false };
 
 /** Who a change is made by, as the system log names it: the token's owner, else the application (its client id). */
 export function systemLogActor(caller: ExternalCaller): { userId: string | null; userName: string } {
@@ -45,6 +52,11 @@ export function systemLogActor(caller: ExternalCaller): { userId: string | null;
 /** What every system log row of an external call carries in its metadata. */
 export function externalOrigin(caller: ExternalCaller): Record<string, unknown> {
   return { via: 'externalApi', application: caller.application.name, applicationId: caller.application.id };
+}
+
+/** The application as the actor of a change of access (tenant access's `external` path). */
+export function applicationActor(caller: ExternalCaller, authority: Authority): AccessActor {
+  return { authority, path: 'external', log: systemLogActor(caller), origin: { application: caller.application.name, applicationId: caller.application.id } };
 }
 
 const hierarchyOf = (own: boolean, byHierarchy: boolean): HierarchyType => (own && byHierarchy ? 'Both' : own ? 'Own' : 'ByHierarchy');
@@ -82,7 +94,10 @@ export async function visibleTenant(db: Queryable, caller: ExternalCaller, tenan
  * holding none is not found, so an application learns nothing of the rest of the directory.
  */
 export class ExternalService {
-  constructor(private readonly context: AppContext) {}
+  constructor(
+    private readonly context: AdminContext,
+    private readonly access: TenantAccess = tenantAccess(context),
+  ) {}
 
   private get db() {
     return this.context.dataSource;
@@ -90,7 +105,7 @@ export class ExternalService {
 
   /** The user, if they hold a role of the application; otherwise 404. */
   private async knownUser(caller: ExternalCaller, userId: string) {
-    const user = await findUserState(this.db, userId);
+    const user = await findUserStateOf(this.db, userId);
     if (!user || !(await holdsApplicationRole(this.db, caller.application.id, userId))) throw new AppError('external.user_not_found', 404);
     return user;
   }
@@ -117,43 +132,24 @@ export class ExternalService {
 
   /**
    * RemoveRolesInTenant: the user's own roles of the application in the tenant (all, or those
-   * named) go, in one transaction with the system log row; the membership goes with its last role.
-   * Roles of other applications stay, as do the application's roles held through a group or a
-   * tenant above, which belong to those (answered as `remaining`).
+   * named) go, by the rules of tenant access, in one transaction with the system log row; the
+   * membership goes with its last role. Roles of other applications stay, as do the application's
+   * roles held through a group or a tenant above, which belong to those (answered as `remaining`).
    */
   async removeRoles(caller: ExternalCaller, userId: string, tenantId: string, references: string[] | undefined): Promise<RemovedRoles> {
-    const user = await this.knownUser(caller, userId);
+    await this.knownUser(caller, userId);
     const tenant = await visibleTenant(this.db, caller, tenantId);
     const only = references ? (await resolveRoles(this.db, caller, references, 'roles')).map((role) => role.id) : null;
-    const removed = await this.db.transaction(async (em) => {
-      const membershipId = await lockMembership(em, tenantId, userId);
-      if (!membershipId) return [];
-      const gone = await removeApplicationRoles(em, membershipId, caller.application.id, only);
-      if (gone.length === 0) return gone;
-      await deleteEmptyMembership(em, membershipId);
-      await writeSystemLog(em, {
-        operation: 'Permission',
-        ...systemLogActor(caller),
-        tenantId,
-        tenantName: tenant.title,
-        metadata: {
-          action: 'revoke',
-          targetUserId: userId,
-          targetUserName: user.user_name,
-          applicationId: caller.application.id,
-          applicationName: caller.application.name,
-          roles: gone.map((role) => ({ ...role, tenantId })),
-          ...externalOrigin(caller),
-        },
-      });
-      return gone;
+    const actor = applicationActor(caller, await applicationAuthority(this.db, caller.application.id, caller.userId));
+    const change = await this.access.transaction(async (changes) => {
+      const roleIds = await findOwnApplicationRoleIds(changes.em, tenantId, userId, caller.application.id, only);
+      return changes.revoke(actor, { identity: { type: 'User', id: userId }, tenant: { id: tenant.id, title: tenant.title, areaId: tenant.area_id }, roleIds });
     });
-    if (removed.length) publishUserEvents(this.context, userId, ['roles.changed']);
     const remaining = await resolveEffectiveRoles(this.db, userId, { tenantId, applicationId: caller.application.id });
     return {
       userId,
       tenantId,
-      removed,
+      removed: change.removed.map((role) => ({ roleId: role.id, roleName: role.name })).sort((a, b) => a.roleName.localeCompare(b.roleName) || a.roleId.localeCompare(b.roleId)),
       remaining: remaining.map((role) => ({ roleId: role.roleId, roleName: role.roleName, hierarchyType: role.hierarchyType })),
     };
   }
@@ -188,28 +184,50 @@ export class ExternalService {
   }
 
   /**
-   * LockUser: the permanent lock of a user holding a role of the application, never of an account
-   * that outranks an application (any Identity role beyond User) nor of the token's own owner; the
-   * user's sessions, grants and tokens end with it, on every node.
+   * LockUser, on a user the application serves, never its token's owner nor an account holding an
+   * Identity role beyond User (tenant access): an account the application created and that holds
+   * nothing else is locked (its sessions, grants and tokens end with it, on every node); any other
+   * account keeps its access to everything else, and loses the application's: the application's
+   * own roles of it go, its grants and tokens of the application end, and the provider refuses it
+   * that application's sign-in from then on.
    */
   async lock(caller: ExternalCaller, userId: string): Promise<LockedUser> {
-    await this.knownUser(caller, userId);
-    if (userId === caller.userId) throw new AppError('external.lock_self', 400);
-    const user = await this.db.transaction(async (em) => {
-      const current = await findUserForUpdate(em, userId);
-      if (!current) throw new AppError('external.user_not_found', 404);
-      await assertMayManage(em, APPLICATION_RANK, userId);
-      await lockAccount(em, userId, caller.userId);
-      const sessionsEnded = await deleteProviderSessions(em, userId);
-      await writeSystemLog(em, {
+    const user = await this.knownUser(caller, userId);
+    const applicationId = caller.application.id;
+    const authority = await applicationAuthority(this.db, applicationId, caller.userId);
+    const actor = applicationActor(caller, authority);
+    const scope = await this.access.transaction(async (changes) => {
+      const target = await lockTarget(changes.em, { type: 'User', id: userId });
+      if (!target) throw new AppError('external.user_not_found', 404);
+      const facts = {
+        servedByApplication: true,
+        createdByApplication: (await findCreatingApplication(changes.em, userId)) === applicationId,
+        holdsElsewhere: await holdsRolesOutside(changes.em, userId, applicationId),
+      };
+      const decision = applicationLockEffect(authority, { ...target, ...facts });
+      enforce(decision);
+      if (decision.ok && decision.effect === 'account') {
+        await lockAccount(changes.em, userId, caller.userId);
+        await deleteProviderData(changes.em, userId);
+      } else {
+        for (const tenant of await findOwnApplicationTenants(changes.em, userId, applicationId)) {
+          const roleIds = await findOwnApplicationRoleIds(changes.em, tenant.id, userId, applicationId, null);
+          await changes.revoke(actor, { identity: { type: 'User', id: userId }, tenant, roleIds });
+        }
+        await blockApplicationAccess(changes.em, applicationId, userId);
+        await deleteApplicationGrants(changes.em, userId, caller.application.name);
+      }
+      const lockScope = decision.ok ? decision.effect! : 'application';
+      await writeSystemLog(changes.em, {
         operation: 'LockUser',
         ...systemLogActor(caller),
-        metadata: { targetUserId: userId, targetUserName: current.user_name, wasLocked: current.locked, sessionsEnded, ...externalOrigin(caller) },
+        metadata: { targetUserId: userId, targetUserName: user.user_name, wasLocked: user.locked, scope: lockScope, ...externalOrigin(caller) },
       });
-      return current;
+      return lockScope;
     });
-    publishUserEvents(this.context, userId, ['oidc.invalidated', 'user.changed']);
-    return { id: user.id, userName: user.user_name, locked: true, wasLocked: user.locked };
+    this.context.broadcast.publish('oidc.invalidated', { accountId: userId });
+    if (scope === 'account') this.context.broadcast.publish('user.changed', { userId });
+    return { id: user.id, userName: user.user_name, locked: scope === 'account', wasLocked: user.locked, scope };
   }
 
   /** GetEntities: the visible tenants, flat (by title) or as trees under the topmost visible ones. */

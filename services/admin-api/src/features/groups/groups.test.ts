@@ -127,6 +127,39 @@ describe('groups admin API', () => {
     });
   });
 
+  describe('GET /api/v1/admin/groups as the group pickers use it, over the spec’s 10,000 groups', () => {
+    const prefix = `picker-${randomUUID().slice(0, 8)}`;
+    const nameOf = (n: number) => `${prefix} ${String(n).padStart(5, '0')}`;
+    let area: Area;
+
+    before(async () => {
+      area = await w.context.dataSource.query(`INSERT INTO areas (name) VALUES ($1) RETURNING id, name`, [`picker-${randomUUID()}`]).then((r) => r[0]);
+      await w.context.dataSource.query(
+        `INSERT INTO groups (name, area_id) SELECT $1 || ' ' || lpad(n::text, 5, '0'), $2 FROM generate_series(1, 10000) AS n`,
+        [prefix, area.id],
+      );
+    });
+
+    const names = (body: { items: Array<{ name: string }> }) => body.items.map((g) => g.name);
+
+    it('finds a group near the end of the alphabet by a search the server runs', async () => {
+      const res = await call(w, 'get', `/groups?$search=${encodeURIComponent(nameOf(9987))}&top=50&orderBy=name asc`);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.count).to.equal(1);
+      expect(names(res.body)).to.deep.equal([nameOf(9987)]);
+    });
+
+    it('pages by name, 50 at a time, to the very last of them, as the picker loads more while it scrolls', async () => {
+      const page = (skip: number) => call(w, 'get', `/groups?area=${area.id}&top=50&skip=${skip}&orderBy=name asc`);
+      const [first, second, last] = await Promise.all([page(0), page(50), page(9950)]);
+      expect(first.body.count).to.equal(10_000);
+      expect(names(first.body)).to.deep.equal(Array.from({ length: 50 }, (_, i) => nameOf(i + 1)));
+      expect(names(second.body)).to.deep.equal(Array.from({ length: 50 }, (_, i) => nameOf(i + 51)));
+      expect(names(last.body).at(-1)).to.equal(nameOf(10_000));
+      expect(last.body.count).to.equal(10_000);
+    });
+  });
+
   describe('GET /api/v1/admin/groups/{id}', () => {
     it('answers the group in the list shape', async () => {
       const group = await groupIn(w, w.areaA, { description: 'About' });
@@ -254,7 +287,7 @@ describe('groups admin API', () => {
       for (const as of ['tenantAdmin', 'manager'] as const) {
         const res = await call(w, 'post', '/groups', { as, body: { name: `ro-${randomUUID()}`, areaId: w.areaA.id } });
         expect(res.status).to.equal(403);
-        expect(res.body).to.include({ code: 'errors.forbidden', message: 'You dont have permission to perform this action' });
+        expect(res.body).to.include({ code: 'errors.forbidden', message: 'You do not have permission to perform this action' });
       }
     });
   });
@@ -606,7 +639,7 @@ describe('groups admin API', () => {
         tenantId: w.tenantA.id,
         tenantName: w.tenantA.title,
         isInheritable: true,
-        roles: [{ roleId: reader.id, roleName: 'Reader', applicationId: w.app.id, applicationName: w.app.name }],
+        roles: [{ roleId: reader.id, roleName: 'Reader', applicationId: w.app.id, applicationName: w.app.name, applicationDisplayName: w.app.displayName }],
       });
       expect(heard).to.deep.equal([member.id]);
 
@@ -617,17 +650,24 @@ describe('groups admin API', () => {
 
       const logs = await logsOf(w, group.id);
       expect(logs.map((l) => [l.operation, l.tenant_id, l.tenant_name])).to.deep.equal([
-        ['AddGroupTenantRoles', w.tenantA.id, w.tenantA.title],
-        ['AddGroupTenantRoles', w.tenantA.id, w.tenantA.title],
+        ['Permission', w.tenantA.id, w.tenantA.title],
+        ['Permission', w.tenantA.id, w.tenantA.title],
       ]);
+      // One shape for every change of access, whatever the path: what was added and taken, on which membership.
+      const role = (r: { id: string }, roleName: string) => ({ roleId: r.id, roleName, applicationId: w.app.id, applicationName: w.app.name });
       expect(logs[0]!.metadata).to.deep.equal({
-        groupId: group.id,
-        groupName: group.name,
-        created: true,
+        action: 'grant',
+        via: 'groups',
+        identityType: 'Group',
+        targetGroupId: group.id,
+        targetGroupName: group.name,
+        added: [role(reader, 'Reader')],
+        removed: [],
+        membershipCreated: true,
         isInheritable: true,
-        addedRoles: [{ roleId: reader.id, roleName: 'Reader', applicationId: w.app.id }],
       });
-      expect(logs[1]!.metadata).to.deep.include({ created: false, isInheritable: false, addedRoles: [{ roleId: writer.id, roleName: 'Writer', applicationId: w.app.id }] });
+      expect(logs[1]!.metadata).to.deep.include({ action: 'grant', isInheritable: false, added: [role(writer, 'Writer')], removed: [] });
+      expect(logs[1]!.metadata).to.not.have.property('membershipCreated');
 
       // Nothing new: no change, no log row.
       expect((await call(w, 'post', `/groups/${group.id}/roles`, { body: { tenantId: w.tenantA.id, roleIds: [writer.id] } })).status).to.equal(200);
@@ -642,8 +682,8 @@ describe('groups admin API', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
         items: [
-          { tenantId: null, tenantName: 'Global', isInheritable: true, roles: [{ roleId: w.app.roleByName.Writer!.id, roleName: 'Writer', applicationId: w.app.id, applicationName: w.app.name }] },
-          { tenantId: w.tenantA.id, tenantName: w.tenantA.title, isInheritable: false, roles: [{ roleId: w.app.roleByName.Reader!.id, roleName: 'Reader', applicationId: w.app.id, applicationName: w.app.name }] },
+          { tenantId: null, tenantName: 'Global', isInheritable: true, roles: [{ roleId: w.app.roleByName.Writer!.id, roleName: 'Writer', applicationId: w.app.id, applicationName: w.app.name, applicationDisplayName: w.app.displayName }] },
+          { tenantId: w.tenantA.id, tenantName: w.tenantA.title, isInheritable: false, roles: [{ roleId: w.app.roleByName.Reader!.id, roleName: 'Reader', applicationId: w.app.id, applicationName: w.app.name, applicationDisplayName: w.app.displayName }] },
         ],
         count: 2,
       });
@@ -655,7 +695,6 @@ describe('groups admin API', () => {
 
     it('offers the Global tenant (null or the all-zero id) to administrators only', async () => {
       const group = await groupIn(w, w.areaA);
-      await addMember(w, group, w.callers.areaAdmin, 'Owner');
       const roleIds = [w.app.roleByName.Reader!.id];
       const refused = await call(w, 'post', `/groups/${group.id}/roles`, { as: 'areaAdmin', body: { tenantId: null, roleIds }, lang: 'fr' });
       expect(refused.status).to.equal(403);
@@ -724,8 +763,9 @@ describe('groups admin API', () => {
       expect(heard).to.deep.equal([member.id]);
       expect((await call(w, 'get', `/groups/${group.id}/roles`)).body).to.deep.equal({ items: [], count: 0 });
       const [log] = await logsOf(w, group.id);
-      expect(log).to.deep.include({ operation: 'RemoveGroupTenant', tenant_id: w.tenantA.id, tenant_name: w.tenantA.title });
-      expect(log!.metadata).to.deep.include({ isInheritable: true });
+      expect(log).to.deep.include({ operation: 'Permission', tenant_id: w.tenantA.id, tenant_name: w.tenantA.title });
+      expect(log!.metadata).to.deep.include({ action: 'revoke', via: 'groups', targetGroupId: group.id, membershipRemoved: true });
+      expect((log!.metadata.removed as Array<{ roleName: string }>).map((r: { roleName: string }) => r.roleName)).to.deep.equal(['Reader']);
       const again = await call(w, 'delete', `/groups/${group.id}/roles/${w.tenantA.id}`);
       expect(again.status).to.equal(404);
       expect(again.body.code).to.equal('groups.membership_not_found');

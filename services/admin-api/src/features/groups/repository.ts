@@ -226,7 +226,7 @@ export interface TenantRolesRecord {
   tenantId: string;
   tenantName: string;
   isInheritable: boolean;
-  roles: Array<{ roleId: string; roleName: string; applicationId: string; applicationName: string }>;
+  roles: Array<{ roleId: string; roleName: string; applicationId: string; applicationName: string; applicationDisplayName: string }>;
 }
 
 interface TenantRolesRow {
@@ -241,7 +241,7 @@ interface TenantRolesRow {
 export async function listTenantRoles(db: Queryable, groupId: string, tenantId?: string): Promise<TenantRolesRecord[]> {
   const rows = await db.query<TenantRolesRow[]>(
     `SELECT tm.id, tm.tenant_id, t.title AS tenant_name, tm.is_inheritable,
-            COALESCE((SELECT json_agg(json_build_object('roleId', r.id, 'roleName', r.name, 'applicationId', app.id, 'applicationName', app.name)
+            COALESCE((SELECT json_agg(json_build_object('roleId', r.id, 'roleName', r.name, 'applicationId', app.id, 'applicationName', app.name, 'applicationDisplayName', app.display_name)
                                       ORDER BY app.name, r.name, r.id)
                         FROM tenant_member_roles tmr
                         JOIN roles r ON r.id = tmr.role_id
@@ -261,31 +261,3 @@ export async function listTenantRoles(db: Queryable, groupId: string, tenantId?:
   }));
 }
 
-export async function insertGroupMembership(db: Queryable, groupId: string, tenantId: string, isInheritable: boolean): Promise<string> {
-  const rows = await db.query<Array<{ id: string }>>(
-    `INSERT INTO tenant_members (tenant_id, identity_type, group_id, is_inheritable) VALUES ($1, 'Group', $2, $3) RETURNING id`,
-    [tenantId, groupId, isInheritable],
-  );
-  return rows[0]!.id;
-}
-
-export async function setMembershipInheritable(db: Queryable, membershipId: string, isInheritable: boolean): Promise<void> {
-  await db.query(`UPDATE tenant_members SET is_inheritable = $2, modified_on = now() WHERE id = $1`, [membershipId, isInheritable]);
-}
-
-/** Adds the roles the membership does not hold yet; answers the ids actually added. */
-export async function addMembershipRoles(db: Queryable, membershipId: string, roleIds: string[]): Promise<string[]> {
-  const rows = await db.query<Array<{ role_id: string }>>(
-    `INSERT INTO tenant_member_roles (tenant_member_id, role_id)
-     SELECT $1, role_id FROM unnest($2::uuid[]) AS role_id
-     ON CONFLICT (tenant_member_id, role_id) DO NOTHING
-     RETURNING role_id`,
-    [membershipId, roleIds],
-  );
-  return rows.map((r) => r.role_id);
-}
-
-/** Removes the membership; its roles go with it (ON DELETE CASCADE). */
-export async function deleteMembership(db: Queryable, membershipId: string): Promise<void> {
-  await db.query(`DELETE FROM tenant_members WHERE id = $1`, [membershipId]);
-}

@@ -4,6 +4,7 @@ import { withStatus } from '@gatehouse/core/http';
 import { groupsRoutes } from '@gatehouse/contracts';
 import { adminRoutes } from '../../http/route.js';
 import { GroupsService } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** The groups list's sortable fields and the columns they sort by. */
 const GROUP_SORT = { name: 'g.name', description: 'g.description', areaName: 'a.name' };
@@ -11,7 +12,7 @@ const GROUP_SORT = { name: 'g.name', description: 'g.description', areaName: 'a.
 const MEMBER_SORT = { userName: 'u.user_name', email: 'u.email', permission: 'gm.permission' };
 
 /** `/groups/*`: the groups, their members and their tenant roles; the caller is already authenticated. */
-export function groupRoutes(context: AppContext, service = new GroupsService(context)): Router {
+export function groupRoutes(context: AdminContext, service = new GroupsService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const routes = groupsRoutes;
@@ -44,7 +45,7 @@ export function groupRoutes(context: AppContext, service = new GroupsService(con
  * The user detail's "Add user to group" dialog: `/users/{id}/groups`, next to the users routes,
  * with the same rules as the group's own member routes.
  */
-export function userGroupRoutes(context: AppContext, service = new GroupsService(context)): Router {
+export function userGroupRoutes(context: AdminContext, service = new GroupsService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
 

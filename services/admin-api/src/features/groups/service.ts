@@ -1,34 +1,33 @@
 import type { ErrorCode } from '@gatehouse/contracts';
 import type { AddGroupTenantRolesBody, Group, GroupBody, GroupTenantRoles } from '@gatehouse/contracts';
 import { AppError, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, type AppContext, type GroupPermission, type ListQuery } from '@gatehouse/core';
+import { enforce, findTarget, groupHoldsRoles, mayChangeGroupMembers, type TenantAccess } from '@gatehouse/core/access';
+import { callerActor, callerAuthority, tenantAccess } from '../../access.js';
 import { writeSystemLog } from '../../audit/system-log.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import { inScope, type CallerScope } from '../../auth/scope.js';
 import type { Queryable } from '../../db.js';
 import { findArea, findRoles, findTenant, findUserName } from '../directory/lookups.js';
 import {
-  addMembershipRoles,
   deleteGroup,
   deleteMember,
-  deleteMembership,
   findGroup,
   findMember,
   findUser,
   insertGroup,
-  insertGroupMembership,
   insertMember,
   listGroups,
   listMembers,
   listTenantRoles,
   lockGroup,
   memberIds,
-  setMembershipInheritable,
   updateGroup,
   updateMemberPermission,
   type GroupRecord,
   type MemberRecord,
   type TenantRolesRecord,
 } from './repository.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** Past this many members, one "everyone's roles changed" beats a message per member. */
 const PER_USER_ANNOUNCEMENT_LIMIT = 200;
@@ -42,7 +41,10 @@ const fieldError = (field: string, code: ErrorCode, status = 400) => new AppErro
  * system log row, and the members whose effective roles it changes are announced once it commits.
  */
 export class GroupsService {
-  constructor(private readonly context: AppContext) {}
+  constructor(
+    private readonly context: AdminContext,
+    private readonly access: TenantAccess = tenantAccess(context),
+  ) {}
 
   async list(caller: Caller, scope: CallerScope, query: ListQuery, areaId?: string): Promise<{ items: Group[]; count: number }> {
     const page = await listGroups(this.context.dataSource, { callerId: caller.userId, query, areaId, areaIds: scope.areaIds });
@@ -147,7 +149,7 @@ export class GroupsService {
       if (!member) throw new AppError('groups.member_not_found', 404);
       if (member.permission === permission) return member;
       // An Owner adds members, who get the group's roles: making one takes the right to grant them.
-      if (permission === 'Owner') await assertMayGrantGroupRoles(em, groupId, scope);
+      if (permission === 'Owner') await assertMayHandOutGroupRoles(em, caller, scope, groupId);
       await updateMemberPermission(em, groupId, userId, permission);
       await writeSystemLog(em, {
         operation: 'UpdateGroupMember',
@@ -189,76 +191,34 @@ export class GroupsService {
 
   /**
    * Gives the group roles in a tenant: creates its membership there, or adds to it (roles it
-   * already holds are kept; isInheritable changes only when given). Answers whether the membership
-   * was created, and the membership as it now stands.
+   * already holds are kept; isInheritable changes only when given), by the rules of tenant access.
+   * Answers whether the membership was created, and the membership as it now stands.
    */
   async addTenantRoles(caller: Caller, scope: CallerScope, groupId: string, body: AddGroupTenantRolesBody): Promise<{ created: boolean; entry: GroupTenantRoles }> {
     const tenantId = body.tenantId?.toLowerCase() ?? GLOBAL_TENANT_ID;
     const roleIds = [...new Set(body.roleIds.map((id) => id.toLowerCase()))];
-    const result = await this.context.dataSource.transaction(async (em) => {
-      const group = await lockedGroup(em, caller, scope, groupId);
-      assertUsersGroupEditable(group, scope);
-      const tenant = await assertTenant(em, scope, tenantId);
-      const roles = await findRoles(em, { ids: roleIds });
-      if (roles.length !== roleIds.length) throw fieldError('roleIds', 'groups.role_not_found');
-      assertMayGrant(roles, scope);
-
-      const [existing] = await listTenantRoles(em, groupId, tenantId);
-      const created = !existing;
-      const membershipId = existing ? existing.membershipId : await insertGroupMembership(em, groupId, tenantId, body.isInheritable ?? true);
-      const inheritableChanged = !!existing && body.isInheritable !== undefined && body.isInheritable !== existing.isInheritable;
-      if (inheritableChanged) await setMembershipInheritable(em, membershipId, body.isInheritable!);
-      const added = await addMembershipRoles(em, membershipId, roleIds);
-      const [entry] = await listTenantRoles(em, groupId, tenantId);
-      const changed = created || inheritableChanged || added.length > 0;
-      if (changed) {
-        await writeSystemLog(em, {
-          operation: 'AddGroupTenantRoles',
-          userId: caller.userId,
-          userName: await findUserName(em, caller.userId),
-          tenantId: tenant.id,
-          tenantName: tenant.title,
-          metadata: {
-            groupId,
-            groupName: group.name,
-            created,
-            isInheritable: entry!.isInheritable,
-            addedRoles: roles.filter((role) => added.includes(role.id)).map((role) => ({ roleId: role.id, roleName: role.name, applicationId: role.applicationId })),
-          },
-        });
-      }
-      return { created, entry: entry!, affected: changed ? await memberIds(em, groupId) : [] };
+    await visibleGroup(this.context.dataSource, caller, scope, groupId);
+    const tenant = await assertTenant(this.context.dataSource, scope, tenantId);
+    const actor = await callerActor(this.context.dataSource, caller, scope, 'groups');
+    const result = await this.access.transaction(async (changes) => {
+      const change = await changes.grant(actor, { identity: { type: 'Group', id: groupId }, tenant, roleIds, isInheritable: body.isInheritable });
+      const [entry] = await listTenantRoles(changes.em, groupId, tenantId);
+      return { created: change.membershipCreated, entry: entry! };
     });
-    this.announce(result.affected);
     return { created: result.created, entry: presentTenantRoles(result.entry) };
   }
 
-  /** Removes the group's membership in a tenant (the all-zero id: the Global tenant) with its roles. */
+  /** Removes the group's membership in a tenant (the all-zero id: the Global tenant) with its roles, by the rules of tenant access. */
   async removeTenant(caller: Caller, scope: CallerScope, groupId: string, tenantId: string): Promise<void> {
-    const affected = await this.context.dataSource.transaction(async (em) => {
-      const group = await lockedGroup(em, caller, scope, groupId);
-      assertUsersGroupEditable(group, scope);
-      const isGlobal = tenantId === GLOBAL_TENANT_ID;
-      if (isGlobal && !scope.isAdministrator) throw new AppError('groups.global_forbidden', 403);
-      const [membership] = await listTenantRoles(em, groupId, tenantId);
-      const tenant = membership && (await findTenant(em, tenantId));
-      if (!membership || !tenant || (!isGlobal && !inScope(scope, tenant.areaId))) throw new AppError('groups.membership_not_found', 404);
-      assertMayGrant(
-        membership.roles.map((role) => ({ id: role.roleId, name: role.roleName, applicationId: role.applicationId })),
-        scope,
-      );
-      await deleteMembership(em, membership.membershipId);
-      await writeSystemLog(em, {
-        operation: 'RemoveGroupTenant',
-        userId: caller.userId,
-        userName: await findUserName(em, caller.userId),
-        tenantId: tenant.id,
-        tenantName: tenant.title,
-        metadata: { groupId, groupName: group.name, isInheritable: membership.isInheritable, roles: membership.roles },
-      });
-      return memberIds(em, groupId);
-    });
-    this.announce(affected);
+    const group = await visibleGroup(this.context.dataSource, caller, scope, groupId);
+    assertUsersGroupEditable(group, scope);
+    const isGlobal = tenantId === GLOBAL_TENANT_ID;
+    if (isGlobal && !scope.isAdministrator) throw new AppError('groups.global_forbidden', 403);
+    const [membership] = await listTenantRoles(this.context.dataSource, groupId, tenantId);
+    const tenant = membership && (await findTenant(this.context.dataSource, tenantId));
+    if (!membership || !tenant || (!isGlobal && !inScope(scope, tenant.areaId))) throw new AppError('groups.membership_not_found', 404);
+    const actor = await callerActor(this.context.dataSource, caller, scope, 'groups');
+    await this.access.transaction((changes) => changes.revoke(actor, { identity: { type: 'Group', id: groupId }, tenant }));
   }
 
   /** Adds a member; `via` says which of group and user is the path (a 404) and which a body field (a 400). */
@@ -270,9 +230,9 @@ export class GroupsService {
       const pathUser = via === 'user' ? await visibleUser(em, scope, userId, missingUser) : undefined;
       const group = await lockedGroup(em, caller, scope, groupId, missingGroup);
       assertOwner(group, scope);
-      // Checked with the group's row locked: roles added meanwhile wait for this transaction.
-      await assertMayGrantGroupRoles(em, groupId, scope);
       const user = pathUser ?? (await visibleUser(em, scope, userId, missingUser));
+      // Checked with the group's row locked: roles added meanwhile wait for this transaction.
+      await assertMayHandOutGroupRoles(em, caller, scope, groupId, { type: 'User', id: user.id });
       if (!(await insertMember(em, groupId, user.id, permission))) throw new AppError('groups.already_member', 409);
       await writeSystemLog(em, {
         operation: 'AddGroupMember',
@@ -364,24 +324,14 @@ async function assertTenant(db: Queryable, scope: CallerScope, tenantId: string)
 
 /**
  * Joining a group gives its members the group's tenant roles, so adding a member (or making one an
- * Owner, who then adds members) takes what granting those roles directly takes: a group holding a
- * role of the Identity application is for administrators to fill, one holding God for God.
+ * Owner, who then adds members) takes what granting those roles directly takes (the rules of
+ * tenant access): a group holding roles of the Identity application is for administrators to fill,
+ * one holding God for God, and nobody adds themself to a group that holds such roles.
  */
-export async function assertMayGrantGroupRoles(db: Queryable, groupId: string, scope: CallerScope): Promise<void> {
-  const memberships = await listTenantRoles(db, groupId);
-  assertMayGrant(
-    memberships.flatMap((membership) => membership.roles.map((role) => ({ name: role.roleName, applicationId: role.applicationId }))),
-    scope,
-  );
-}
-
-/**
- * The roles of this product's own application are the administration roles: giving them to a
- * group would let an area administrator make its members administrators. Administrators may;
- * the God role is God's alone.
- */
-export function assertMayGrant(roles: Array<{ name: string; applicationId: string }>, scope: CallerScope): void {
-  const identityRoles = roles.filter((role) => role.applicationId === IDENTITY_APPLICATION_ID);
-  if (identityRoles.length && !scope.isAdministrator) throw new AppError('groups.identity_roles_forbidden', 403);
-  if (identityRoles.some((role) => role.name === 'God') && !scope.isGod) throw new AppError('groups.god_role_forbidden', 403);
+export async function assertMayHandOutGroupRoles(db: Queryable, caller: Caller, scope: CallerScope, groupId: string, member?: { type: 'User'; id: string }): Promise<void> {
+  const authority = await callerAuthority(db, caller, scope);
+  const group = await findTarget(db, { type: 'Group', id: groupId });
+  if (!group) throw notFound();
+  const target = member && (await findTarget(db, member));
+  enforce(mayChangeGroupMembers(authority, { ...group, holdsRoles: await groupHoldsRoles(db, groupId) }, target));
 }

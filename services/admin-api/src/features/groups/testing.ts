@@ -1,6 +1,6 @@
 import type { Area, Group, User } from '@gatehouse/core';
 import { buildApplication, buildGroup } from '@gatehouse/core/testing';
-import { buildAdminWorld, logsWhere, type AdminWorld, type Application, type SystemLogRow } from '../../testing/admin-world.js';
+import { buildAdminWorld, type AdminWorld, type Application, type SystemLogRow } from '../../testing/admin-world.js';
 
 export { GLOBAL_TENANT_ID } from '@gatehouse/core';
 export { bearer, call, userIn, type Persona } from '../../testing/admin-world.js';
@@ -25,9 +25,13 @@ export function groupIn(w: AdminWorld, area: Area, overrides: Partial<Group> = {
   return buildGroup(w.context.dataSource, { areaId: area.id, ...overrides });
 }
 
-/** The system log rows about one group, oldest first. */
+/** The system log rows about one group (its own changes, and the changes of its roles), oldest first. */
 export function logsOf(w: AdminWorld, groupId: string): Promise<SystemLogRow[]> {
-  return logsWhere(w, 'groupId', groupId);
+  return w.context.dataSource.query(
+    `SELECT user_id, user_name, tenant_id, tenant_name, operation, metadata FROM system_logs
+      WHERE metadata->>'groupId' = $1 OR metadata->>'targetGroupId' = $1 ORDER BY id`,
+    [groupId],
+  );
 }
 
 /** The group's members and permissions, by user id. */

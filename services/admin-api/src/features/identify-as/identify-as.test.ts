@@ -16,9 +16,12 @@ describe('Identify As in the admin API: /dashboard/identyfyasEnabled and /dashbo
 
   const start = (target: string, options: Parameters<typeof call>[3] = { as: 'god' }) => call(w, 'post', `/dashboard/identifyAs/${target}`, options);
 
-  /** A bearer of `user`'s console token naming `actor` (as one issued while signed in as the user), with `roles`. */
-  const actingToken = async (user: User, actor: User, roles: string[]) =>
-    `Bearer ${await mintAccessToken(w.context, w.key, { sub: user.id, roles, claims: { act: { sub: actor.id, name: 'Actor' } } })}`;
+  /**
+   * A bearer of `user`'s console token naming `actor` (as one issued while signed in as the user)
+   * and the impersonation `id` (none: as issued before tokens named it), with `roles`.
+   */
+  const actingToken = async (user: User, actor: User, roles: string[], id?: string) =>
+    `Bearer ${await mintAccessToken(w.context, w.key, { sub: user.id, roles, claims: { act: { sub: actor.id, name: 'Actor', ...(id ? { impersonation_id: id } : {}) } } })}`;
 
   /** Records that `actor` is signed in as `user` in some session, live unless told. */
   const impersonation = async (actor: User, user: User, minutes = 5) => {
@@ -97,10 +100,10 @@ describe('Identify As in the admin API: /dashboard/identyfyasEnabled and /dashbo
 
   it('refuses to start another while the caller is signed in as someone', async () => {
     const god = await userIn(w, w.areaA);
-    await impersonation(w.callers.god, god);
+    const id = await impersonation(w.callers.god, god);
     const res = await request(w.server)
       .post(`/api/v1/admin/dashboard/identifyAs/${(await userIn(w, w.areaA)).id}`)
-      .set('Authorization', await actingToken(god, w.callers.god, ['God']))
+      .set('Authorization', await actingToken(god, w.callers.god, ['God'], id))
       .set('Accept-Language', 'en');
     expect(res.status).to.equal(409);
     expect(res.body.message).to.equal('You are already signed in on behalf of another user: end that first');
@@ -111,7 +114,7 @@ describe('Identify As in the admin API: /dashboard/identyfyasEnabled and /dashbo
     const god = w.callers.god;
     await w.context.dataSource.query(`UPDATE users SET first_name = 'Grace', last_name = 'Odin' WHERE id = $1`, [god.id]);
     const id = await impersonation(god, ada);
-    const bearer = await actingToken(ada, god, ['Administrator']);
+    const bearer = await actingToken(ada, god, ['Administrator'], id);
     const created = await request(w.server).post('/api/v1/admin/groups').set('Authorization', bearer).send({ name: 'On behalf', areaId: w.areaA.id });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const [row] = await w.context.dataSource.query(`SELECT user_id, actor_id FROM system_logs WHERE operation = 'CreateGroup' AND metadata::text LIKE '%On behalf%'`);
@@ -128,8 +131,23 @@ describe('Identify As in the admin API: /dashboard/identyfyasEnabled and /dashbo
     const after = await request(w.server).get('/api/v1/admin/me').set('Authorization', bearer);
     expect(after.status).to.equal(401);
     // Another actor than the one signed in as the user: refused as well.
-    await impersonation(god, ada);
-    const other = await request(w.server).get('/api/v1/admin/me').set('Authorization', await actingToken(ada, w.callers.admin, ['Administrator']));
+    const again = await impersonation(god, ada);
+    const other = await request(w.server).get('/api/v1/admin/me').set('Authorization', await actingToken(ada, w.callers.admin, ['Administrator'], again));
     expect(other.status).to.equal(401);
+  });
+
+  it('refuses the token of an ended impersonation while the same God user is signed in as the same user again, and a token naming no impersonation', async () => {
+    const ada = await userIn(w, w.areaA);
+    const god = w.callers.god;
+    const first = await impersonation(god, ada);
+    const old = await actingToken(ada, god, ['Administrator'], first);
+    expect((await request(w.server).get('/api/v1/admin/me').set('Authorization', old)).status).to.equal(200);
+    await w.context.dataSource.query(`UPDATE impersonations SET ended_at = now(), end_reason = 'Ended' WHERE id = $1`, [first]);
+
+    const second = await impersonation(god, ada);
+    expect((await request(w.server).get('/api/v1/admin/me').set('Authorization', await actingToken(ada, god, ['Administrator'], second))).status).to.equal(200);
+    expect((await request(w.server).get('/api/v1/admin/me').set('Authorization', old)).status).to.equal(401);
+    // Issued before tokens named their impersonation: which one it belongs to is unknown, so it is not current.
+    expect((await request(w.server).get('/api/v1/admin/me').set('Authorization', await actingToken(ada, god, ['Administrator']))).status).to.equal(401);
   });
 });

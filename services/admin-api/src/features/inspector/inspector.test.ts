@@ -9,7 +9,6 @@ import { createApp } from '../../app.js';
 import { bearer, buildAdminWorld, call, userIn, type AdminWorld, type Application } from '../../testing/admin-world.js';
 import { generateSigningKey, mintAccessToken } from '../../testing/tokens.js';
 import { mintPersonalAccessToken } from '../../auth/personal-access-token.js';
-import { insertPat } from '../keys/repository.js';
 import { InspectorService } from './service.js';
 
 describe('POST /api/v1/admin/inspector', () => {
@@ -118,7 +117,11 @@ describe('POST /api/v1/admin/inspector', () => {
     const active = mintPersonalAccessToken();
     const expired = mintPersonalAccessToken();
     for (const [pat, expiresAt] of [[active, new Date(Date.now() + 86_400_000)], [expired, new Date(Date.now() - 60_000)]] as const) {
-      await insertPat(w.context.dataSource, { name: 'inspected', userId: subject.id, applicationId: '1', ...pat, expiresAt });
+      await w.context.dataSource.query(
+        `INSERT INTO personal_access_tokens (name, user_id, application_id, token_hash, token_prefix, token_last_chars, expires_at, created_by_id)
+         VALUES ('inspected', $1, '1', $2, $3, $4, $5, $1)`,
+        [subject.id, pat.hash, pat.prefix, pat.lastChars, expiresAt],
+      );
     }
     const found = await inspect(active.token);
     expect(found.status).to.equal(200);
@@ -157,7 +160,7 @@ describe('POST /api/v1/admin/inspector', () => {
     expect((await inspect(await idToken(), 'god')).status).to.equal(200);
     const res = await inspect(await idToken(), 'areaAdmin');
     expect(res.status).to.equal(403);
-    expect(res.body.message).to.equal('You dont have permission to perform this action');
+    expect(res.body.message).to.equal('You do not have permission to perform this action');
   });
 
   it('never writes the token to the logs, valid or not', async () => {

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { inspectorRoutes } from '@gatehouse/contracts';
 import { sha256, type AppContext } from '@gatehouse/core';
 import { adminRoutes } from '../../http/route.js';
-import { findPatOwnerByHash } from '../keys/repository.js';
+import { findPatOwnerByHash } from '../directory/lookups.js';
 import { InspectorService } from './service.js';
 
 /** `POST /inspector`: a pasted token decoded and checked (the token travels in the body, never in a URL or a log). */

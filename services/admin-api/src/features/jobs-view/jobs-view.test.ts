@@ -25,9 +25,9 @@ describe('the background jobs page: POST /api/v1/admin/jobs/dashboard-link, GET 
     return user;
   }
 
-  /** The one-time code the console gets for `user` (calling with the persona's token). */
-  async function codeFor(user: User, persona: Persona = 'admin'): Promise<string> {
-    const res = await call(w, 'post', LINK, { as: persona, user, body: {} });
+  /** The one-time code the console gets for `user` (calling with the persona's token, in English unless told). */
+  async function codeFor(user: User, persona: Persona = 'admin', lang?: string): Promise<string> {
+    const res = await call(w, 'post', LINK, { as: persona, user, body: {}, lang });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return new URL(res.body.url, 'http://console.test').searchParams.get('code')!;
   }
@@ -43,8 +43,8 @@ describe('the background jobs page: POST /api/v1/admin/jobs/dashboard-link, GET 
   }
 
   /** Opens the page for `user` as the console's new tab does: link, code, cookie. */
-  async function open(user: User): Promise<string> {
-    const res = await redeem(await codeFor(user));
+  async function open(user: User, consoleLanguage?: string): Promise<string> {
+    const res = await redeem(await codeFor(user, 'admin', consoleLanguage));
     expect(res.status, res.text).to.equal(303);
     return sessionCookie(res);
   }
@@ -58,7 +58,7 @@ describe('the background jobs page: POST /api/v1/admin/jobs/dashboard-link, GET 
   const rowOf = (html: string, text: string) => html.split('<tr>').find((row) => row.includes(text) && row.startsWith('<td>'))!;
 
   /** The job types of the table's rows, in order. */
-  const listedTypes = (html: string) => [...html.matchAll(/<tr><td><a href="[^"]*" title="[^"]*">(\w+)<\/a>/g)].map((m) => m[1]);
+  const listedTypes = (html: string) => [...html.matchAll(/<tr><td><a href="[^"]*" title="[^"]*">([^<]+)<\/a>/g)].map((m) => m[1]);
 
   async function job(fields: { type: string; status: string; createdAt: string; userId?: string | null; error?: string; payload?: object; result?: object; progress?: number; total?: number }) {
     const [row] = await db.query(
@@ -174,7 +174,8 @@ describe('the background jobs page: POST /api/v1/admin/jobs/dashboard-link, GET 
       );
       expect(rows).to.have.length(2);
       expect(rows[0]).to.deep.include({ token_hash: sha256(code), consumed: true });
-      expect(rows[1]).to.deep.include({ token_hash: sha256(value), consumed: false, context: { session: true } });
+      // The session keeps the console's language (English here), and nothing else.
+      expect(rows[1]).to.deep.include({ token_hash: sha256(value), consumed: false, context: { session: true, language: 'en' } });
       expect(Number(rows[1].ttl)).to.be.within(1799, 1801);
       expect(JSON.stringify(rows)).to.not.contain(value);
 
@@ -294,7 +295,7 @@ describe('the background jobs page: POST /api/v1/admin/jobs/dashboard-link, GET 
       const res = await view(own);
       expect(res.status).to.equal(403);
       expect(res.text).to.contain('Access denied');
-      expect(res.text).to.not.contain('AdminReport');
+      expect(res.text).to.not.contain('Administrators report');
       expect((await view(await open(await holder('God')))).status).to.equal(200);
     });
 
@@ -332,10 +333,10 @@ describe('the background jobs page: POST /api/v1/admin/jobs/dashboard-link, GET 
       expect(res.text).to.contain('<h2 id="jobs">30 jobs</h2>');
       const types = listedTypes(res.text);
       expect(types).to.have.length(25);
-      expect(types.slice(0, 4)).to.deep.equal(['BulkInsertUsers', 'AdminReport', 'AdminReport', 'ExportMembers']);
+      expect(types.slice(0, 4), 'each job named in the page’s language').to.deep.equal(['Users import', 'Administrators report', 'Administrators report', 'Members export']);
       expect(res.text).to.contain('Page 1 of 2');
       expect(res.text).to.contain(`<a rel="next" href="${JOBS_VIEW_PATH}?page=2">`);
-      const running = rowOf(res.text, 'BulkInsertUsers');
+      const running = rowOf(res.text, 'Users import');
       expect(running).to.contain('Ada Lovelace <small>(ada@example.com)</small>');
       expect(running).to.contain('<progress value="7" max="10"></progress> 7 / 10');
       expect(running).to.contain('<time datetime="2025-01-03T08:00:00.000Z">');
@@ -343,14 +344,15 @@ describe('the background jobs page: POST /api/v1/admin/jobs/dashboard-link, GET 
       expect(rowOf(res.text, 'The database went away')).to.contain('The system');
 
       const second = await view(cookie, '?page=2');
-      expect(listedTypes(second.text)).to.deep.equal(['ExportMembers', 'ExportMembers', 'ExportMembers', 'ExportMembers', 'ExportMembers']);
+      expect(listedTypes(second.text)).to.deep.equal(Array(5).fill('Members export'));
       expect(second.text).to.contain('Page 2 of 2').and.contain(`<a rel="prev" href="${JOBS_VIEW_PATH}">`);
     });
 
     it('filters by status and by type, keeping the filters in the paging links', async () => {
       const failed = await view(cookie, '?status=Failed');
-      expect(listedTypes(failed.text)).to.deep.equal(['AdminReport', 'AdminReport']);
+      expect(listedTypes(failed.text)).to.deep.equal(['Administrators report', 'Administrators report']);
       expect(failed.text).to.contain('<option value="Failed" selected>');
+      expect(failed.text).to.contain('<option value="ExportMembers">Members export</option>');
       const exports = await view(cookie, '?type=ExportMembers');
       expect(listedTypes(exports.text)).to.have.length(25);
       expect(exports.text).to.contain('<h2 id="jobs">27 jobs</h2>');
@@ -385,9 +387,21 @@ describe('the background jobs page: POST /api/v1/admin/jobs/dashboard-link, GET 
       expect(missing.text).to.contain('This job no longer exists');
     });
 
-    it("speaks the user's own language", async () => {
-      const res = await view(await open(await holder('Administrator', 'de')), '', 'en');
+    it('speaks the language of the console that opened it, whatever the new tab’s browser says', async () => {
+      const res = await view(await open(await holder('Administrator', 'en'), 'de'), '', 'en');
       expect(res.text).to.contain('<html lang="de">').and.contain('<h1>Hintergrundaufträge</h1>').and.contain('Fehlgeschlagen');
+      // Job names, states and results too.
+      expect(listedTypes(res.text).slice(0, 2)).to.deep.equal(['Import von Benutzern', 'Bericht der Administratoren']);
+      const english = await view(await open(await holder('Administrator', 'de'), 'en'), `?status=Running&job=${jobs.running}`, 'de');
+      expect(english.text).to.contain('<html lang="en">').and.contain('Completed with errors<br>7 of 10 rows applied');
+    });
+
+    it("speaks the user's saved language when the console said none", async () => {
+      const user = await holder('Administrator', 'de');
+      const link = await request(w.server).post(`/api/v1/admin${LINK}`).set('Authorization', await bearer(w, 'admin', user)).send({});
+      const code = new URL(link.body.url as string, 'http://console.test').searchParams.get('code')!;
+      const res = await view(sessionCookie(await redeem(code, 'en')), '', 'en');
+      expect(res.text).to.contain('<html lang="de">').and.contain('<h1>Hintergrundaufträge</h1>');
     });
 
     it('leaves every other method on its path to the bearer check', async () => {

@@ -14,6 +14,11 @@ export interface PageFrame {
   t: Translate;
 }
 
+/** A job type's name in the page's language (a type the catalogue does not name, as it is stored). */
+function jobName(t: Translate, type: string): string {
+  return t(`jobs.types.${type}`, { defaultValue: type });
+}
+
 /** The page's one stylesheet. No script: filters are a GET form, paging and details are links. */
 const STYLE = `
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f6fa;color:#1f2937}
@@ -87,13 +92,13 @@ export function renderJobsPage(f: PageFrame, data: JobsPage): string {
     [`<option value="">${e(t('jobsView.all'))}</option>`, ...values.map((v) => `<option value="${e(v)}"${v === selected ? ' selected' : ''}>${e(label(v))}</option>`)].join('');
   const filters = `<form class="filters" method="get" action="${e(JOBS_VIEW_PATH)}" aria-label="${e(t('jobsView.filters'))}">
 <label>${e(t('jobsView.status'))}<select name="status">${options(JOB_STATUSES, data.filters.status, (s) => t(`jobsView.statuses.${s}`))}</select></label>
-<label>${e(t('jobsView.type'))}<select name="type">${options(JOB_TYPES, data.filters.type, (type) => type)}</select></label>
+<label>${e(t('jobsView.type'))}<select name="type">${options(JOB_TYPES, data.filters.type, (type) => jobName(t, type))}</select></label>
 <button type="submit">${e(t('jobsView.apply'))}</button> <a href="${e(JOBS_VIEW_PATH)}">${e(t('jobsView.clear'))}</a></form>`;
 
   const columns = ['type', 'status', 'requester', 'created', 'started', 'finished', 'progress', 'error'];
   const rows = data.jobs
     .map(
-      (job) => `<tr><td><a href="${viewHref(data.filters, data.page, job.id)}" title="${e(t('jobsView.details'))}">${e(job.type)}</a></td><td>${status(job.status)}</td><td>${requester(job)}</td>
+      (job) => `<tr><td><a href="${viewHref(data.filters, data.page, job.id)}" title="${e(t('jobsView.details'))}">${e(jobName(t, job.type))}</a></td><td>${status(job.status)}</td><td>${requester(job)}</td>
 <td>${when(job.created_at)}</td><td>${when(job.started_at)}</td><td>${when(job.finished_at)}</td><td>${progress(job)}</td><td class="error">${e(job.error ?? '')}</td></tr>`,
     )
     .join('\n');
@@ -130,7 +135,7 @@ function detailSection(f: PageFrame, data: JobsPage, cells: Cells): string {
   const files = job.files.length ? `<ul>${job.files.map((file) => `<li><code>${e(file.name)}</code>: <code>${e(file.id)}</code></li>`).join('')}</ul>` : none;
   const result = job.result ? resultLines(t, job.result) : [];
   return `<section class="panel" aria-labelledby="job-detail">${heading}<dl>
-${item(t('jobsView.columns.type'), e(job.type))}
+${item(t('jobsView.columns.type'), e(jobName(t, job.type)))}
 ${item(t('jobsView.columns.status'), cells.status(job.status))}
 ${item(t('jobsView.columns.requester'), cells.requester(job))}
 ${item(t('jobsView.columns.created'), cells.when(job.created_at))}

@@ -11,30 +11,39 @@ type JobType = (typeof JOB_TYPES)[number];
  */
 const IS_SESSION = `(context->>'session') = 'true'`;
 
+/** Whose code or session it is, and the language of the console that asked for the page, if it said. */
+export interface PageHolder {
+  userId: string;
+  language: string | undefined;
+}
+
+const holderOf = (row: { user_id: string; language: string | null } | undefined): PageHolder | undefined =>
+  row ? { userId: row.user_id, language: row.language ?? undefined } : undefined;
+
 /**
  * Uses a live one-time code (not a session) in the same statement that checks it, so two requests
- * racing with one code cannot both get through; answers its user, or undefined.
+ * racing with one code cannot both get through; answers its holder, or undefined.
  */
-export async function redeemCode(db: Queryable, code: string): Promise<string | undefined> {
+export async function redeemCode(db: Queryable, code: string): Promise<PageHolder | undefined> {
   // TypeORM answers an UPDATE … RETURNING on postgres as [rows, affectedCount].
-  const [rows] = await db.query<[Array<{ user_id: string }>, number]>(
+  const [rows] = await db.query<[Array<{ user_id: string; language: string | null }>, number]>(
     `UPDATE user_tokens SET consumed_at = now()
       WHERE token_hash = $1 AND purpose = 'JobDashboard' AND consumed_at IS NULL AND expires_at > now()
         AND NOT COALESCE(${IS_SESSION}, false)
-      RETURNING user_id`,
+      RETURNING user_id, context->>'language' AS language`,
     [sha256(code)],
   );
-  return rows[0]?.user_id;
+  return holderOf(rows[0]);
 }
 
-/** The user of a live session of the page, or undefined. */
-export async function findSessionUser(db: Queryable, session: string): Promise<string | undefined> {
-  const [row] = await db.query<Array<{ user_id: string }>>(
-    `SELECT user_id FROM user_tokens
+/** The holder of a live session of the page, or undefined. */
+export async function findSessionUser(db: Queryable, session: string): Promise<PageHolder | undefined> {
+  const [row] = await db.query<Array<{ user_id: string; language: string | null }>>(
+    `SELECT user_id, context->>'language' AS language FROM user_tokens
       WHERE token_hash = $1 AND purpose = 'JobDashboard' AND ${IS_SESSION} AND consumed_at IS NULL AND expires_at > now()`,
     [sha256(session)],
   );
-  return row?.user_id;
+  return holderOf(row);
 }
 
 /** The language a user chose, if the account still exists. */

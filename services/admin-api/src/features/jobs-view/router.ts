@@ -6,12 +6,14 @@ import type { Context, Middleware } from 'koa';
 import { adminRoutes } from '../../http/route.js';
 import { jobsViewContentSecurityPolicy, renderJobsPage, renderMessagePage, type PageFrame } from './page.js';
 import { JobsViewRefusal, JobsViewService } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** `POST /api/v1/admin/jobs/dashboard-link`: a bearer call of the console, in the admin router. */
-export function jobsViewLinkRoutes(context: AppContext, service = new JobsViewService(context)): Router {
+export function jobsViewLinkRoutes(context: AdminContext, service = new JobsViewService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
-  bind(router, jobsViewRoutes.dashboardLink, async ({ caller }) => service.link(caller));
+  // The page opens in the console's language, which a new tab's request would not say.
+  bind(router, jobsViewRoutes.dashboardLink, async ({ ctx, caller }) => service.link(caller, ctx.state.requestedLanguage as string | undefined));
   return router;
 }
 
@@ -20,7 +22,7 @@ export function jobsViewLinkRoutes(context: AppContext, service = new JobsViewSe
  * own. Mounted before the admin API's bearer authentication, which never sees it; every other
  * method on the path still goes through it.
  */
-export function jobsViewPageRoutes(context: AppContext, service = new JobsViewService(context)): Router {
+export function jobsViewPageRoutes(context: AdminContext, service = new JobsViewService(context)): Router {
   const router = new Router();
   // No bearer caller here: the handler checks the code or the session itself.
   const { bind } = routeKit<object>({ extra: () => ({}) });

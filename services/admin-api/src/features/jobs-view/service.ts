@@ -9,10 +9,11 @@ import {
   type jobsViewRoutes,
 } from '@gatehouse/contracts';
 import type { z } from 'zod';
-import { adminAccountStates, type AccountStates } from '../../auth/account-state.js';
+import type { AccountStates } from '../../auth/account-state.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import { rolesAllow } from '../../auth/permissions.js';
 import { countJobsByStatus, findJob, findSessionUser, findUserLanguage, listJobs, redeemCode, type JobDetailRow, type JobFilters, type JobRow } from './repository.js';
+import type { AdminContext } from '../../admin-context.js';
 
 type PageQuery = z.output<typeof jobsViewRoutes.dashboard.query>;
 type JobStatus = (typeof JOB_STATUSES)[number];
@@ -34,7 +35,10 @@ export class JobsViewRefusal extends Error {
 /** Who is looking at the page, checked on this request. */
 export interface Viewer {
   userId: string;
-  /** The user's own language, when it is one the product speaks. */
+  /**
+   * The page's language: the one of the console that opened it, else the user's saved preferred
+   * language, when it is one the product speaks.
+   */
   language: Language | undefined;
 }
 
@@ -77,33 +81,38 @@ const SECRET = /^[A-Za-z0-9_-]{43}$/;
 export class JobsViewService {
   private readonly accounts: AccountStates;
 
-  constructor(private readonly context: AppContext) {
-    this.accounts = adminAccountStates(context);
+  constructor(private readonly context: AdminContext) {
+    this.accounts = context.accountStates;
   }
 
   private get db() {
     return this.context.dataSource;
   }
 
-  /** A link for the console's new tab: the page's path with a one-time code. Only the console's own token may ask. */
-  async link(caller: Caller): Promise<JobsViewLink> {
+  /**
+   * A link for the console's new tab: the page's path with a one-time code, which keeps the
+   * console's language (`language`, when it said one) for the page. Only the console's own token may ask.
+   */
+  async link(caller: Caller, language?: string): Promise<JobsViewLink> {
     // A personal access token is a program's key: it has no browser to open the page in, and must not mint browser sessions.
     if (caller.kind !== 'access_token') throw new AppError('pats.token_cannot_open_jobs_view', 403);
-    const { token } = await issueUserToken(this.context, { userId: caller.userId, purpose: 'JobDashboard', ttlSeconds: JOBS_VIEW_CODE_SECONDS });
+    const data = language ? { language } : undefined;
+    const { token } = await issueUserToken(this.context, { userId: caller.userId, purpose: 'JobDashboard', ttlSeconds: JOBS_VIEW_CODE_SECONDS, data });
     // Same origin as the console, which calls the admin API on its own origin.
     return { url: `${JOBS_VIEW_PATH}?code=${encodeURIComponent(token)}` };
   }
 
   /** Uses a one-time code and opens a session of the page for its user, who must still be allowed in; answers the session's secret. */
   async openSession(code: string): Promise<string> {
-    const userId = SECRET.test(code) ? await redeemCode(this.db, code) : undefined;
-    if (!userId) throw new JobsViewRefusal(401, 'link_expired');
+    const holder = SECRET.test(code) ? await redeemCode(this.db, code) : undefined;
+    if (!holder) throw new JobsViewRefusal(401, 'link_expired');
+    const { userId, language } = holder;
     await this.assertMayView(userId, 'link_expired');
     const { token } = await issueUserToken(this.context, {
       userId,
       purpose: 'JobDashboard',
       ttlSeconds: JOBS_VIEW_SESSION_SECONDS,
-      data: { session: true },
+      data: language ? { session: true, language } : { session: true },
     });
     return token;
   }
@@ -111,11 +120,12 @@ export class JobsViewService {
   /** The user of the page's session, if it is live and the user may still see the page. */
   async viewer(session: string | undefined): Promise<Viewer> {
     if (!session) throw new JobsViewRefusal(401, 'link_expired');
-    const userId = SECRET.test(session) ? await findSessionUser(this.db, session) : undefined;
-    if (!userId) throw new JobsViewRefusal(401, 'session_ended');
+    const holder = SECRET.test(session) ? await findSessionUser(this.db, session) : undefined;
+    if (!holder) throw new JobsViewRefusal(401, 'session_ended');
+    const { userId } = holder;
     await this.assertMayView(userId, 'session_ended');
-    const language = await findUserLanguage(this.db, userId);
-    return { userId, language: LANGUAGES.find((l) => l === language) };
+    const supported = (language: string | undefined) => LANGUAGES.find((l) => l === language);
+    return { userId, language: supported(holder.language) ?? supported(await findUserLanguage(this.db, userId)) };
   }
 
   /** The counts, one page of the jobs the filters select (in SQL), and the job asked for. */

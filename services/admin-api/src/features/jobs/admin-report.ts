@@ -3,6 +3,7 @@ import { GLOBAL_TENANT_ID, PermanentJobError, type AppContext, type JobHandler }
 import ExcelJS from 'exceljs';
 import { styleHeaderRow } from '../../excel/workbook.js';
 import { XLSX_MEDIA_TYPE, storeFile } from './files.js';
+import { jobLanguage } from './runtime.js';
 
 interface AdminRow {
   application: string;
@@ -38,25 +39,27 @@ export async function listGlobalAdministrators(context: AppContext): Promise<Adm
   );
 }
 
-/** The AdminReport job: the workbook of global administrators per application, stored for its requester. */
+/** The AdminReport job: the workbook of global administrators per application, stored for its requester, in their language. */
 export function adminReportHandler(context: AppContext): JobHandler {
-  return async ({ userId, progress }) => {
+  return async ({ userId, payload, progress }) => {
     if (!userId) throw new PermanentJobError('the report has no requester to deliver it to');
+    const lng = await jobLanguage(context, userId, payload.language);
+    const t = (key: string, params: Record<string, unknown> = {}) => context.i18n.t(`jobs.adminReport.${key}`, { lng, ...params }) as string;
     const rows = await listGlobalAdministrators(context);
     await progress(0, rows.length);
     const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Administrators');
+    const sheet = workbook.addWorksheet(t('sheet').slice(0, 31));
     sheet.columns = [
-      { header: 'Application', key: 'application', width: 30 },
-      { header: 'User name', key: 'userName', width: 30 },
-      { header: 'E-mail', key: 'email', width: 34 },
-      { header: 'Area', key: 'area', width: 20 },
-      { header: 'Through', key: 'through', width: 24 },
+      { header: t('application'), key: 'application', width: 30 },
+      { header: t('userName'), key: 'userName', width: 30 },
+      { header: t('email'), key: 'email', width: 34 },
+      { header: t('area'), key: 'area', width: 20 },
+      { header: t('through'), key: 'through', width: 24 },
     ];
     styleHeaderRow(sheet.getRow(1));
     let done = 0;
     for (const row of rows) {
-      sheet.addRow({ application: row.application, userName: row.user_name, email: row.email, area: row.area ?? '', through: row.through ? `Group: ${row.through}` : 'Direct' });
+      sheet.addRow({ application: row.application, userName: row.user_name, email: row.email, area: row.area ?? '', through: row.through ? t('group', { name: row.through }) : t('direct') });
       done += 1;
       if (done % 500 === 0) await progress(done, rows.length);
     }

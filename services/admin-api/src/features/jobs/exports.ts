@@ -5,11 +5,12 @@ import { AppError, IDENTITY_APPLICATION_ID, PermanentJobError, resolveRoleNames,
 import type { RouteInput } from '@gatehouse/core/http';
 import ExcelJS from 'exceljs';
 import type { Context } from 'koa';
-import { adminAccountStates } from '../../auth/account-state.js';
 import { rolesAllow } from '../../auth/permissions.js';
 import { scopeOf, type CallerScope } from '../../auth/scope.js';
 import { styleHeaderRow } from '../../excel/workbook.js';
 import { XLSX_MEDIA_TYPE, storeFile } from './files.js';
+import { jobLanguage } from './runtime.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** Elements read per query: memory holds one page of them, however big the export. */
 export const EXPORT_PAGE_SIZE = 1000;
@@ -40,11 +41,30 @@ export interface ExportSheet<R> {
   pages: AsyncIterable<R[][]>;
 }
 
-/** What an export is built from at run time: the requester's scope as it is now, the route's input, the language of the headers. */
+/** What an export is built from at run time: the requester's scope as it is now, the route's input, the language of the headers and values. */
 export type ExportRequest<C extends RouteContract> = Pick<RouteInput<C, object>, 'query' | 'params'> & {
   scope: CallerScope;
   language: string;
+  words: ExportWords;
 };
+
+/** The product's named values as an exported file writes them: in the language of whoever asked for it. */
+export interface ExportWords {
+  /** Yes or No; nothing for an unknown value. */
+  yesNo(value: boolean | null | undefined): string | null;
+  /** A named state (a tenant's creation, a member's type or way of holding roles); nothing for none. */
+  state(kind: 'creation' | 'identityType' | 'hierarchyType', value: string | null | undefined): string | null;
+}
+
+/** The {@link ExportWords} of `language`, for an export job or a download written in it. */
+export function exportWords(context: AppContext, language: string): ExportWords {
+  const t = (key: string) => context.i18n.t(`exportValues.${key}`, { lng: language, defaultValue: '' }) as string;
+  return {
+    yesNo: (value) => (value === null || value === undefined ? null : t(value ? 'yes' : 'no')),
+    // A value the catalogue does not name (a new one) is written as it is stored.
+    state: (kind, value) => (value ? t(`${kind}.${value}`) || value : null),
+  };
+}
 
 /** The shape of a route's query schema: the keys worth keeping of a request's query string. */
 function queryKeys(contract: RouteContract): string[] {
@@ -55,12 +75,13 @@ function queryKeys(contract: RouteContract): string[] {
 /**
  * The payload of an export job: the request's path parameters and query string as it sent them
  * (the route's own keys only; the handler validates them again with the route's schemas) and the
- * caller's language, for the headers.
+ * language the caller's interface asked in, for the headers and values.
  */
 export function exportPayload(ctx: Context, contract: RouteContract): Record<string, unknown> {
   const raw = ctx.query;
   const query = Object.fromEntries(queryKeys(contract).filter((key) => raw[key] !== undefined).map((key) => [key, raw[key]]));
-  return { params: { ...(ctx.params as Record<string, string> | undefined) }, query, language: ctx.state.language as string };
+  // Only a language the caller's interface asked for: without one, the job takes the requester's saved language.
+  return { params: { ...(ctx.params as Record<string, string> | undefined) }, query, language: (ctx.state.requestedLanguage as string | undefined) ?? null };
 }
 
 /**
@@ -68,8 +89,8 @@ export function exportPayload(ctx: Context, contract: RouteContract): Record<str
  * enqueued with: an account locked or deleted since, or one that no longer holds a role of the
  * endpoint, is refused (403); an AreaAdministrator reaches the areas they hold it in today.
  */
-export async function requesterScope(context: AppContext, userId: string, endpoint: EndpointName): Promise<CallerScope> {
-  const active = await adminAccountStates(context).isActive(userId);
+export async function requesterScope(context: AdminContext, userId: string, endpoint: EndpointName): Promise<CallerScope> {
+  const active = await context.accountStates.isActive(userId);
   const roles = active ? await resolveRoleNames(context.dataSource, userId, IDENTITY_APPLICATION_ID) : [];
   if (!rolesAllow(endpoint, roles)) throw new AppError('errors.forbidden', 403);
   // The scope reads the user's id and roles only: these are the current ones, whatever token asked.
@@ -84,12 +105,12 @@ export async function requesterScope(context: AppContext, userId: string, endpoi
  * with the message in the requester's language.
  */
 export function exportJob<C extends RouteContract, R>(
-  context: AppContext,
+  context: AdminContext,
   contract: C,
   build: (request: ExportRequest<C>) => Promise<ExportSheet<R>>,
 ): JobHandler {
   return async ({ userId, payload, progress }) => {
-    const language = typeof payload.language === 'string' ? payload.language : 'en';
+    const language = await jobLanguage(context, userId, payload.language);
     const t = (key: string, params: Record<string, unknown> = {}) => context.i18n.t(key, { lng: language, ...params }) as string;
     if (!userId) throw new PermanentJobError('the export has no requester to deliver it to');
     const query = contract.query?.safeParse(payload.query ?? {});
@@ -97,7 +118,7 @@ export function exportJob<C extends RouteContract, R>(
     if (query?.success === false || params?.success === false) throw new PermanentJobError(t('errors.validation'));
     try {
       const scope = await requesterScope(context, userId, contract.endpoint as EndpointName);
-      const sheet = await build({ scope, language, query: query?.data, params: params?.data } as ExportRequest<C>);
+      const sheet = await build({ scope, language, words: exportWords(context, language), query: query?.data, params: params?.data } as ExportRequest<C>);
       await progress(0, sheet.total);
       const { bytes, rows } = await writeSheet(sheet, (done) => progress(done, sheet.total));
       const fileUrl = await storeFile(context, { ownerId: userId, fileName: sheet.fileName, mediaType: XLSX_MEDIA_TYPE, bytes });

@@ -3,9 +3,10 @@ import { buildApplication, buildGroup, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
-import { bearer, buildAdminWorld, call, userIn, type AdminWorld } from '../../testing/admin-world.js';
+import { bearer, binary, buildAdminWorld, call, userIn, type AdminWorld } from '../../testing/admin-world.js';
 import { storeFile } from './files.js';
-import { startBackgroundJobs, type BackgroundJobs } from './runtime.js';
+import { startBackgroundJobs } from '../../app.js';
+import type { BackgroundJobs } from './runtime.js';
 
 async function waitForStatus(w: AdminWorld, id: string, status: string): Promise<Record<string, unknown>> {
   const until = Date.now() + 20_000;
@@ -79,8 +80,35 @@ describe('background jobs of the admin API', function () {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(file.body as unknown as ArrayBuffer);
     const rows = workbook.worksheets[0]!.getSheetValues().slice(2).map((r) => (r as unknown[]).slice(1, 6)).filter((r) => r[0] === 'Payroll');
-    expect(rows).to.deep.include(['Payroll', 'direct.admin', 'direct@example.com', w.areaA.name, 'Direct']);
-    expect(rows).to.deep.include(['Payroll', 'group.admin', 'group@example.com', w.areaB.name, 'Group: Payroll admins']);
+    // The workbook is written in the requester's language too.
+    expect(workbook.worksheets[0]!.name).to.equal('Administradores');
+    expect((workbook.worksheets[0]!.getRow(1).values as unknown[]).slice(1)).to.deep.equal(['Aplicación', 'Nombre de usuario', 'Correo electrónico', 'Área', 'A través de']);
+    expect(rows).to.deep.include(['Payroll', 'direct.admin', 'direct@example.com', w.areaA.name, 'Directo']);
+    expect(rows).to.deep.include(['Payroll', 'group.admin', 'group@example.com', w.areaB.name, 'Grupo: Payroll admins']);
+  });
+
+  it('writes a job asked without a language in the requester’s saved one; the notification list follows the reader', async () => {
+    const german = await userIn(w, w.areaA, { language: 'de' });
+    await grant(w.context.dataSource, { tenant: GLOBAL_TENANT_ID, user: german, roles: [w.identity.roleByName.Administrator!] });
+    const res = await request(w.server).post('/api/v1/admin/dashboard/adminReport').set('Authorization', await bearer(w, 'admin', german)).send({});
+    expect(res.status).to.equal(202);
+    const done = await waitForStatus(w, res.body.jobId as string, 'Succeeded');
+    const notification = await waitForNotification(w, german.id, 'AdminReport');
+    expect(notification.description).to.equal('Ihr vollständiger Administratorenbericht ist fertig');
+    const file = await request(w.server)
+      .get(`/api/v1/admin/filestorage/downloadExcel?url=${(done.result as { fileUrl: string }).fileUrl}`)
+      .set('Authorization', await bearer(w, 'admin', german))
+      .buffer(true)
+      .parse(binary);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file.body as unknown as ArrayBuffer);
+    expect(workbook.worksheets[0]!.name).to.equal('Administratoren');
+    expect((workbook.worksheets[0]!.getRow(1).values as unknown[]).slice(1)).to.deep.equal(['Anwendung', 'Benutzername', 'E-Mail', 'Bereich', 'Über']);
+
+    // Listed, the notification is written in the language of the console reading it.
+    const listed = async (lang: string) => (await call(w, 'get', '/notifications/active', { user: german, lang })).body.items[0].description as string;
+    expect(await listed('en')).to.equal('Your full admin report is ready');
+    expect(await listed('de')).to.equal('Ihr vollständiger Administratorenbericht ist fertig');
   });
 
   it('refuses the report to a role the dashboard does not admit', async () => {

@@ -1,21 +1,38 @@
-import { AppError, createJobQueue, type AppContext, type CreateJobQueueOptions, type JobEvent, type JobHandler, type JobQueue, type JobType } from '@gatehouse/core';
+import {
+  AppError,
+  createJobQueue,
+  LANGUAGES,
+  personLanguage,
+  type AppContext,
+  type CreateJobQueueOptions,
+  type JobEvent,
+  type JobHandler,
+  type JobQueue,
+  type JobType,
+  type Language,
+} from '@gatehouse/core';
 import type { NotificationData } from '@gatehouse/contracts';
+import type { AdminContext } from '../../admin-context.js';
 import { announceProcess, notify } from '../notifications/notify.js';
 import { startFilePurge } from './files.js';
-import { jobHandlers } from './handlers.js';
 
-const queues = new WeakMap<AppContext, JobQueue>();
-
-/** The job queue this context's routes enqueue on; 503 when background jobs are not running. */
-export function jobQueueOf(context: AppContext): JobQueue {
-  const queue = queues.get(context);
+/** The job queue this node's routes enqueue on; 503 when background jobs are not running. */
+export function jobQueueOf(context: AdminContext): JobQueue {
+  const queue = context.jobs.queue;
   if (!queue) throw new AppError('errors.service_unavailable', 503);
   return queue;
 }
 
-async function userLanguage(context: AppContext, userId: string): Promise<string> {
+/**
+ * The language a job writes its outcome in (files, messages, its notification): the one its
+ * requester's interface used when asking (kept in the payload), else the requester's saved
+ * preferred language, else the product's default.
+ */
+export async function jobLanguage(context: AppContext, userId: string | null | undefined, asked: unknown): Promise<Language> {
+  const wanted = LANGUAGES.find((language) => language === asked);
+  if (wanted || !userId) return personLanguage(wanted, undefined);
   const [row] = (await context.dataSource.query('SELECT language FROM users WHERE id = $1', [userId])) as Array<{ language: string }>;
-  return row?.language ?? 'en';
+  return personLanguage(undefined, row?.language);
 }
 
 /** What a finished job's notification carries: its file, or its import result. */
@@ -32,32 +49,30 @@ export function outcomeOf(result: Record<string, unknown> | null): NotificationD
 }
 
 /** Started processes show in the user's consoles; finished ones leave a notification in their language. */
-async function tell(context: AppContext, event: JobEvent): Promise<void> {
+async function tell(context: AdminContext, event: JobEvent): Promise<void> {
   const { job } = event;
   if (!job.userId) return;
   if (event.kind === 'started') {
     announceProcess(context, job.userId, { id: job.id, type: job.type, status: 'Running', startTime: job.startedAt ?? new Date(), progress: 0, total: null });
     return;
   }
-  // The language the requester used when asking for the job, else the one of their profile.
-  const lng = typeof job.payload.language === 'string' && job.payload.language ? job.payload.language : await userLanguage(context, job.userId);
+  const language = await jobLanguage(context, job.userId, job.payload.language);
   if (event.kind === 'succeeded') {
     const data = outcomeOf(job.result);
     await notify(context, job.userId, {
       // Named after the job, as the console's flyout labels them.
       type: job.type,
-      description: context.i18n.t(`jobs.done.${job.type}`, {
-        lng,
-        totalElements: data.totalElements ?? 0,
-        importedElements: data.importedElements ?? 0,
-      }) as string,
+      message: { key: `jobs.done.${job.type}`, params: { totalElements: data.totalElements ?? 0, importedElements: data.importedElements ?? 0 } },
+      language,
       data,
     });
     return;
   }
   await notify(context, job.userId, {
     type: job.type,
-    description: context.i18n.t('jobs.failed', { lng, error: job.error ?? '' }) as string,
+    // The error was written in the job's language when it failed; the sentence around it follows the reader.
+    message: { key: 'jobs.failed', params: { error: job.error ?? '' } },
+    language,
     data: { success: false, messageError: job.error ?? undefined },
   });
 }
@@ -68,18 +83,21 @@ export interface BackgroundJobs {
   stop(options?: { abrupt?: boolean }): Promise<void>;
 }
 
-export async function startBackgroundJobs(context: AppContext, options: CreateJobQueueOptions = {}): Promise<BackgroundJobs> {
-  if (queues.has(context)) throw new Error('background jobs are already running on this context');
+/** The handler of each job type, made for one context (the composition root, app.ts, knows them all). */
+export type JobHandlers = Partial<Record<JobType, (context: AdminContext) => JobHandler<never>>>;
+
+export async function runBackgroundJobs(context: AdminContext, handlers: JobHandlers, options: CreateJobQueueOptions = {}): Promise<BackgroundJobs> {
+  if (context.jobs.queue) throw new Error('background jobs are already running on this context');
   const queue = createJobQueue(context, options);
-  for (const [type, handler] of Object.entries(jobHandlers)) queue.register(type as JobType, handler(context) as JobHandler);
+  for (const [type, handler] of Object.entries(handlers)) queue.register(type as JobType, handler(context) as JobHandler);
   queue.onEvent((event) => tell(context, event));
   await queue.start();
-  queues.set(context, queue);
+  context.jobs.queue = queue;
   const purge = startFilePurge(context);
   return {
     queue,
     async stop(stopOptions) {
-      queues.delete(context);
+      if (context.jobs.queue === queue) delete context.jobs.queue;
       await purge.stop();
       await queue.stop(stopOptions);
     },

@@ -13,13 +13,17 @@ import type { Caller } from '../../auth/koa-admin-auth.js';
 import { rolesAllow } from '../../auth/permissions.js';
 import { scopeOf, type CallerScope } from '../../auth/scope.js';
 import { readOwnFile } from './files.js';
+import { jobLanguage } from './runtime.js';
 
 /** What an import job carries: the upload kept for it, and what its request said. */
 export interface UploadJobPayload extends Record<string, unknown> {
   /** The upload in `stored_files`, its requester's own. */
   fileId: string;
-  /** The upload request's language: the result's row messages are written in it. */
-  language: string;
+  /**
+   * The language the upload request's interface asked in (none: the requester's saved language):
+   * the result's row messages are written in it.
+   */
+  language: string | null;
   /** The route's parameters (the group of a members import). */
   params: Record<string, string>;
 }
@@ -56,9 +60,11 @@ export const PROGRESS_EVERY_ROWS = 100;
  */
 export function uploadJob(context: AppContext, endpoint: EndpointName, importFile: (job: UploadJob) => Promise<ImportResult>): JobHandler<UploadJobPayload> {
   return async (run) => {
-    const { fileId, language, params } = payloadOf(run.payload);
+    const payload = payloadOf(run.payload);
+    const { fileId, params } = payload;
     const userId = run.userId;
     if (!userId) throw new PermanentJobError('the import has no requester');
+    const language = await jobLanguage(context, userId, payload.language);
     const progress = throttledProgress(context, run);
     let keepFile = false;
     try {
@@ -94,10 +100,10 @@ export function uploadJob(context: AppContext, endpoint: EndpointName, importFil
 
 function payloadOf(payload: Record<string, unknown>): UploadJobPayload {
   const { fileId, language, params } = payload;
-  if (typeof fileId !== 'string' || typeof language !== 'string' || typeof params !== 'object' || params === null) {
+  if (typeof fileId !== 'string' || typeof params !== 'object' || params === null) {
     throw new PermanentJobError('the import job does not name its file');
   }
-  return { fileId, language, params: params as Record<string, string> };
+  return { fileId, language: typeof language === 'string' ? language : null, params: params as Record<string, string> };
 }
 
 /**

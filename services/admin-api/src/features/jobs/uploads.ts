@@ -6,6 +6,7 @@ import type { UploadedWorkbook } from '../../excel/upload.js';
 import { XLSX_MEDIA_TYPE, storeFile } from './files.js';
 import { jobQueueOf } from './runtime.js';
 import type { UploadJobPayload } from './upload-jobs.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** How long an upload is kept for its job: the job runs within minutes; a day covers every retry. */
 const UPLOAD_LIFETIME_HOURS = 24;
@@ -15,7 +16,7 @@ const UPLOAD_LIFETIME_HOURS = 24;
  * that imports it, with the route's parameters and the request's language; answers the job's id.
  */
 export async function queueUpload(
-  context: AppContext,
+  context: AdminContext,
   ctx: Context,
   caller: Caller,
   type: JobType,
@@ -29,7 +30,7 @@ export async function queueUpload(
     `UPDATE stored_files SET expires_at = LEAST(expires_at, now() + make_interval(hours => $2)) WHERE id = $1`,
     [fileId, UPLOAD_LIFETIME_HOURS],
   );
-  const payload: UploadJobPayload = { fileId, language: ctx.state.language as string, params };
+  const payload: UploadJobPayload = { fileId, language: (ctx.state.requestedLanguage as string | undefined) ?? null, params };
   try {
     return { jobId: await queue.enqueue(type, payload, { userId: caller.userId }) };
   } catch (error) {

@@ -97,7 +97,7 @@ describe('/api/v1/keys: personal access tokens', () => {
       for (const applicationName of [crm.name, 'no-such-application']) {
         const res = await create(user, { name: 'CRM', applicationName });
         expect(res.status).to.equal(403);
-        expect(res.body.message).to.equal('You dont have permission to obtain a PAT token for this application');
+        expect(res.body.message).to.equal('You do not have permission to get a personal access token for this application');
         expect(res.body.errors[0]).to.include({ field: 'applicationName' });
       }
     });
@@ -156,7 +156,7 @@ describe('/api/v1/keys: personal access tokens', () => {
       await w.context.dataSource.query('DELETE FROM tenant_members WHERE user_id = $1', [user.id]);
       const res = await withToken('/api/v1/admin/dashboard/base', token);
       expect(res.status).to.equal(403);
-      expect(res.body.message).to.equal('You dont have permission to perform this action');
+      expect(res.body.message).to.equal('You do not have permission to perform this action');
     });
 
     it('records the last use, writing it at most once a minute', async () => {

@@ -125,11 +125,3 @@ export async function deletePat(db: Queryable, id: string, ownerId: string | nul
   return row;
 }
 
-/** Whose a token value is and when it expires, found by its hash; nothing is written (the inspector's look). */
-export async function findPatOwnerByHash(db: Queryable, hash: string): Promise<{ userId: string; expiresAt: Date | null } | null> {
-  const [row] = await db.query<Array<{ user_id: string; expires_at: Date | string | null }>>(
-    'SELECT user_id, expires_at FROM personal_access_tokens WHERE token_hash = $1',
-    [hash],
-  );
-  return row ? { userId: row.user_id, expiresAt: row.expires_at === null ? null : new Date(row.expires_at) } : null;
-}

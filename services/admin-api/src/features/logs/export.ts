@@ -2,6 +2,7 @@ import { logsRoutes, type AuthenticationLog, type SystemLog } from '@gatehouse/c
 import type { AppContext, JobHandler } from '@gatehouse/core';
 import { exportJob, type ExportColumn, type ExportSheet } from '../jobs/exports.js';
 import { LogsService, type LogExportRows } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** The columns of AuthenticationLogs.xlsx; results as the console names them (FullUserLocked: "Permanent lock"). */
 export function authenticationColumns(context: AppContext, language: string): Array<ExportColumn<AuthenticationLog>> {
@@ -43,7 +44,7 @@ function logSheet<I>(context: AppContext, language: string, kind: 'authenticatio
  * The ExportAuthenticationLogs job: AuthenticationLogs.xlsx, the sign-in attempts the filters
  * select in the list's order, within the requester's areas as they are when it runs.
  */
-export function exportAuthenticationLogsHandler(context: AppContext): JobHandler {
+export function exportAuthenticationLogsHandler(context: AdminContext): JobHandler {
   const service = new LogsService(context);
   return exportJob(context, logsRoutes.authenticationExport, async ({ scope, query, language }) => ({
     fileName: 'AuthenticationLogs.xlsx',
@@ -52,7 +53,7 @@ export function exportAuthenticationLogsHandler(context: AppContext): JobHandler
 }
 
 /** The ExportSystemLogs job: SystemLogs.xlsx, the administrative changes the filters select, within the requester's areas. */
-export function exportSystemLogsHandler(context: AppContext): JobHandler {
+export function exportSystemLogsHandler(context: AdminContext): JobHandler {
   const service = new LogsService(context);
   return exportJob(context, logsRoutes.systemExport, async ({ scope, query, language }) => ({
     fileName: 'SystemLogs.xlsx',

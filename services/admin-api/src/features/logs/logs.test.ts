@@ -340,7 +340,7 @@ describe('Logs API', () => {
       it(`refuses ${path} to a caller holding only User (403)`, async () => {
         const res = await userOnly(path, ['User']);
         expect(res.status).to.equal(403);
-        expect(res.body.message).to.equal('You dont have permission to perform this action');
+        expect(res.body.message).to.equal('You do not have permission to perform this action');
       });
     }
 

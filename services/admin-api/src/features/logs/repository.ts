@@ -12,7 +12,7 @@ import type {
 } from '@gatehouse/contracts';
 import { likePattern } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
-import { MAX_DEPTH } from '../tenants/repository.js';
+import { MAX_DEPTH } from '../directory/lookups.js';
 
 /** The four tables of the Logs page, by the name of their tab. */
 export const LOG_TABLES = {

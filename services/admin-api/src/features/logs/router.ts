@@ -5,12 +5,13 @@ import { adminRoutes } from '../../http/route.js';
 import { exportPayload } from '../jobs/exports.js';
 import { jobQueueOf } from '../jobs/runtime.js';
 import { LogsService } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /**
  * `/logs/*`: the Logs page's four tabs and the exports of two; the caller is already
  * authenticated. The export paths are fixed, so their order among the routes does not matter.
  */
-export function logRoutes(context: AppContext, service = new LogsService(context)): Router {
+export function logRoutes(context: AdminContext, service = new LogsService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const routes = logsRoutes;
@@ -20,7 +21,7 @@ export function logRoutes(context: AppContext, service = new LogsService(context
   bind(router, routes.session, async ({ scope, query }) => service.session(await scope(), query));
   bind(router, routes.externalApiAccess, async ({ scope, query }) => service.externalApiAccess(await scope(), query));
 
-  // The exports run as background jobs (jobs/handlers.ts) once their filters are known to be
+  // The exports run as background jobs (the job handlers of app.ts) once their filters are known to be
   // valid and within the row limit; their file comes with the notification.
   bind(router, routes.authenticationExport, async ({ ctx, caller, scope, query }) => {
     await service.authenticationExport(await scope(), query);

@@ -6,6 +6,7 @@ import { NOTIFICATION_HUB_EVENTS, NOTIFICATIONS_HUB_PATH } from '@gatehouse/cont
 import { buildUser, createTestContext } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import { io, type Socket } from 'socket.io-client';
+import { createAdminContext, type AdminContext } from '../../admin-context.js';
 import { createApp } from '../../app.js';
 import { buildAdminWorld, userIn, type AdminWorld } from '../../testing/admin-world.js';
 import { generateSigningKey, insertSigningKey, mintAccessToken, type AccessTokenOptions } from '../../testing/tokens.js';
@@ -14,14 +15,15 @@ import { announceProcess, notify } from './notify.js';
 
 /** One node of the product: the admin API and the hub on one http server. */
 interface Node {
-  context: AppContext;
+  context: AdminContext;
   server: http.Server;
   hub: NotificationHub;
   url: string;
   close(): Promise<void>;
 }
 
-async function startNode(context: AppContext): Promise<Node> {
+async function startNode(appContext: AppContext): Promise<Node> {
+  const context = createAdminContext(appContext);
   const handler = createApp(context).callback();
   const server = http.createServer((req, res) => void handler(req, res));
   const hub = await attachNotificationHub(context, server);
@@ -231,6 +233,68 @@ describe('/hubs/notifications: the live notification hub', function () {
     expect(other.connected).to.equal(true);
   });
 
+  describe('a God user signed in as the user (Identify As)', () => {
+    /** Records that `actor` is signed in as `user` in some session, for five minutes; answers its id. */
+    const impersonation = async (actor: User, user: User): Promise<string> => {
+      const [row] = await w.context.dataSource.query(
+        `INSERT INTO impersonations (actor_id, target_id, session_uid, expires_at) VALUES ($1, $2, md5(random()::text), now() + interval '5 minutes') RETURNING id`,
+        [actor.id, user.id],
+      );
+      return row.id as string;
+    };
+    /** Ends it as the provider does: the row, then the event every node hears. */
+    const end = async (id: string) => {
+      await w.context.dataSource.query(`UPDATE impersonations SET ended_at = now(), end_reason = 'Ended' WHERE id = $1`, [id]);
+      w.context.broadcast.publish('impersonation.ended', { impersonationId: id });
+    };
+    /** `user`'s console token issued while `actor` was signed in as them, in the impersonation `id` (none: a token issued before tokens named it). */
+    const actingToken = (user: User, actor: User, id?: string) =>
+      token(user, { claims: { act: { sub: actor.id, name: 'Actor', ...(id ? { impersonation_id: id } : {}) } } });
+    const handshake = async (bearer: string) => Object.keys(await outcome(open(node.url, { token: bearer })))[0];
+
+    it('accepts the token of the current impersonation, and refuses it once that one has ended, even while the same actor is signed in as the same user again', async () => {
+      const user = await someone();
+      const god = w.callers.god;
+      const first = await impersonation(god, user);
+      const old = await actingToken(user, god, first);
+      expect(await handshake(old)).to.equal('accepted');
+
+      await end(first);
+      expect(await handshake(old)).to.equal('refused');
+      const second = await impersonation(god, user);
+      expect(await handshake(old)).to.equal('refused');
+      expect(await handshake(await actingToken(user, god, second))).to.equal('accepted');
+    });
+
+    it('refuses a token whose act names no impersonation, and one naming another pair’s', async () => {
+      const user = await someone();
+      const god = w.callers.god;
+      const live = await impersonation(god, user);
+      expect(await handshake(await actingToken(user, god))).to.equal('refused');
+      expect(await handshake(await actingToken(await someone(), god, live))).to.equal('refused');
+      expect(await handshake(await actingToken(user, w.callers.admin, live))).to.equal('refused');
+    });
+
+    it('drops the sockets of an impersonation when it ends, and only those', async () => {
+      const user = await someone();
+      const god = w.callers.god;
+      const id = await impersonation(god, user);
+      const acting = open(node.url, { token: await actingToken(user, god, id) });
+      expect(await outcome(acting)).to.have.property('accepted');
+      const own = await connected(user);
+      const dropped = next(acting, 'disconnect');
+
+      await end(id);
+
+      expect(await dropped).to.equal('io server disconnect');
+      // The user's own console stays, and still receives their notifications.
+      const arriving = next(own, NOTIFICATION_HUB_EVENTS.newNotification);
+      await notify(w.context, user.id, { type: 'PermissionAssigned', description: 'Still here' });
+      expect(await arriving).to.include({ description: 'Still here' });
+      expect(own.connected).to.equal(true);
+    });
+  });
+
   it('closes its sockets on close and leaves the http server to its owner', async () => {
     const world = await buildAdminWorld();
     const own = await startNode(world.context);
@@ -273,7 +337,7 @@ describe('/hubs/notifications: the live notification hub', function () {
       const socket = open(own.url, { token: await mintAccessToken(context, key, { sub: user.id }) });
       expect(await outcome(socket)).to.have.property('accepted');
       const arriving = next(socket, NOTIFICATION_HUB_EVENTS.newNotification);
-      await notify(context, user.id, { type: 'PermissionAssigned', description: 'Local delivery' });
+      await notify(own.context, user.id, { type: 'PermissionAssigned', description: 'Local delivery' });
       expect(await arriving).to.include({ description: 'Local delivery' });
       // Long enough for the publish to Redis to give up.
       await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -315,9 +379,45 @@ describe('/hubs/notifications: the live notification hub', function () {
 
         // And back: a process announced on B reaches Bob on A.
         const process = next(bobOnA, NOTIFICATION_HUB_EVENTS.newProcess);
-        announceProcess(other, bob.id, { id: '0b7e2c4a-1d3f-4e5a-8b6c-7d8e9f0a1b2c', type: 'ExportTenants', status: 'Queued', startTime: new Date(), progress: 0, total: null });
+        announceProcess(nodeB.context, bob.id, { id: '0b7e2c4a-1d3f-4e5a-8b6c-7d8e9f0a1b2c', type: 'ExportTenants', status: 'Queued', startTime: new Date(), progress: 0, total: null });
         expect(await process).to.include({ type: 'ExportTenants', status: 'Queued' });
         expect(bobReceived).to.deep.equal([]);
+      } finally {
+        await nodeB.close();
+        await other.close();
+      }
+    });
+
+    it('drops, on node B, the sockets of an impersonation ended on node A (skipped without REDIS_URL)', async function () {
+      if (!w.context.redis) {
+        // Without Redis the event reaches this node's sockets only, tested above.
+        this.skip();
+      }
+      const other = await createContext(
+        loadConfig({
+          overrides: {
+            'database.url': w.context.config.database.url,
+            'database.poolSize': 2,
+            'server.port': 0,
+            'security.encryptionKey': randomBytes(32).toString('base64'),
+          },
+        }),
+      );
+      const nodeB = await startNode(other);
+      try {
+        const user = await someone();
+        const [row] = await w.context.dataSource.query(
+          `INSERT INTO impersonations (actor_id, target_id, session_uid, expires_at) VALUES ($1, $2, md5(random()::text), now() + interval '5 minutes') RETURNING id`,
+          [w.callers.god.id, user.id],
+        );
+        const acting = open(nodeB.url, { token: await token(user, { claims: { act: { sub: w.callers.god.id, name: 'Actor', impersonation_id: row.id } } }) });
+        expect(await outcome(acting)).to.have.property('accepted');
+        const dropped = next(acting, 'disconnect');
+
+        await w.context.dataSource.query(`UPDATE impersonations SET ended_at = now(), end_reason = 'Ended' WHERE id = $1`, [row.id]);
+        w.context.broadcast.publish('impersonation.ended', { impersonationId: row.id as string });
+
+        expect(await dropped).to.equal('io server disconnect');
       } finally {
         await nodeB.close();
         await other.close();

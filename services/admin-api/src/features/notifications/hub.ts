@@ -6,14 +6,16 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { decodeJwt } from 'jose';
 import { Server, type Socket } from 'socket.io';
-import { adminAccessTokenVerifier, InvalidTokenError } from '../../auth/access-token.js';
-import { adminAccountStates } from '../../auth/account-state.js';
+import { InvalidTokenError } from '../../auth/access-token.js';
 import { accessTokenBearer } from '../../auth/koa-admin-auth.js';
 import { registerHub } from './notify.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** What the server keeps on each accepted socket. */
 interface SocketData {
   userId: string;
+  /** The impersonation its token was issued in, when a God user is signed in as the user (Identify As). */
+  impersonationId?: string;
 }
 
 type HubServer = Server<Record<string, never>, Record<string, (payload: unknown) => void>, Record<string, never>, SocketData>;
@@ -21,6 +23,8 @@ type HubSocket = Socket<Record<string, never>, Record<string, (payload: unknown)
 
 /** The room of one user's sockets, on every node. */
 const roomOf = (userId: string) => `user:${userId}`;
+/** The room of the sockets opened under one impersonation (Identify As). */
+const impersonationRoomOf = (impersonationId: string) => `impersonation:${impersonationId}`;
 
 /** A console sends nothing but its handshake (a token of a few kilobytes). */
 const MAX_MESSAGE_BYTES = 16 * 1024;
@@ -28,6 +32,8 @@ const MAX_MESSAGE_BYTES = 16 * 1024;
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** setTimeout's longest delay; a later expiry is checked again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How many impersonations heard to end a node remembers, for the handshakes that raced their end. */
+const ENDED_IMPERSONATIONS_KEPT = 1000;
 
 export interface NotificationHub {
   /** The socket.io server (tests look at its sockets). */
@@ -66,7 +72,7 @@ async function useRedisAdapter(context: AppContext, io: HubServer, redis: Redis)
   const pub = redis.duplicate();
   const sub = redis.duplicate();
   for (const client of [pub, sub]) client.on('error', (error: Error) => logger.warn({ err: error.message }, 'notification hub: redis error'));
-  io.adapter(createAdapter(quietRedis(pub, logger), quietRedis(sub, logger), { key: `gatehouse:${context.config.server.publicUrl}:notifications` }));
+  io.adapter(createAdapter(quietRedis(pub, logger), quietRedis(sub, logger), { key: `${context.config.redis.keyPrefix}:${context.config.server.publicUrl}:notifications` }));
   // Commands run in order: once this answers, the adapter's subscriptions are in place and
   // other nodes' emits reach this one. Without Redis the node still serves its own sockets.
   await sub.ping().catch((error: Error) => logger.warn({ err: error.message }, 'notification hub: redis unavailable at start'));
@@ -90,18 +96,23 @@ function expireWithToken(socket: HubSocket, token: string): void {
 
 /**
  * The handshake check: the console's access token from `auth.token`, verified as the admin API
- * verifies it, of an account still active. The socket remembers whose it is.
+ * verifies it, of an account still active, and when it was issued while a God user was signed in
+ * as the account, in an impersonation still current. The socket remembers whose it is, and that
+ * impersonation.
  */
-function authenticator(context: AppContext) {
-  const bearer = accessTokenBearer(adminAccessTokenVerifier(context));
-  const accounts = adminAccountStates(context);
+function authenticator(context: AdminContext) {
+  const bearer = accessTokenBearer(context.accessTokens);
+  const accounts = context.accountStates;
   return async (socket: HubSocket): Promise<void> => {
     const token: unknown = (socket.handshake.auth as Record<string, unknown> | undefined)?.token;
     try {
       const caller = typeof token === 'string' && token ? await bearer.verify(token) : null;
       if (!caller) throw new InvalidTokenError('malformed');
       if (!(await accounts.isActive(caller.userId))) throw new InvalidTokenError('claims');
+      const { actorId, impersonationId } = caller;
+      if (actorId && !(await accounts.isActing({ actorId, impersonationId }, caller.userId))) throw new InvalidTokenError('claims');
       socket.data.userId = caller.userId;
+      socket.data.impersonationId = impersonationId;
       expireWithToken(socket, token as string);
     } catch (error) {
       if (error instanceof InvalidTokenError) {
@@ -118,9 +129,9 @@ function authenticator(context: AppContext) {
  * A locked, draft or deleted account loses its open sockets: every node hears `user.changed` and
  * drops its own. Answers the function that stops listening.
  */
-function dropInactiveAccounts(context: AppContext, io: HubServer): () => void {
+function dropInactiveAccounts(context: AdminContext, io: HubServer): () => void {
   // The account cache listens first (it exists already), so it is cleared before this rereads it.
-  const accounts = adminAccountStates(context);
+  const accounts = context.accountStates;
   const recheck = async (userId: string | undefined) => {
     const sockets = await io.local.fetchSockets();
     const users = new Set(sockets.map((socket) => socket.data.userId).filter((id) => !userId || id === userId));
@@ -134,18 +145,35 @@ function dropInactiveAccounts(context: AppContext, io: HubServer): () => void {
 }
 
 /**
+ * Ending an impersonation closes the sockets opened under it: every node hears
+ * `impersonation.ended`, wherever it ended, and drops its own. A handshake that read the
+ * impersonation just before it ended may join its room only after the event: the ids heard last are
+ * kept for it (`hasEnded`). Answers that check and the function that stops listening.
+ */
+function dropEndedImpersonations(context: AppContext, io: HubServer): { hasEnded: (impersonationId: string) => boolean; stop: () => void } {
+  const ended = new Set<string>();
+  const stop = context.broadcast.on('impersonation.ended', ({ impersonationId }) => {
+    if (ended.size >= ENDED_IMPERSONATIONS_KEPT) ended.delete(ended.values().next().value!);
+    ended.add(impersonationId);
+    io.local.in(impersonationRoomOf(impersonationId)).disconnectSockets(true);
+  });
+  return { hasEnded: (impersonationId) => ended.has(impersonationId), stop };
+}
+
+/**
  * The live notification hub (spec 7): socket.io at `/hubs/notifications` on the product's http
  * server. A console connects with its access token in the handshake's `auth.token` (never in the
  * URL), verified as the admin API verifies it (issuer, audience, the admin console as client,
  * the `admin` scope, an active account); anything else is refused (`connect_error`). An accepted
  * socket joins its user's room and is told BeginConnection; it is dropped when its token expires
- * (the console reconnects with the renewed one) or when its account is locked or deleted.
+ * (the console reconnects with the renewed one), when its account is locked or deleted, or when the
+ * impersonation its token was issued in ends.
  *
  * With Redis configured the rooms span the nodes through the Redis adapter, so a notification
  * stored on one node reaches the user's consoles on any other; without it, this node's only.
  * Only websockets are offered: long polling would need sticky sessions at the ingress.
  */
-export async function attachNotificationHub(context: AppContext, httpServer: HttpServer): Promise<NotificationHub> {
+export async function attachNotificationHub(context: AdminContext, httpServer: HttpServer): Promise<NotificationHub> {
   // Claimed first: a second hub on the context is refused before it touches the http server.
   let hub: HubServer | undefined;
   const unregister = registerHub(context, { emitToUser: (userId, event, payload) => hub?.to(roomOf(userId)).emit(event, payload) });
@@ -166,8 +194,12 @@ export async function attachNotificationHub(context: AppContext, httpServer: Htt
       (error: unknown) => next(error as Error),
     );
   });
+  const impersonations = dropEndedImpersonations(context, io);
   io.on('connection', (socket) => {
-    void socket.join(roomOf(socket.data.userId));
+    const { userId, impersonationId } = socket.data;
+    if (impersonationId && impersonations.hasEnded(impersonationId)) return void socket.disconnect(true);
+    void socket.join(roomOf(userId));
+    if (impersonationId) void socket.join(impersonationRoomOf(impersonationId));
     socket.emit(NOTIFICATION_HUB_EVENTS.beginConnection, { connectionId: socket.id });
   });
 
@@ -178,6 +210,7 @@ export async function attachNotificationHub(context: AppContext, httpServer: Htt
   const close = () =>
     (closing ??= (async () => {
       stopWatching();
+      impersonations.stop();
       unregister();
       // Not io.close(): it would also close the http server, whose owner drains it.
       io.local.disconnectSockets(true);

@@ -437,5 +437,20 @@ describe('/api/v1/admin/notifications: the caller’s own notifications', () => 
       const list = await call(w, 'get', '/notifications/active', { user: me });
       expect(list.body.items).to.deep.equal([created]);
     });
+
+    it('keeps a message as its phrase: pushed in the recipient’s saved language, listed in the reader’s', async () => {
+      const me = await someone({ language: 'de' });
+      const message = { key: 'notifications.permission_assigned', params: { count: 2, roles: 'Reader, Writer (CRM)', tenant: 'Sales' } };
+      const created = await notify(w.context, me.id, { type: 'PermissionAssigned', message });
+      expect(created.description).to.equal('Ihnen wurden die Rollen Reader, Writer (CRM) in Sales zugewiesen');
+      const listed = async (lang: string) => (await call(w, 'get', '/notifications/active', { user: me, lang })).body.items[0].description as string;
+      expect(await listed('en')).to.equal('You have been given the roles Reader, Writer (CRM) in Sales');
+      expect(await listed('de')).to.equal('Ihnen wurden die Rollen Reader, Writer (CRM) in Sales zugewiesen');
+      expect(await listed('fr')).to.equal('Les rôles Reader, Writer (CRM) vous ont été attribués dans Sales');
+
+      // The language the recipient asked in, when the caller knows it, rather than the saved one.
+      const english = await notify(w.context, me.id, { type: 'PermissionAssigned', message, language: 'en' });
+      expect(english.description).to.equal('You have been given the roles Reader, Writer (CRM) in Sales');
+    });
   });
 });

@@ -7,6 +7,8 @@ export interface NotificationRow {
   type: string;
   description: string | null;
   data: unknown;
+  /** `{ key, params }`: the phrase the description was written from (rows of older versions have none). */
+  message: unknown;
   read_at: Date | null;
   created_at: Date;
 }
@@ -21,20 +23,21 @@ export interface ActiveTaskRow {
   total: number | null;
 }
 
-const COLUMNS = 'id, user_id, type, description, data, read_at, created_at';
+const COLUMNS = 'id, user_id, type, description, data, message, read_at, created_at';
 
 export interface NewNotificationRow {
   userId: string;
   type: string;
   description: string | null;
   data: Record<string, unknown> | null;
+  message: { key: string; params: Record<string, unknown> } | null;
 }
 
 /** Stores a notification for a user; answers the stored row. */
 export async function insertNotification(db: Queryable, row: NewNotificationRow): Promise<NotificationRow> {
   const [inserted] = await db.query<NotificationRow[]>(
-    `INSERT INTO notifications (user_id, type, description, data) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [row.userId, row.type, row.description, row.data === null ? null : JSON.stringify(row.data)],
+    `INSERT INTO notifications (user_id, type, description, data, message) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [row.userId, row.type, row.description, row.data === null ? null : JSON.stringify(row.data), row.message === null ? null : JSON.stringify(row.message)],
   );
   return inserted!;
 }

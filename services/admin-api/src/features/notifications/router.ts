@@ -8,7 +8,7 @@ import { NotificationsService } from './service.js';
 export function notificationRoutes(context: AppContext, service = new NotificationsService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
-  bind(router, routes.active, async ({ caller, query }) => service.active(caller, query));
+  bind(router, routes.active, async ({ ctx, caller, query }) => service.active(caller, query, ctx.state.language as string));
   bind(router, routes.markRead, async ({ caller, body }) => service.markRead(caller, body));
   bind(router, routes.deleteAll, async ({ caller }) => service.removeAll(caller));
   bind(router, routes.delete, async ({ caller, params }) => service.remove(caller, params.id));

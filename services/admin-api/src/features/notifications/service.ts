@@ -27,10 +27,10 @@ export class NotificationsService {
     return this.context.dataSource;
   }
 
-  /** The caller's newest notifications, with their total and the unread count (the badge). */
-  async active(caller: Caller, query: ActiveQuery): Promise<NotificationList> {
+  /** The caller's newest notifications in `language` (the reader's), with their total and the unread count (the badge). */
+  async active(caller: Caller, query: ActiveQuery, language: string): Promise<NotificationList> {
     const { rows, count, unread } = await listNotifications(this.db, caller.userId, query.top);
-    return { items: rows.map(presentNotification), count, unread };
+    return { items: rows.map((row) => presentNotification(row, { context: this.context, language })), count, unread };
   }
 
   /**

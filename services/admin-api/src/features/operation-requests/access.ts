@@ -1,8 +1,10 @@
 import { isApproverCategory } from '@gatehouse/contracts';
-import { AppError, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext } from '@gatehouse/core';
+import { AppError, GLOBAL_TENANT_ID, type AppContext } from '@gatehouse/core';
+import { enforce, isAdministrator, isGod, mayApproveRequest, type AccessActor, type Authority, type Decision } from '@gatehouse/core/access';
+import { callerAuthority } from '../../access.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
-import type { CallerScope } from '../../auth/scope.js';
-import { findCallerProfile } from './repository.js';
+import type { Queryable } from '../../db.js';
+import { findCallerProfile, type RequestRow } from './repository.js';
 
 /**
  * Who handles operation requests, worked out once per call: administrators (Administrator or God)
@@ -26,27 +28,27 @@ export interface RequestActor {
   /** Every tenant (administrators, or IdentityConsultant held in the Global tenant). */
   consultsAll: boolean;
   consultedTenantIds: ReadonlySet<string>;
+  /** The actor as the rules of tenant access see them (every area: requests are bounded by tenant instead). */
+  authority: Authority;
 }
 
 export async function requestActorOf(context: AppContext, caller: Caller, language: string): Promise<RequestActor> {
-  const isGod = caller.roles.includes('God');
-  const isAdministrator = isGod || caller.roles.includes('Administrator');
-  const [profile, roles] = await Promise.all([
-    findCallerProfile(context.dataSource, caller.userId),
-    isAdministrator ? Promise.resolve([]) : resolveEffectiveRoles(context.dataSource, caller.userId, { applicationId: IDENTITY_APPLICATION_ID }),
-  ]);
-  const consulted = roles.filter((role) => role.roleName === 'IdentityConsultant').map((role) => role.tenantId);
+  const [profile, authority] = await Promise.all([findCallerProfile(context.dataSource, caller.userId), callerAuthority(context.dataSource, caller, { areaIds: null })]);
+  // The directory as it is now (a role taken away since counts at once), of the roles the token carries.
+  const administrator = isAdministrator(authority);
+  const consulted = authority.roles.filter((role) => role.roleName === 'IdentityConsultant').map((role) => role.tenantId);
   return {
     userId: caller.userId,
     displayName: profile.displayName,
     email: profile.email,
     userName: profile.userName,
     language,
-    isAdministrator,
-    isGod,
+    isAdministrator: administrator,
+    isGod: isGod(authority),
     approverCategory: isApproverCategory(profile.category),
-    consultsAll: isAdministrator || consulted.includes(GLOBAL_TENANT_ID),
+    consultsAll: administrator || consulted.includes(GLOBAL_TENANT_ID),
     consultedTenantIds: new Set(consulted),
+    authority,
   };
 }
 
@@ -69,7 +71,23 @@ export function assertConsults(actor: RequestActor, tenantId: string): void {
   if (!consults(actor, tenantId)) throw new AppError('operationRequests.tenant_forbidden', 403);
 }
 
-/** The scope the users' and groups' grant rules see for an actor: every area, its administrator rank. */
-export function grantScope(actor: RequestActor): CallerScope {
-  return { areaIds: null, isAdministrator: actor.isAdministrator, isGod: actor.isGod };
+/**
+ * Whether the actor may approve or reject the request (tenant access): an administrator or an
+ * approving consultant of its tenant, never its requester, nor the person or a member of the group
+ * it gives roles to.
+ */
+export function mayDecide(actor: RequestActor, row: Pick<RequestRow, 'tenant_id' | 'created_by_id' | 'identity_type' | 'identity_id'>): Decision {
+  return mayApproveRequest(
+    { ...actor.authority, approverCategory: actor.approverCategory, consults: (tenantId) => consults(actor, tenantId) },
+    { tenantId: row.tenant_id, requesterId: row.created_by_id, target: { type: row.identity_type, id: row.identity_id } },
+  );
+}
+
+export function assertMayDecide(actor: RequestActor, row: Pick<RequestRow, 'tenant_id' | 'created_by_id' | 'identity_type' | 'identity_id'>): void {
+  enforce(mayDecide(actor, row));
+}
+
+/** The actor applying a request, as tenant access records them. */
+export function approverActor(actor: RequestActor, requestId: string): AccessActor {
+  return { authority: actor.authority, path: 'operationRequest', log: { userId: actor.userId, userName: actor.userName }, origin: { operationRequestId: requestId } };
 }

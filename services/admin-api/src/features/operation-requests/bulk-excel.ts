@@ -2,7 +2,7 @@ import { BULK_REQUEST_COLUMNS, type BulkRequestColumn, type BulkRequestKind } fr
 import { LANGUAGES, type AppContext } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import { styleHeaderRow, workbookBuffer, type ColumnSpec } from '../../excel/workbook.js';
-import { listClientAreas } from '../clients/repository.js';
+import { listClientAreas } from '../directory/lookups.js';
 import { findRequestableRoleValues } from './bulk-repository.js';
 
 /** Rows one file may hold, as in the other imports. */

@@ -10,20 +10,26 @@ import { AppError, LANGUAGES, PermanentJobError, type AppContext, type JobHandle
 import type { z } from 'zod';
 import { writeSystemLog } from '../../audit/system-log.js';
 import { readSheet, type SheetRow } from '../../excel/workbook.js';
-import { adminMailer } from '../../mail.js';
-import { clientTenantExists, listClientAreas } from '../clients/repository.js';
 import { ClientsService } from '../clients/service.js';
-import { findUserName } from '../directory/lookups.js';
-import { findUsersByLogin, type LoginMatch } from '../groups/excel/repository.js';
+import {
+  clientTenantExists,
+  findApplicationsByKey,
+  findUserName,
+  findUsersByLogin,
+  listClientAreas,
+  type ApplicationMatch,
+  type LoginMatch,
+  type RoleMatch,
+} from '../directory/lookups.js';
 import { uploadJob, type UploadJobPayload } from '../jobs/upload-jobs.js';
 import { resolveApplication } from '../tenant-identities/import.js';
-import { findApplicationsByKey, type ApplicationMatch, type RoleMatch } from '../tenant-identities/repository.js';
 import { RowReport, clip, knownError, one, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from '../users/excel/messages.js';
 import { consults, type RequestActor } from './access.js';
 import { MAX_BULK_REQUEST_ROWS, bulkColumns, columnHeader } from './bulk-excel.js';
 import { findRequestMadeSince, findUsersCreatedForTenantSince } from './bulk-repository.js';
 import { findRequestRoles, type RequestableRole } from './repository.js';
 import { OperationRequestsService, requestRoleRefusal } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 const MESSAGES = 'operationRequests.bulk_import';
 
@@ -284,9 +290,9 @@ async function requestFor(context: AppContext, services: BulkRequestServices, g:
  * files kept by `POST /api/v1/profile/bulk_insert/operationRequests/{tenantId}` and
  * `…/full_bulk_insert/…`, imported with the requester's rights at run time.
  */
-export function bulkRequestsJob(context: AppContext, kind: BulkRequestKind): JobHandler<UploadJobPayload> {
+export function bulkRequestsJob(context: AdminContext, kind: BulkRequestKind): JobHandler<UploadJobPayload> {
   const endpoint = kind === 'fullUsers' ? 'operationRequests.fullBulkInsert' : 'operationRequests.bulkInsert';
-  const mailer = adminMailer(context);
+  const mailer = context.mailer;
   const services: BulkRequestServices = { requests: new OperationRequestsService(context, mailer), clients: new ClientsService(context, mailer) };
   return uploadJob(context, endpoint, async (job) => {
     const tenantId = job.params.tenantId;
@@ -376,13 +382,13 @@ function newUserDetails(
   const areaText = cells.area ?? '';
   const area = areas.find((a) => a.name === areaText) ?? areas.find((a) => a.name.toLowerCase() === areaText.toLowerCase());
   if (!areaText) found.set('area', { key: CLIENT_USER_REQUIRED.areaId });
-  else if (!area) found.set('area', { key: 'import.unknown_area', params: { area: clip(areaText) } });
+  else if (!area) found.set('area', { key: 'import.unknown_area', params: { column: header('area'), area: clip(areaText) } });
   const languageText = cells.language ?? '';
   const language = LANGUAGES.find((code) => code.toLowerCase() === languageText.toLowerCase());
   if (!languageText) found.set('language', { key: CLIENT_USER_REQUIRED.language });
-  else if (!language) found.set('language', { key: 'import.unknown_language', params: { language: clip(languageText), languages: LANGUAGES.join(', ') } });
+  else if (!language) found.set('language', { key: 'import.unknown_language', params: { column: header('language'), language: clip(languageText), languages: LANGUAGES.join(', ') } });
   // A free-mail address is refused for a new user (spec 5), whatever else is right.
-  if (isFreeMailAddress(email)) found.set('email', { key: 'validation.invalid_email' });
+  if (isFreeMailAddress(email)) found.set('email', { key: 'import.invalid_email', params: { column: header('email'), value: clip(email, 40) } });
 
   const teams = (cells.teams ?? '')
     .split(/[;\n]/)
@@ -417,9 +423,9 @@ function newUserDetails(
 function issueProblem(field: keyof ClientUserBody, column: BulkRequestColumn, issue: z.core.$ZodIssue, typed: string, header: (column: BulkRequestColumn) => string): RowProblem {
   const required = CLIENT_USER_REQUIRED[field as keyof typeof CLIENT_USER_REQUIRED];
   if (!typed && required) return { key: required };
-  if (issue.code === 'too_big') return { key: 'import.too_long', params: { column: header(column), max: issue.maximum } };
-  if (column === 'email') return { key: 'validation.invalid_email' };
-  return { key: 'import.invalid', params: { column: header(column) } };
+  const named = { column: header(column), value: clip(typed, 40) };
+  if (issue.code === 'too_big') return { key: 'import.too_long', params: { ...named, max: issue.maximum } };
+  return { key: column === 'email' ? 'import.invalid_email' : 'import.invalid', params: named };
 }
 
 /** The planned rows by user, in the order of each user's first row. */

@@ -10,6 +10,7 @@ import { queueUpload } from '../jobs/uploads.js';
 import { requestActorOf } from './access.js';
 import { MAX_BULK_REQUEST_ROWS, bulkColumns, bulkRequestTemplate } from './bulk-excel.js';
 import { consultedTenant } from './bulk-import.js';
+import type { AdminContext } from '../../admin-context.js';
 
 const JOB_TYPES = {
   requests: 'BulkInsertPermisionRequestForTenant',
@@ -22,7 +23,7 @@ const JOB_TYPES = {
  * the tenant among those the caller consults for, else 404; then the file) and imported in the
  * background by bulkRequestsJob. The caller is already authenticated.
  */
-export function bulkOperationRequestRoutes(context: AppContext): Router {
+export function bulkOperationRequestRoutes(context: AdminContext): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const routes = bulkOperationRequestsRoutes;

@@ -9,7 +9,7 @@ import { jobNotification, withBackgroundJobs } from '../../testing/exports.js';
 import { importResult, queuedJob, whenJobStarts } from '../../testing/jobs.js';
 import { mintAccessToken } from '../../testing/tokens.js';
 import { XLSX_MEDIA_TYPE, storeFile } from '../jobs/files.js';
-import { jobHandlers } from '../jobs/handlers.js';
+import { jobHandlers } from '../../app.js';
 import type { ImportResult } from '../users/excel/messages.js';
 import { makeRequestable, waitingRequest } from './testing.js';
 
@@ -281,7 +281,7 @@ describe('My Clients bulk uploads of operation requests (/api/v1/profile/…/ope
       for (const roles of [['Manager'], ['ServiceManager']]) {
         const res = await upload('bulk_insert', tenant.id, file, { user: manager, roles });
         expect(res.status).to.equal(403);
-        expect(res.body.message).to.equal('You dont have permission to perform this action');
+        expect(res.body.message).to.equal('You do not have permission to perform this action');
       }
       expect(await leftovers(manager.id)).to.deep.equal({ jobs: 0, files: 0 });
     });
@@ -364,10 +364,10 @@ describe('My Clients bulk uploads of operation requests (/api/v1/profile/…/ope
         totalElements: 9,
         importedElements: 3,
         errors: [
-          { row: 5, reason: 'Invalid email address.' },
+          { row: 5, reason: `Email: "free-${t}@gmail.com" is not a valid e-mail address.` },
           { row: 6, reason: 'Please input your first name!' },
           { row: 7, reason: `The user nofirst-${t}@client.example could not be created (see row 6).` },
-          { row: 8, reason: `Unknown language "xx": use one of ${LANGUAGES.join(', ')}. Unknown area "No such area".` },
+          { row: 8, reason: `Language: unknown language "xx": use one of ${LANGUAGES.join(', ')}. Area: unknown area "No such area".` },
           { row: 9, reason: 'Work position can only be set for users of the default area or of the Customers area' },
           { row: 10, reason: `Row 2 gives other details for the user ${nina}.` },
         ],
@@ -403,6 +403,27 @@ describe('My Clients bulk uploads of operation requests (/api/v1/profile/…/ope
       expect(kept).to.deep.equal({ first_name: 'Old', last_name: 'Name', area_id: w.areaA.id });
       const refused = await db().query(`SELECT email FROM users WHERE email = ANY($1::text[])`, [[`free-${t}@gmail.com`, `nofirst-${t}@client.example`, `bad-${t}@client.example`, `title-${t}@client.example`]]);
       expect(refused).to.deep.equal([]);
+    });
+
+    it('creates a new user whose optional cells are blank, and names the column and the value of a bad cell', async () => {
+      const t = tag();
+      const plain = `plain-${t}@client.example`;
+      const file = await xlsx([
+        FULL_HEADER,
+        fullRow(plain, ['Pat', 'Plain', 'en', defaultArea.name, null, null, null, null], app.name, 'Reader'), // 2: created
+        fullRow(`lang-${t}@client.example`, ['Lou', 'Lang', 'english', defaultArea.name], app.name, 'Reader'), // 3: bad language
+      ]);
+      const result = await importResult(w.context, await upload('full_bulk_insert', tenant.id, file));
+      expect(result).to.deep.equal({
+        success: false,
+        totalElements: 2,
+        importedElements: 1,
+        errors: [{ row: 3, reason: `Language: unknown language "english": use one of ${LANGUAGES.join(', ')}.` }],
+        warnings: [],
+      });
+      const [created] = await db().query(`SELECT phone_number, job_title, manager, teams, draft FROM users WHERE normalized_email = $1`, [plain]);
+      expect(created).to.deep.include({ phone_number: null, job_title: null, manager: null, draft: true });
+      expect(created.teams ?? []).to.deep.equal([]);
     });
 
     it('answers 403 to a caller who is no consultant', async () => {

@@ -49,6 +49,8 @@ describe('operation requests', function () {
       .set('Accept-Language', lang);
     return body === undefined ? req : req.send(body as object);
   };
+  /** An approval of a request as created (version 1, unchanged since). */
+  const SEEN = { version: 1 };
   const admin = (method: Method, path: string, body?: unknown) => as(w.callers.admin, method, path, body, ['Administrator']);
 
   const body = (tenant: Tenant, identityId: string, roleIds: string[], extra: Record<string, unknown> = {}) => ({
@@ -106,7 +108,7 @@ describe('operation requests', function () {
       const mine = await as(consultant, 'get', `?onlyUser=true&take=100`);
       expect(mine.body.items.map((i: { id: string }) => i.id)).to.include(created.body.id);
 
-      const approved = await as(approver, 'post', `/approve/${created.body.id}`);
+      const approved = await as(approver, 'post', `/approve/${created.body.id}`, SEEN);
       expect(approved.status).to.equal(200);
       expect(approved.body.status).to.equal('Applied');
       expect(await ownRoles(user.id, tenantA.id)).to.deep.equal(['Hidden', 'Reader']);
@@ -137,12 +139,57 @@ describe('operation requests', function () {
       const rejected = await as(approver, 'post', `/reject/${created.id}`, { reason: 'Not this quarter' });
       expect(rejected.status).to.equal(200);
       expect(rejected.body).to.include({ status: 'Rejected', reason: 'Not this quarter' });
-      const again = await as(approver2, 'post', `/approve/${created.id}`);
+      const again = await as(approver2, 'post', `/approve/${created.id}`, SEEN);
       expect(again.status).to.equal(409);
       expect(again.body.code).to.equal('operationRequests.already_decided');
       expect(await ownRoles(user.id, tenantA.id)).to.deep.equal([]);
       const history = await as(consultant, 'get', `/history/${created.id}`);
       expect(history.body.items.map((h: { status: string }) => h.status)).to.deep.equal(['WaitingForApprover', 'Rejected']);
+    });
+
+    it('applies what the approver saw: a request its requester changed since is refused, kept waiting, and shown to the approvers again', async () => {
+      const user = await target();
+      const { body: created } = await as(consultant, 'post', '', body(tenantA, user.id, [role('Reader').id]));
+      expect(created.version).to.equal(1);
+      const seen = (await as(approver, 'get', `?tenantId=${tenantA.id}&status=WaitingForApprover`)).body.items.find((i: { id: string }) => i.id === created.id);
+      expect(seen.version).to.equal(1);
+      const toldBefore = (await notificationsOf(approver.id)).length;
+      // The requester swaps the roles after the approver looked.
+      const edited = await as(consultant, 'put', `/permissions/${created.id}`, { roles: [role('Writer').id] });
+      expect(edited.body.version).to.equal(2);
+      expect((await notificationsOf(approver.id)).length).to.be.above(toldBefore);
+      const stale = await as(approver, 'post', `/approve/${created.id}`, { version: seen.version });
+      expect(stale.status).to.equal(409);
+      expect(stale.body).to.include({ code: 'operationRequests.changed_since_seen', message: 'This request was changed after you opened it: look at it again before you decide' });
+      expect(await ownRoles(user.id, tenantA.id)).to.deep.equal([]);
+      expect((await status(created.id)).status).to.equal('WaitingForApprover');
+      // Without a version there is no approval at all.
+      expect((await as(approver, 'post', `/approve/${created.id}`, {})).status).to.equal(400);
+      const bulk = await as(approver, 'post', '/approveInBulk', { ids: [created.id], versions: {} });
+      expect(bulk.body.items[0].error.code).to.equal('operationRequests.changed_since_seen');
+      const fresh = await as(approver, 'post', `/approve/${created.id}`, { version: 2 });
+      expect(fresh.status, JSON.stringify(fresh.body)).to.equal(200);
+      expect(await ownRoles(user.id, tenantA.id)).to.deep.equal(['Writer']);
+    });
+
+    it('never applies a version the approver did not see when an edit and an approval race', async () => {
+      for (let round = 0; round < 5; round++) {
+        const user = await target();
+        const { body: created } = await as(consultant, 'post', '', body(tenantA, user.id, [role('Reader').id]));
+        const [edited, approved] = await Promise.all([
+          as(consultant, 'put', `/permissions/${created.id}`, { roles: [role('Writer').id] }),
+          as(approver, 'post', `/approve/${created.id}`, SEEN),
+        ]);
+        const roles = await ownRoles(user.id, tenantA.id);
+        if (approved.status === 200) {
+          expect(roles, `round ${round}`).to.deep.equal(['Reader']);
+          expect(edited.status, `round ${round}`).to.equal(409);
+        } else {
+          expect(approved.status, `round ${round}`).to.equal(409);
+          expect(roles, `round ${round}`).to.deep.equal([]);
+          expect(edited.status, `round ${round}`).to.equal(200);
+        }
+      }
     });
 
     it('lets the requester cancel and edit a waiting request, and nobody else', async () => {
@@ -158,7 +205,7 @@ describe('operation requests', function () {
       const cancelled = await as(consultant, 'post', `/cancel/${created.id}`);
       expect(cancelled.status).to.equal(200);
       expect(cancelled.body.status).to.equal('Cancelled');
-      expect((await as(approver, 'post', `/approve/${created.id}`)).status).to.equal(409);
+      expect((await as(approver, 'post', `/approve/${created.id}`, SEEN)).status).to.equal(409);
       expect((await as(consultant, 'put', `/permissions/${created.id}`, { roles: [] })).status).to.equal(409);
     });
 
@@ -184,6 +231,11 @@ describe('operation requests', function () {
         ['Reader', 'Own', true],
         ['Writer', 'ByHierarchy', false],
       ]);
+      // How each is held: in the user's own name, inherited from the tenant named.
+      expect(roles.map((r: { roleName: string; origins: unknown[] }) => [r.roleName, r.origins])).to.deep.equal([
+        ['Reader', [{ via: 'own', groupName: null, tenantName: null }]],
+        ['Writer', [{ via: 'hierarchy', groupName: null, tenantName: root.title }]],
+      ]);
       expect(res.body.waitingRequest.id).to.equal(created.id);
     });
   });
@@ -192,7 +244,7 @@ describe('operation requests', function () {
     it('two approvers approving at once apply it exactly once: one 200, one 409', async () => {
       const user = await target();
       const id = await waitingRequest(w.context, { tenantId: tenantA.id, userId: user.id, roleIds: [role('Reader').id], createdById: consultant.id });
-      const results = await Promise.all([as(approver, 'post', `/approve/${id}`), as(approver2, 'post', `/approve/${id}`)]);
+      const results = await Promise.all([as(approver, 'post', `/approve/${id}`, SEEN), as(approver2, 'post', `/approve/${id}`, SEEN)]);
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409]);
       expect(results.find((r) => r.status === 409)!.body.code).to.equal('operationRequests.already_decided');
       expect(await ownRoles(user.id, tenantA.id)).to.deep.equal(['Reader']);
@@ -204,7 +256,7 @@ describe('operation requests', function () {
     it('an approval racing a cancellation: exactly one wins, and the roles follow the winner', async () => {
       const user = await target();
       const id = await waitingRequest(w.context, { tenantId: tenantA.id, userId: user.id, roleIds: [role('Reader').id], createdById: consultant.id });
-      const [approved, cancelled] = await Promise.all([as(approver, 'post', `/approve/${id}`), as(consultant, 'post', `/cancel/${id}`)]);
+      const [approved, cancelled] = await Promise.all([as(approver, 'post', `/approve/${id}`, SEEN), as(consultant, 'post', `/cancel/${id}`)]);
       expect([approved.status, cancelled.status].sort()).to.deep.equal([200, 409]);
       const final = (await status(id)).status;
       if (approved.status === 200) {
@@ -226,7 +278,7 @@ describe('operation requests', function () {
         expect((await as(approver, 'post', '', body(tenant, user.id, [role('Reader').id]))).status).to.equal(403);
         expect((await as(approver, 'get', `/permissions?identityId=${user.id}&tenantId=${tenant.id}`)).status).to.equal(403);
         const id = await waitingRequest(w.context, { tenantId: tenant.id, userId: (await target()).id, roleIds: [role('Reader').id], createdById: w.callers.admin.id });
-        expect((await as(approver, 'post', `/approve/${id}`)).status).to.equal(404);
+        expect((await as(approver, 'post', `/approve/${id}`, SEEN)).status).to.equal(404);
         expect((await as(approver, 'post', `/reject/${id}`)).status).to.equal(404);
         expect((await as(approver, 'get', `/history/${id}`)).status).to.equal(404);
         const all = await as(approver, 'get', '?take=1000');
@@ -241,7 +293,7 @@ describe('operation requests', function () {
       expect(created.status).to.equal(201);
       const listed = await as(approver, 'get', `?tenantId=${childA.id}`);
       expect(listed.body.items.map((i: { id: string }) => i.id)).to.include(created.body.id);
-      expect((await as(approver, 'post', `/approve/${created.body.id}`)).status).to.equal(200);
+      expect((await as(approver, 'post', `/approve/${created.body.id}`, SEEN)).status).to.equal(200);
       expect(await ownRoles(user.id, childA.id)).to.deep.equal(['Writer']);
     });
 
@@ -252,7 +304,7 @@ describe('operation requests', function () {
       const inSibling = await waitingRequest(w.context, { tenantId: sibling.id, userId: (await target()).id, roleIds: [role('Reader').id], createdById: w.callers.admin.id });
       expect((await as(both, 'get', `?tenantId=${sibling.id}`, undefined, roles)).status).to.equal(403);
       expect((await as(both, 'post', '', body(sibling, (await target()).id, [role('Reader').id]), roles)).status).to.equal(403);
-      expect((await as(both, 'post', `/approve/${inSibling}`, undefined, roles)).status).to.equal(404);
+      expect((await as(both, 'post', `/approve/${inSibling}`, SEEN, roles)).status).to.equal(404);
       const all = await as(both, 'get', '?take=1000', undefined, roles);
       expect(all.status).to.equal(200);
       expect(all.body.items.every((i: { tenantId: string }) => [tenantA.id, childA.id].includes(i.tenantId))).to.equal(true);
@@ -286,13 +338,13 @@ describe('operation requests', function () {
         expect(res.body.code).to.equal('operationRequests.auto_approve_forbidden');
         expect(await db().query('SELECT 1 FROM operation_requests WHERE user_id = $1', [user.id])).to.deep.equal([]);
         const id = await waitingRequest(w.context, { tenantId: tenantA.id, userId: (await target()).id, roleIds: [role('Reader').id], createdById: consultant.id });
-        expect((await as(requester, 'post', `/approve/${id}`)).body.code).to.equal('operationRequests.not_approver');
+        expect((await as(requester, 'post', `/approve/${id}`, SEEN)).body.code).to.equal('operationRequests.not_approver');
       });
     }
 
     it('never lets anyone approve their own request, an approver or an administrator; an administrator auto-approves at creation', async () => {
       const own = await as(approver, 'post', '', body(tenantA, (await target()).id, [role('Reader').id]));
-      const refused = await as(approver, 'post', `/approve/${own.body.id}`);
+      const refused = await as(approver, 'post', `/approve/${own.body.id}`, SEEN);
       expect(refused.status).to.equal(403);
       expect(refused.body.code).to.equal('operationRequests.own_request');
       expect((await as(approver, 'post', `/reject/${own.body.id}`)).status).to.equal(403);
@@ -300,7 +352,7 @@ describe('operation requests', function () {
 
       const adminOwn = await admin('post', '', body(sibling, (await target()).id, [role('Reader').id]));
       expect(adminOwn.status).to.equal(201);
-      expect((await admin('post', `/approve/${adminOwn.body.id}`)).status).to.equal(403);
+      expect((await admin('post', `/approve/${adminOwn.body.id}`, SEEN)).status).to.equal(403);
       const user = await target();
       const auto = await admin('post', '', body(sibling, user.id, [role('Reader').id], { autoApprove: true }));
       expect(auto.body.status).to.equal('Applied');
@@ -343,7 +395,7 @@ describe('operation requests', function () {
       const group = await buildGroup(db(), { areaId: w.areaA.id });
       const created = await as(consultant, 'post', '', { tenantId: tenantA.id, identityType: 'Group', identityId: group.id, roles: [role('Reader').id] });
       expect(created.status).to.equal(201);
-      expect((await as(approver, 'post', `/approve/${created.body.id}`)).status).to.equal(200);
+      expect((await as(approver, 'post', `/approve/${created.body.id}`, SEEN)).status).to.equal(200);
       const held = await db().query('SELECT tmr.role_id FROM tenant_members tm JOIN tenant_member_roles tmr ON tmr.tenant_member_id = tm.id WHERE tm.group_id = $1', [group.id]);
       expect(held.map((r: { role_id: string }) => r.role_id)).to.deep.equal([role('Reader').id]);
     });
@@ -355,7 +407,7 @@ describe('operation requests', function () {
       await grant(db(), { tenant: tenantA, user, roles: [role('Writer')] });
       const { body: created } = await as(consultant, 'post', '', body(tenantA, user.id, [role('Reader').id, doomed.roleByName.Temp!.id]));
       await db().query('DELETE FROM roles WHERE id = $1', [doomed.roleByName.Temp!.id]);
-      const res = await as(approver, 'post', `/approve/${created.id}`);
+      const res = await as(approver, 'post', `/approve/${created.id}`, SEEN);
       expect(res.status).to.equal(409);
       expect(res.body.code).to.equal('operationRequests.rolled_back');
       expect(res.body.message).to.contain('a requested role no longer exists');
@@ -376,7 +428,8 @@ describe('operation requests', function () {
       for (const user of users) ids.push(await waitingRequest(w.context, { tenantId: tenantA.id, userId: user.id, roleIds: [role('Reader').id], createdById: consultant.id }));
       const own = await waitingRequest(w.context, { tenantId: tenantA.id, userId: (await target()).id, roleIds: [role('Reader').id], createdById: approver.id });
       const outside = await waitingRequest(w.context, { tenantId: sibling.id, userId: (await target()).id, roleIds: [role('Reader').id], createdById: consultant.id });
-      const res = await as(approver, 'post', '/approveInBulk', { ids: [ids[0], own, outside, ids[1]] });
+      const all = [ids[0]!, own, outside, ids[1]!];
+      const res = await as(approver, 'post', '/approveInBulk', { ids: all, versions: Object.fromEntries(all.map((id) => [id, 1])) });
       expect(res.status).to.equal(200);
       const byId = new Map(res.body.items.map((i: { id: string }) => [i.id, i]));
       expect(byId.get(ids[0]!)).to.deep.equal({ id: ids[0], status: 'Applied' });
@@ -392,7 +445,7 @@ describe('operation requests', function () {
       const rejected = await as(approver2, 'post', '/rejectInBulk', { ids: [own], reason: 'Duplicate' });
       expect(rejected.body.items).to.deep.equal([{ id: own, status: 'Rejected' }]);
       const tooMany = Array.from({ length: 101 }, () => ids[0]);
-      expect((await as(approver, 'post', '/approveInBulk', { ids: tooMany })).status).to.equal(400);
+      expect((await as(approver, 'post', '/approveInBulk', { ids: tooMany, versions: {} })).status).to.equal(400);
     });
   });
 

@@ -34,6 +34,8 @@ export interface RequestRow {
   created_by_id: string | null;
   created_by_display_name: string | null;
   payload: RequestPayload;
+  /** Counts the changes of the payload: an approval names the version its approver saw. */
+  version: number;
   reason: string | null;
 }
 
@@ -45,7 +47,7 @@ const COLUMNS = `r.id, r.type, r.status, r.tenant_id, t.title AS tenant_name, r.
   CASE WHEN r.user_id IS NOT NULL THEN ${userDisplay('u')} ELSE g.name END AS display_name,
   u.email, u.language, r.modified_on, r.created_by_id,
   CASE WHEN c.id IS NULL THEN NULL ELSE ${userDisplay('c')} END AS created_by_display_name,
-  r.payload, r.reason`;
+  r.payload, r.version, r.reason`;
 const FROM = `operation_requests r
   JOIN tenants t ON t.id = r.tenant_id
   LEFT JOIN users u ON u.id = r.user_id
@@ -123,7 +125,9 @@ export async function insertRequest(
 /** Changes a waiting request's payload; answers whether it was still waiting. */
 export async function updateWaitingPayload(db: Queryable, id: string, payload: RequestPayload): Promise<boolean> {
   const rows = await db.query<Array<{ id: string }>>(
-    `WITH changed AS (UPDATE operation_requests SET payload = $2, modified_on = now() WHERE id = $1 AND status = 'WaitingForApprover' RETURNING id) SELECT id FROM changed`,
+    `WITH changed AS (
+       UPDATE operation_requests SET payload = $2, version = version + 1, modified_on = now() WHERE id = $1 AND status = 'WaitingForApprover' RETURNING id
+     ) SELECT id FROM changed`,
     [id, payload],
   );
   return rows.length > 0;
@@ -133,14 +137,16 @@ export async function updateWaitingPayload(db: Queryable, id: string, payload: R
 
 /**
  * The compare-and-set of every decision: moves a waiting request to `status`, answering false when
- * it no longer waits (someone decided first). Of two callers racing, exactly one gets true.
+ * it no longer waits (someone decided first) or, given `version`, when its payload changed since
+ * that version. Of two callers racing, exactly one gets true.
  */
-export async function decideWaiting(db: Queryable, id: string, status: RequestRow['status'], reason: string | null): Promise<boolean> {
+export async function decideWaiting(db: Queryable, id: string, status: RequestRow['status'], reason: string | null, version: number | null = null): Promise<boolean> {
   const rows = await db.query<Array<{ id: string }>>(
     `WITH decided AS (
-       UPDATE operation_requests SET status = $2, reason = $3, modified_on = now() WHERE id = $1 AND status = 'WaitingForApprover' RETURNING id
+       UPDATE operation_requests SET status = $2, reason = $3, modified_on = now()
+        WHERE id = $1 AND status = 'WaitingForApprover' AND ($4::int IS NULL OR version = $4::int) RETURNING id
      ) SELECT id FROM decided`,
-    [id, status, reason],
+    [id, status, reason, version],
   );
   return rows.length > 0;
 }
@@ -238,44 +244,15 @@ export async function clearDraft(db: Queryable, userId: string): Promise<boolean
   return rows.length > 0;
 }
 
-/**
- * The identity's own membership of the tenant, locked, created (with `isInheritable`) when it has
- * none; the group counterpart of the users' lockOwnMembership.
- */
-export async function lockGroupMembership(db: Queryable, tenantId: string, groupId: string, isInheritable: boolean): Promise<{ id: string; isInheritable: boolean; created: boolean }> {
-  const inserted = await db.query<Array<{ id: string; is_inheritable: boolean }>>(
-    `INSERT INTO tenant_members (tenant_id, identity_type, group_id, is_inheritable) VALUES ($1, 'Group', $2, $3)
-     ON CONFLICT (tenant_id, group_id) DO NOTHING RETURNING id, is_inheritable`,
-    [tenantId, groupId, isInheritable],
+/** The group a request is about, as the request checks it; undefined when it does not exist. */
+export async function findRequestGroup(db: Queryable, groupId: string): Promise<{ id: string; name: string; isUsersGroup: boolean } | undefined> {
+  const rows = await db.query<Array<{ id: string; name: string; is_users_group: boolean }>>(
+    `SELECT g.id, g.name, lower(g.name) = 'users' AND EXISTS (SELECT 1 FROM tenant_members tm WHERE tm.group_id = g.id AND tm.tenant_id = $2) AS is_users_group
+       FROM groups g WHERE g.id = $1`,
+    [groupId, GLOBAL_TENANT_ID],
   );
-  const row =
-    inserted[0] ??
-    (await db.query<Array<{ id: string; is_inheritable: boolean }>>(`SELECT id, is_inheritable FROM tenant_members WHERE tenant_id = $1 AND group_id = $2 FOR UPDATE`, [tenantId, groupId]))[0]!;
-  return { id: row.id, isInheritable: row.is_inheritable, created: inserted.length > 0 };
-}
-
-/** The operation-request roles of a membership (the only ones a request changes). */
-export async function findMembershipVisibleRoles(db: Queryable, membershipId: string): Promise<string[]> {
-  const rows = await db.query<Array<{ role_id: string }>>(
-    `SELECT tmr.role_id FROM tenant_member_roles tmr JOIN roles r ON r.id = tmr.role_id WHERE tmr.tenant_member_id = $1 AND r.operation_request_visibility`,
-    [membershipId],
-  );
-  return rows.map((row) => row.role_id);
-}
-
-export async function removeMembershipRoles(db: Queryable, membershipId: string, roleIds: string[]): Promise<void> {
-  if (roleIds.length) await db.query(`DELETE FROM tenant_member_roles WHERE tenant_member_id = $1 AND role_id = ANY($2::uuid[])`, [membershipId, roleIds]);
-}
-
-/** Deletes a membership left without any role; answers whether it did. */
-export async function deleteEmptyMembership(db: Queryable, membershipId: string): Promise<boolean> {
-  const rows = await db.query<Array<{ id: string }>>(
-    `WITH deleted AS (
-       DELETE FROM tenant_members m WHERE m.id = $1 AND NOT EXISTS (SELECT 1 FROM tenant_member_roles x WHERE x.tenant_member_id = m.id) RETURNING m.id
-     ) SELECT id FROM deleted`,
-    [membershipId],
-  );
-  return rows.length > 0;
+  const row = rows[0];
+  return row && { id: row.id, name: row.name, isUsersGroup: row.is_users_group };
 }
 
 /**

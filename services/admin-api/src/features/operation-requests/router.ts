@@ -6,13 +6,14 @@ import type { Caller } from '../../auth/koa-admin-auth.js';
 import { adminRoutes } from '../../http/route.js';
 import { OPERATION_REQUEST_SORT } from './repository.js';
 import { OperationRequestsService } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /**
  * `/operationRequests/*` (the portal's My Clients, Access Requests); the caller is already
  * authenticated and holds one of the endpoint's roles, the tenant checks are the service's. The
  * fixed paths come before nothing that could take them: every path here has its own prefix.
  */
-export function operationRequestRoutes(context: AppContext, service = new OperationRequestsService(context)): Router {
+export function operationRequestRoutes(context: AdminContext, service = new OperationRequestsService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const routes = operationRequestsRoutes;
@@ -32,9 +33,9 @@ export function operationRequestRoutes(context: AppContext, service = new Operat
     service.create(await actor(ctx, caller), { ...body, tenantId: query.tenantId, autoApprove: query.autoApprove || (body.autoApprove ?? false) }),
   );
   bind(router, routes.edit, async ({ ctx, caller, params, body }) => service.edit(await actor(ctx, caller), params.id, body));
-  bind(router, routes.approveInBulk, async ({ ctx, caller, body }) => service.inBulk(await actor(ctx, caller), body.ids, 'approve', null));
+  bind(router, routes.approveInBulk, async ({ ctx, caller, body }) => service.inBulk(await actor(ctx, caller), body.ids, 'approve', null, body.versions));
   bind(router, routes.rejectInBulk, async ({ ctx, caller, body }) => service.inBulk(await actor(ctx, caller), body.ids, 'reject', body.reason ?? null));
-  bind(router, routes.approve, async ({ ctx, caller, params }) => service.approve(await actor(ctx, caller), params.id));
+  bind(router, routes.approve, async ({ ctx, caller, params, body }) => service.approve(await actor(ctx, caller), params.id, body.version));
   bind(router, routes.reject, async ({ ctx, caller, params, body }) => service.reject(await actor(ctx, caller), params.id, body.reason ?? null));
   bind(router, routes.cancel, async ({ ctx, caller, params }) => service.cancel(await actor(ctx, caller), params.id));
   bind(router, routes.history, async ({ ctx, caller, params }) => service.history(await actor(ctx, caller), params.id));

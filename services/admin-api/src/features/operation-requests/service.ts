@@ -1,27 +1,23 @@
 import type { OperationRequestRole, identityPermissionsSchema, operationRequestSchema } from '@gatehouse/contracts';
 import type { z } from 'zod';
-import { AppError, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, type AppContext, type IdentityType, type ListQuery } from '@gatehouse/core';
+import { AppError, GLOBAL_TENANT_ID, type AppContext, type IdentityType, type ListQuery } from '@gatehouse/core';
 import type { Mailer } from '@gatehouse/core/mail';
 import type { EntityManager } from 'typeorm';
+import { findCreatingApplication, findRoleOrigins, roleOfferRefusal, type AccessChanges, type AccessRole, type TenantAccess } from '@gatehouse/core/access';
+import { tenantAccess } from '../../access.js';
 import { writeSystemLog } from '../../audit/system-log.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import type { Queryable } from '../../db.js';
-import { adminMailer } from '../../mail.js';
-import { findGroup } from '../groups/repository.js';
-import { assertMayGrant as assertMayGrantGroupRoles } from '../groups/service.js';
 import { notify } from '../notifications/notify.js';
-import { notifyRolesGranted } from '../notifications/permission-assigned.js';
-import { assertMayManage, publishUserEvents } from '../users/access.js';
-import { addMembershipRoles, lockOwnMembership, setOwnMembershipInheritable } from '../users/roles/repository.js';
-import { assertMayGrant as assertMayGrantUserRoles } from '../users/roles/service.js';
-import { assertConsults, consults, grantScope, listedTenants, mayApprove, requestActorOf, type RequestActor } from './access.js';
+import { publishUserEvents, visibleUser } from '../users/access.js';
+import { sendInvitation } from '../users/service.js';
+import { approverActor, assertConsults, assertMayDecide, consults, listedTenants, mayApprove, mayDecide, requestActorOf, type RequestActor } from './access.js';
 import {
   clearDraft,
   decideWaiting,
-  deleteEmptyMembership,
   findAdministrators,
+  findRequestGroup,
   findHeldRoles,
-  findMembershipVisibleRoles,
   findRequest,
   findRequestRoles,
   findTargetUser,
@@ -33,16 +29,14 @@ import {
   insertRequest,
   listHistory,
   listRequests,
-  lockGroupMembership,
-  removeMembershipRoles,
   updateWaitingPayload,
   type ApproverRow,
   type RequestRow,
   type RequestableRole,
 } from './repository.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** Identity-application roles no operation request ever gives, whatever their flags. */
-const NEVER_REQUESTED = ['God', 'Administrator'];
 /** With no approving consultant in a tenant, at most this many administrators are told of its requests. */
 const ADMINISTRATORS_TOLD = 50;
 
@@ -100,8 +94,9 @@ const fieldError = (field: string, code: 'operationRequests.role_not_found' | 'o
  */
 export class OperationRequestsService {
   constructor(
-    private readonly context: AppContext,
-    private readonly mailer: Mailer = adminMailer(context),
+    private readonly context: AdminContext,
+    private readonly mailer: Mailer = context.mailer,
+    private readonly access: TenantAccess = tenantAccess(context),
   ) {}
 
   private get db() {
@@ -147,7 +142,7 @@ export class OperationRequestsService {
     assertConsults(actor, tenantId);
     if (tenantId === GLOBAL_TENANT_ID) throw new AppError('operationRequests.global_tenant', 400, {}, [{ field: 'tenantId', code: 'operationRequests.global_tenant' }]);
     if (identity.type === 'Group') {
-      const group = await findGroup(this.db, identity.id, actor.userId);
+      const group = await findRequestGroup(this.db, identity.id);
       if (!group) throw new AppError('operationRequests.identity_not_found', 404);
       if (group.isUsersGroup) throw new AppError('operationRequests.users_group', 400, {}, [{ field: 'identityId', code: 'operationRequests.users_group' }]);
       return { tenantTitle, displayName: group.name };
@@ -203,6 +198,30 @@ export class OperationRequestsService {
     return this.get(actor, id);
   }
 
+  /**
+   * A request adding `roles` to those the identity already holds in the tenant: the request sets the
+   * identity's operation-request roles there to exactly its list once approved, so the list keeps
+   * those it holds there of every application, and the membership's inheritance stays as it is
+   * (the roles of other applications depend on it). Nothing is asked when it holds them all.
+   */
+  async createAdding(
+    actor: RequestActor,
+    body: { tenantId: string; identityType: IdentityType; identityId: string; roles: string[]; isInheritable: boolean },
+  ): Promise<{ request?: OperationRequest }> {
+    const held = await findHeldRoles(this.db, body.tenantId, { type: body.identityType, id: body.identityId });
+    if (body.roles.every((roleId) => held.own.has(roleId))) return {};
+    const kept = (await findRequestRoles(this.db, [...held.own])).filter((role) => role.operationRequestVisibility).map((role) => role.roleId);
+    const request = await this.create(actor, {
+      tenantId: body.tenantId,
+      identityType: body.identityType,
+      identityId: body.identityId,
+      isInheritable: held.isInheritable ?? body.isInheritable,
+      roles: [...new Set([...kept, ...body.roles])],
+      autoApprove: false,
+    });
+    return { request };
+  }
+
   /** Changes the roles (and inheritance) of a waiting request: its requester only. */
   async edit(actor: RequestActor, id: string, body: { roles: string[]; isInheritable?: boolean }): Promise<OperationRequest> {
     const row = await this.visible(actor, id);
@@ -211,20 +230,29 @@ export class OperationRequestsService {
     const roles = await this.checkRoles(this.db, body.roles);
     const payload = { roles: roles.map((role) => role.roleId), isInheritable: body.isInheritable ?? row.payload.isInheritable };
     if (!(await updateWaitingPayload(this.db, id, payload))) throw alreadyDecided((await findRequest(this.db, id))!.status);
+    // A new version waits: the approvers look at it again (an approval of the old one is refused).
+    await this.tellApprovers(actor, { id, tenantId: row.tenant_id, tenantTitle: row.tenant_name, targetName: row.display_name });
     return this.get(actor, id);
   }
 
-  /** Approves a waiting request and applies it; never one's own (four eyes). */
-  async approve(me: RequestActor, id: string): Promise<OperationRequest> {
+  /**
+   * Approves a waiting request and applies it; never one's own (four eyes). `version` is the one
+   * the approver saw: a request its requester changed since is not applied (409), so what is
+   * applied is what was approved.
+   */
+  async approve(me: RequestActor, id: string, version: number): Promise<OperationRequest> {
     const row = await this.visible(me, id);
     assertMayDecide(me, row);
-    await this.apply(me, row);
+    if (row.status !== 'WaitingForApprover') throw alreadyDecided(row.status);
+    if (row.version !== version) throw changedSinceSeen();
+    await this.apply(me, row, version);
     return this.get(me, id);
   }
 
   async reject(me: RequestActor, id: string, reason: string | null): Promise<OperationRequest> {
     const row = await this.visible(me, id);
     assertMayDecide(me, row);
+    if (row.status !== 'WaitingForApprover') throw alreadyDecided(row.status);
     await this.decide(me, row, 'Rejected', reason || null);
     return this.get(me, id);
   }
@@ -239,11 +267,13 @@ export class OperationRequestsService {
   }
 
   /** Approves or rejects each request on its own: one refused leaves the others decided. */
-  async inBulk(actor: RequestActor, ids: string[], decision: 'approve' | 'reject', reason: string | null) {
+  async inBulk(actor: RequestActor, ids: string[], decision: 'approve' | 'reject', reason: string | null, versions: Record<string, number> = {}) {
     const items = [];
     for (const id of [...new Set(ids)]) {
       try {
-        const decided = decision === 'approve' ? await this.approve(actor, id) : await this.reject(actor, id, reason);
+        const version = versions[id];
+        if (decision === 'approve' && version === undefined) throw changedSinceSeen();
+        const decided = decision === 'approve' ? await this.approve(actor, id, version!) : await this.reject(actor, id, reason);
         items.push({ id, status: decided.status });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -269,12 +299,16 @@ export class OperationRequestsService {
    * When a rule refuses or something requested is gone, nothing of it stays: in a new transaction
    * the request is rolled back with the reason, and the caller gets 409 with it.
    */
-  private async apply(actor: RequestActor, row: RequestRow): Promise<void> {
+  private async apply(actor: RequestActor, row: RequestRow, version: number = row.version): Promise<void> {
     let applied: Applied;
     try {
-      applied = await this.db.transaction(async (em) => {
-        if (!(await decideWaiting(em, row.id, 'Applied', null))) throw alreadyDecided((await findRequest(em, row.id))!.status);
-        const result = await this.setRoles(em, actor, row);
+      applied = await this.access.transaction(async (changes) => {
+        const { em } = changes;
+        if (!(await decideWaiting(em, row.id, 'Applied', null, version))) {
+          const now = (await findRequest(em, row.id))!;
+          throw now.status === 'WaitingForApprover' ? changedSinceSeen() : alreadyDecided(now.status);
+        }
+        const result = await this.setRoles(changes, actor, row);
         await insertHistory(em, { requestId: row.id, status: 'Applied', requestType: 'ApproveOperationRequest', actorId: actor.userId, actorEmail: actor.email });
         await writeSystemLog(em, {
           operation: 'ApproveOperationRequest',
@@ -297,12 +331,12 @@ export class OperationRequestsService {
         return result;
       });
     } catch (error) {
-      const reason = error instanceof RollBackError ? error.reason : error instanceof AppError && error.status < 500 && error.code !== 'operationRequests.already_decided' ? this.message(actor, error) : undefined;
+      const reason = error instanceof RollBackError ? error.reason : error instanceof AppError && error.status < 500 && error.code !== 'operationRequests.already_decided' && error.code !== 'operationRequests.changed_since_seen' ? this.message(actor, error) : undefined;
       if (reason === undefined) throw error;
       await this.rollBack(actor, row, reason);
       throw new AppError('operationRequests.rolled_back', 409, { reason });
     }
-    await this.announce(row, applied);
+    await this.announce(actor, row, applied);
   }
 
   /** The message of a refusal, in the decider's language (the reason the request keeps). */
@@ -319,60 +353,52 @@ export class OperationRequestsService {
     if (rolledBack) await this.tellRequester(row, 'operationRequests.notify_rolled_back');
   }
 
-  /** Sets the identity's own operation-request roles in the tenant to exactly the requested set; roles of other visibility stay. */
-  private async setRoles(em: EntityManager, actor: RequestActor, row: RequestRow): Promise<Applied> {
-    const scope = grantScope(actor);
+  /**
+   * Sets the identity's own operation-request roles in the tenant to exactly the requested set, by
+   * the rules of tenant access (the approver gives them: never to themself or a group they belong
+   * to, never to someone who outranks them); roles of other visibility stay. A draft user becomes a user.
+   */
+  private async setRoles(changes: AccessChanges, actor: RequestActor, row: RequestRow): Promise<Applied> {
+    const { em } = changes;
     const missing = (code: 'operationRequests.reason_role_missing' | 'operationRequests.reason_identity_missing') =>
       new RollBackError(this.context.i18n.t(code, { lng: actor.language }) as string);
-    let roles: RequestableRole[];
     try {
-      roles = await this.checkRoles(em, row.payload.roles ?? [], true);
+      await this.checkRoles(em, row.payload.roles ?? [], true);
     } catch (error) {
       if (error instanceof AppError && error.code === 'operationRequests.role_not_found') throw missing('operationRequests.reason_role_missing');
       throw error;
     }
-    const isInheritable = row.payload.isInheritable ?? true;
-    let membership: { id: string; isInheritable: boolean; created: boolean };
-    let draftCleared = false;
-    if (row.identity_type === 'User') {
-      const user = await findTargetUser(em, row.identity_id, true);
-      if (!user) throw missing('operationRequests.reason_identity_missing');
-      await assertMayManage(em, scope, user.id);
-      for (const [applicationId, picked] of byApplication(roles)) {
-        const application = { id: applicationId, name: picked[0]!.applicationName, display_name: picked[0]!.applicationName };
-        assertMayGrantUserRoles(scope, application, [row.tenant_id], picked.map((role) => role.roleName));
-      }
-      membership = await lockOwnMembership(em, row.tenant_id, user.id, isInheritable);
-      draftCleared = await clearDraft(em, user.id);
-    } else {
-      const group = await findGroup(em, row.identity_id, actor.userId);
-      if (!group) throw missing('operationRequests.reason_identity_missing');
-      if (group.isUsersGroup) throw new AppError('operationRequests.users_group', 400);
-      assertMayGrantGroupRoles(roles.map((role) => ({ name: role.roleName, applicationId: role.applicationId })), scope);
-      membership = await lockGroupMembership(em, row.tenant_id, group.id, isInheritable);
-    }
-    if (!membership.created && membership.isInheritable !== isInheritable) await setOwnMembershipInheritable(em, membership.id, isInheritable);
-    const current = new Set(await findMembershipVisibleRoles(em, membership.id));
-    const wanted = new Set(roles.map((role) => role.roleId));
-    const removedIds = [...current].filter((id) => !wanted.has(id));
-    const addedIds = new Set(await addMembershipRoles(em, membership.id, [...wanted].filter((id) => !current.has(id))));
-    await removeMembershipRoles(em, membership.id, removedIds);
-    await deleteEmptyMembership(em, membership.id);
-    const removed = removedIds.length ? await findRequestRoles(em, removedIds) : [];
-    return { added: roles.filter((role) => addedIds.has(role.roleId)), removed, draftCleared };
+    const identity = { type: row.identity_type, id: row.identity_id };
+    const group = row.identity_type === 'Group' ? await findRequestGroup(em, row.identity_id) : undefined;
+    const exists = row.identity_type === 'User' ? await findTargetUser(em, row.identity_id, true) : group;
+    if (!exists) throw missing('operationRequests.reason_identity_missing');
+    if (group?.isUsersGroup) throw new AppError('operationRequests.users_group', 400);
+    const tenant = { id: row.tenant_id, title: row.tenant_name, areaId: null };
+    const change = await changes.set(approverActor(actor, row.id), {
+      identity,
+      tenant,
+      roleIds: row.payload.roles ?? [],
+      within: (role: AccessRole) => role.operationRequestVisible,
+      isInheritable: row.payload.isInheritable ?? true,
+    });
+    const draftCleared = row.identity_type === 'User' && (await clearDraft(em, row.identity_id));
+    return { added: change.added.map(requestableOf), removed: change.removed.map(requestableOf), draftCleared };
   }
 
-  /** After an applied request: other nodes learn of the new roles, the requester and the target user are told. */
-  private async announce(row: RequestRow, applied: Applied): Promise<void> {
-    if (row.identity_type === 'User') {
-      publishUserEvents(this.context, row.identity_id, applied.draftCleared ? ['roles.changed', 'user.changed'] : ['roles.changed']);
-      await notifyRolesGranted(this.context, {
-        user: { id: row.identity_id, language: row.language ?? 'en' },
-        tenantTitle: row.tenant_name,
-        grants: [...byApplication(applied.added)].map(([, roles]) => ({ applicationName: roles[0]!.applicationName, roleNames: roles.map((role) => role.roleName) })),
-      });
-    } else {
-      this.context.broadcast.publish('roles.changed', {});
+  /**
+   * After an applied request: a user no longer a draft is announced (and, when a business
+   * application created the account through the external API, mailed the invitation to choose a
+   * password, which waited for the approval), and the requester told (tenant access announced the roles).
+   */
+  private async announce(actor: RequestActor, row: RequestRow, applied: Applied): Promise<void> {
+    if (applied.draftCleared) {
+      publishUserEvents(this.context, row.identity_id, ['user.changed']);
+      if (await findCreatingApplication(this.db, row.identity_id)) {
+        const user = await visibleUser(this.db, { areaIds: null, isAdministrator: true, isGod: false }, row.identity_id);
+        await sendInvitation(this.context, this.mailer, user, { userId: actor.userId, userName: actor.userName }).catch((error: Error) =>
+          this.context.logger.warn({ err: error.message, userId: row.identity_id }, 'invitation after an approved request failed'),
+        );
+      }
     }
     await this.tellRequester(row, 'operationRequests.notify_applied');
   }
@@ -383,8 +409,8 @@ export class OperationRequestsService {
     try {
       const requester = await findTargetUser(this.db, row.created_by_id);
       if (!requester) return;
-      const description = this.context.i18n.t(code, { lng: requester.language, target: row.display_name, tenant: row.tenant_name }) as string;
-      await notify(this.context, requester.id, { type: 'OperationRequest', description });
+      const params = { target: row.display_name, tenant: row.tenant_name };
+      await notify(this.context, requester.id, { type: 'OperationRequest', message: { key: code, params }, language: requester.language });
     } catch (error) {
       this.context.logger.warn({ err: (error as Error).message, operationRequestId: row.id }, 'operation request notification failed');
     }
@@ -407,15 +433,19 @@ export class OperationRequestsService {
 
   private async tellApprover(actor: RequestActor, approver: ApproverRow, request: { tenantTitle: string; targetName: string }): Promise<void> {
     const params = { requester: actor.displayName, target: request.targetName, tenant: request.tenantTitle };
-    const description = this.context.i18n.t('operationRequests.notify_waiting', { lng: approver.language, ...params }) as string;
-    await notify(this.context, approver.id, { type: 'OperationRequest', description });
+    await notify(this.context, approver.id, { type: 'OperationRequest', message: { key: 'operationRequests.notify_waiting', params }, language: approver.language });
     await this.mailer.send({ to: approver.email, template: 'operation-request', language: approver.language, params: { name: approver.display_name, ...params } });
   }
 
   /** `GET /permissions`: the identity's operation-request roles in the tenant as the wizard shows them. */
   async permissions(actor: RequestActor, tenantId: string, identity: Identity): Promise<IdentityPermissions> {
     await this.checkTarget(actor, tenantId, identity);
-    const [roles, held, waitingId] = await Promise.all([findVisibleRoles(this.db), findHeldRoles(this.db, tenantId, identity), findWaitingRequestId(this.db, tenantId, identity)]);
+    const [roles, held, waitingId, origins] = await Promise.all([
+      findVisibleRoles(this.db),
+      findHeldRoles(this.db, tenantId, identity),
+      findWaitingRequestId(this.db, tenantId, identity),
+      findRoleOrigins(this.db, tenantId, identity.type, [identity.id]),
+    ]);
     const applications = [...byApplication(roles)].map(([applicationId, appRoles]) => ({
       applicationId,
       applicationName: appRoles[0]!.applicationName,
@@ -427,6 +457,7 @@ export class OperationRequestsService {
           roleName: role.roleName,
           held: own && inherited ? ('Both' as const) : own ? ('Own' as const) : inherited ? ('ByHierarchy' as const) : null,
           editable: !role.byHierarchy && !(inherited && !own),
+          origins: origins.find((o) => o.roleId === role.roleId)?.origins ?? [],
         };
       }),
     }));
@@ -455,13 +486,14 @@ export class OperationRequestsService {
       modificationDate: row.modified_on,
       createdByDisplayName: row.created_by_display_name,
       isMine: row.created_by_id === actor.userId,
-      canApprove: row.status === 'WaitingForApprover' && row.created_by_id !== actor.userId && mayApprove(actor, row.tenant_id),
+      canApprove: row.status === 'WaitingForApprover' && mayDecide(actor, row).ok,
       approvers: (approvers.get(row.tenant_id) ?? []).filter((name, index, all) => all.indexOf(name) === index),
       roles: (row.payload.roles ?? []).flatMap((id): OperationRequestRole[] => {
         const role = roles.get(id);
         return role ? [{ roleId: role.roleId, roleName: role.roleName, applicationId: role.applicationId, applicationName: role.applicationName }] : [];
       }),
       isInheritable: row.payload.isInheritable ?? true,
+      version: row.version,
       reason: row.reason,
     }));
   }
@@ -472,17 +504,20 @@ export class OperationRequestsService {
  * requests, God or Administrator of the Identity application, or granted through the hierarchy only.
  */
 export function requestRoleRefusal(role: RequestableRole): AppError | undefined {
-  const never = role.applicationId === IDENTITY_APPLICATION_ID && NEVER_REQUESTED.includes(role.roleName);
-  if (never || !role.operationRequestVisibility) return fieldError('roles', 'operationRequests.role_not_requestable', { name: role.roleName });
-  if (role.byHierarchy) return fieldError('roles', 'operationRequests.role_by_hierarchy', { name: role.roleName });
-  return undefined;
+  const refusal = roleOfferRefusal('operationRequest', {
+    id: role.roleId,
+    name: role.roleName,
+    applicationId: role.applicationId,
+    byHierarchy: role.byHierarchy,
+    operationRequestVisible: role.operationRequestVisibility,
+    serviceManagerVisible: false,
+  });
+  return refusal && new AppError(refusal.code, refusal.status, refusal.params ?? {}, [{ field: 'roles', code: refusal.code }]);
 }
 
-/** Approving and rejecting: someone who may approve on the tenant, never the requester, while the request waits. */
-function assertMayDecide(actor: RequestActor, row: RequestRow): void {
-  if (!mayApprove(actor, row.tenant_id)) throw new AppError('operationRequests.not_approver', 403);
-  if (row.created_by_id === actor.userId) throw new AppError('operationRequests.own_request', 403);
-  if (row.status !== 'WaitingForApprover') throw alreadyDecided(row.status);
+/** The request changed after the approver looked at it: they look again before deciding. */
+function changedSinceSeen(): AppError {
+  return new AppError('operationRequests.changed_since_seen', 409);
 }
 
 function alreadyDecided(status: string): AppError {
@@ -490,6 +525,16 @@ function alreadyDecided(status: string): AppError {
 }
 
 const logRole = (role: RequestableRole) => ({ roleId: role.roleId, roleName: role.roleName, applicationId: role.applicationId });
+
+/** A role tenant access changed, as requests name it (by the application's display name). */
+const requestableOf = (role: AccessRole): RequestableRole => ({
+  roleId: role.id,
+  roleName: role.name,
+  applicationId: role.applicationId,
+  applicationName: role.applicationDisplayName,
+  operationRequestVisibility: role.operationRequestVisible,
+  byHierarchy: role.byHierarchy,
+});
 
 function byApplication(roles: RequestableRole[]): Map<string, RequestableRole[]> {
   const groups = new Map<string, RequestableRole[]>();

@@ -131,7 +131,7 @@ describe('/api/v1/admin/rightsRequests', () => {
     for (const roles of [['Manager'], ['AreaAdministrator'], ['TenantAdministrator', 'User']]) {
       const list = await get('', roles);
       expect(list.status, roles.join()).to.equal(403);
-      expect(list.body.message).to.equal('You dont have permission to perform this action');
+      expect(list.body.message).to.equal('You do not have permission to perform this action');
       expect((await get(`/${stored[1]!.id}`, roles)).status).to.equal(403);
       expect((await get(`/${stored[1]!.id}/files/${stored[1]!.files[0]!.id}`, roles)).status).to.equal(403);
     }

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { buildAdminWorld, call, userIn, type AdminWorld, type Persona } from '../../testing/admin-world.js';
 import { listen } from '../users/testing.js';
 
-const FORBIDDEN = 'You dont have permission to perform this action';
+const FORBIDDEN = 'You do not have permission to perform this action';
 
 describe('/api/v1/admin/securityConfig', () => {
   let w: AdminWorld;

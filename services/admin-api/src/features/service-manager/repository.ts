@@ -2,7 +2,7 @@ import type { HierarchyType } from '@gatehouse/contracts';
 import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, likePattern, type ListQuery } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
 import { listTotal } from '../../list-total.js';
-import { MAX_DEPTH } from '../tenants/repository.js';
+import { MAX_DEPTH } from '../directory/lookups.js';
 
 /** The list's sortable fields and the output columns they sort by. */
 export const SERVICE_MANAGER_USER_SORT = { fullName: 'full_name', userName: 'user_name', email: 'email' };
@@ -96,7 +96,10 @@ export interface HeldRoleRow {
   role_id: string;
   role_name: string;
   application_id: string;
+  /** The application's display name. */
   application_name: string;
+  /** The application's own name (its client id). */
+  application_client_name: string;
   hierarchy_type: HierarchyType;
 }
 
@@ -121,12 +124,12 @@ export async function findHeldRoles(db: Queryable, tenantId: string, userIds: st
          JOIN tenant_member_roles tmr ON tmr.tenant_member_id = tm.id
         WHERE gm.user_id = ANY($2::uuid[]) AND ${applies}
      )
-     SELECT s.user_id, r.id AS role_id, r.name AS role_name, a.id AS application_id, a.display_name AS application_name,
+     SELECT s.user_id, r.id AS role_id, r.name AS role_name, a.id AS application_id, a.display_name AS application_name, a.name AS application_client_name,
             CASE WHEN bool_or(s.own) AND bool_or(NOT s.own) THEN 'Both' WHEN bool_or(s.own) THEN 'Own' ELSE 'ByHierarchy' END AS hierarchy_type
        FROM sources s
        JOIN roles r ON r.id = s.role_id
        JOIN applications a ON a.id = r.application_id
-      GROUP BY s.user_id, r.id, r.name, a.id, a.display_name
+      GROUP BY s.user_id, r.id, r.name, a.id, a.display_name, a.name
       ORDER BY a.display_name, r.name, r.id`,
     [tenantId, userIds],
   );
@@ -142,42 +145,30 @@ export interface ServiceManagerRoleRow {
   by_hierarchy: boolean;
 }
 
-/** Whether a role may be changed in service-manager mode (God never, whatever its flag). */
-const VISIBLE = `(r.service_manager_visibility AND NOT (r.application_id = '${IDENTITY_APPLICATION_ID}' AND r.name = 'God'))`;
+/** Whether a role may be changed in service-manager mode (God and Administrator never, whatever their flag: tenant access's rule). */
+const VISIBLE = `(r.service_manager_visibility AND NOT (r.application_id = '${IDENTITY_APPLICATION_ID}' AND r.name IN ('God', 'Administrator')))`;
 
-/** The roles of these ids, or (null) every role changeable in service-manager mode; by application display name, then name. */
-export async function findServiceManagerRoles(db: Queryable, ids: string[] | null): Promise<ServiceManagerRoleRow[]> {
+/**
+ * The roles of these ids, or (null) every role changeable in service-manager mode and those of
+ * `alsoIds`; by application display name, then name.
+ */
+export async function findServiceManagerRoles(db: Queryable, ids: string[] | null, alsoIds: readonly string[] = []): Promise<ServiceManagerRoleRow[]> {
   return db.query<ServiceManagerRoleRow[]>(
     `SELECT r.id, r.name, r.application_id, a.display_name AS application_name, ${VISIBLE} AS visible, r.by_hierarchy
        FROM roles r JOIN applications a ON a.id = r.application_id
-      WHERE ($1::uuid[] IS NULL AND ${VISIBLE}) OR r.id = ANY($1::uuid[])
+      WHERE ($1::uuid[] IS NULL AND (${VISIBLE} OR r.id = ANY($2::uuid[]))) OR r.id = ANY($1::uuid[])
       ORDER BY a.display_name, r.name, r.id`,
-    [ids],
+    [ids, alsoIds],
   );
 }
 
-export interface MembershipRow {
+interface MembershipRow {
   id: string;
   is_inheritable: boolean;
-}
-
-/** The user's own membership of the tenant, row-locked until the transaction ends. */
-export async function lockMembership(db: Queryable, tenantId: string, userId: string): Promise<MembershipRow | undefined> {
-  const rows = await db.query<MembershipRow[]>(`SELECT id, is_inheritable FROM tenant_members WHERE tenant_id = $1 AND user_id = $2 FOR UPDATE`, [tenantId, userId]);
-  return rows[0];
 }
 
 /** The flag of the user's own membership of the tenant; undefined when they have none. */
 export async function findMembershipInheritable(db: Queryable, tenantId: string, userId: string): Promise<boolean | undefined> {
   const rows = await db.query<MembershipRow[]>(`SELECT id, is_inheritable FROM tenant_members WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
   return rows[0]?.is_inheritable;
-}
-
-/** The ids of the membership's roles that are changeable in service-manager mode. */
-export async function findVisibleMembershipRoles(db: Queryable, membershipId: string): Promise<string[]> {
-  const rows = await db.query<Array<{ role_id: string }>>(
-    `SELECT tmr.role_id FROM tenant_member_roles tmr JOIN roles r ON r.id = tmr.role_id WHERE tmr.tenant_member_id = $1 AND ${VISIBLE}`,
-    [membershipId],
-  );
-  return rows.map((row) => row.role_id);
 }

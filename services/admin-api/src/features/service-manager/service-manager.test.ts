@@ -164,16 +164,32 @@ describe('service manager: tenants, their users and their roles of service-manag
       const res = await admin('get', `/${t.id}/users?take=50`);
       expect(res.status).to.equal(200);
       expect(res.body.count).to.equal(2);
-      const roleOf = (r: Role, hierarchyType: string) => ({ roleId: r.id, roleName: r.name, applicationId: app.id, applicationName: app.displayName, hierarchyType });
+      const OWN = { via: 'own', groupName: null, tenantName: null };
+      const FROM_TOP = { via: 'hierarchy', groupName: null, tenantName: top.title };
+      const roleOf = (r: Role, hierarchyType: string, origins: object[]) => ({
+        roleId: r.id,
+        roleName: r.name,
+        applicationId: app.id,
+        applicationName: app.displayName,
+        applicationDisplayName: app.displayName,
+        hierarchyType,
+        origins,
+      });
       expect(res.body.items).to.deep.equal([
         {
           id: own.id,
           fullName: `Ann ${own.lastName}`,
           userName: own.userName,
           email: own.email,
-          roles: [roleOf(role('Auditor'), 'Own'), roleOf(role('Editor'), 'Both')],
+          roles: [roleOf(role('Auditor'), 'Own', [OWN]), roleOf(role('Editor'), 'Both', [OWN, FROM_TOP])],
         },
-        { id: inherited.id, fullName: `Bob ${inherited.lastName}`, userName: inherited.userName, email: inherited.email, roles: [roleOf(role('Viewer'), 'ByHierarchy')] },
+        {
+          id: inherited.id,
+          fullName: `Bob ${inherited.lastName}`,
+          userName: inherited.userName,
+          email: inherited.email,
+          roles: [roleOf(role('Viewer'), 'ByHierarchy', [FROM_TOP])],
+        },
       ]);
       expect(res.body.items[0]).to.not.have.property('hasPendingOperationRequest');
     });
@@ -212,21 +228,31 @@ describe('service manager: tenants, their users and their roles of service-manag
     const appView = (body: { applications: Array<{ applicationId: string; roles: unknown[] }> }, application: Application) =>
       body.applications.find((a) => a.applicationId === application.id);
 
-    it('shows every visible role, held own or by hierarchy, editable unless held by hierarchy only', async () => {
+    it('shows every visible role and every other role the user holds, with how they hold it and why it cannot be changed here', async () => {
       const target = await person();
       await grant(db(), { tenant: t, user: target, roles: [role('Editor'), role('Auditor')], inheritable: false });
       await grant(db(), { tenant: managed, user: target, roles: [role('Viewer')] });
       const body = await permissionsOf(target.id);
       expect(body).to.include({ userId: target.id, tenantId: t.id, isInheritable: false });
+      const OWN = { via: 'own', groupName: null, tenantName: null };
       expect(appView(body, app)).to.deep.equal({
         applicationId: app.id,
         applicationName: app.displayName,
         roles: [
-          { roleId: role('Editor').id, roleName: 'Editor', held: 'Own', editable: true },
-          { roleId: role('Viewer').id, roleName: 'Viewer', held: 'ByHierarchy', editable: false },
+          // Held in their own name but outside the service manager's roles: shown, kept whatever is sent.
+          { roleId: role('Auditor').id, roleName: 'Auditor', held: 'Own', editable: false, reason: 'notManaged', origins: [OWN] },
+          { roleId: role('Editor').id, roleName: 'Editor', held: 'Own', editable: true, reason: null, origins: [OWN] },
+          {
+            roleId: role('Viewer').id,
+            roleName: 'Viewer',
+            held: 'ByHierarchy',
+            editable: false,
+            reason: 'hierarchy',
+            origins: [{ via: 'hierarchy', groupName: null, tenantName: managed.title }],
+          },
         ],
       });
-      expect(appView(body, other)!.roles).to.deep.equal([{ roleId: other.roleByName.Clerk!.id, roleName: 'Clerk', held: null, editable: true }]);
+      expect(appView(body, other)!.roles).to.deep.equal([{ roleId: other.roleByName.Clerk!.id, roleName: 'Clerk', held: null, editable: true, reason: null, origins: [] }]);
       // Identity roles appear only when flagged; God never.
       expect(appView(body, w.identity)).to.equal(undefined);
     });
@@ -243,14 +269,21 @@ describe('service manager: tenants, their users and their roles of service-manag
       off();
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(await ownRoles(t.id, target.id)).to.deep.equal(['Auditor', 'Clerk', 'Viewer']);
-      expect(appView(res.body, app)!.roles).to.deep.include({ roleId: role('Viewer').id, roleName: 'Viewer', held: 'Own', editable: true });
+      expect(appView(res.body, app)!.roles).to.deep.include({
+        roleId: role('Viewer').id,
+        roleName: 'Viewer',
+        held: 'Own',
+        editable: true,
+        reason: null,
+        origins: [{ via: 'own', groupName: null, tenantName: null }],
+      });
       expect(res.body.isInheritable).to.equal(false);
       expect(heard).to.deep.include({ userId: target.id });
 
       const [log, ...more] = await logsWhere(w, 'targetUserId', target.id);
       expect(more).to.have.length(0);
       expect(log).to.include({ operation: 'Permission', user_id: manager.id, tenant_id: t.id, tenant_name: t.title });
-      expect(log!.metadata).to.deep.include({ action: 'serviceManagerSet', isInheritable: false });
+      expect(log!.metadata).to.deep.include({ action: 'set', via: 'serviceManager', identityType: 'User', targetUserId: target.id, isInheritable: false });
       expect((log!.metadata.added as Array<{ roleName: string }>).map((r) => r.roleName).sort()).to.deep.equal(['Clerk', 'Viewer']);
       expect((log!.metadata.removed as Array<{ roleName: string }>).map((r) => r.roleName)).to.deep.equal(['Editor']);
 
@@ -362,6 +395,111 @@ describe('service manager: tenants, their users and their roles of service-manag
         expect((await sm(manager, 'put', `/${t.id}/users/${target.id}/permissions`, { roles: [role('Viewer').id] })).status).to.equal(404);
       }
       expect(await ownRoles(t.id, stranger.id)).to.deep.equal([]);
+    });
+
+    describe('what the editor says cannot be changed, and the refusals', () => {
+      type Shown = { roleId: string; roleName: string; held: string | null; editable: boolean; reason: string | null };
+      type Caller = { user: User; roles: string[] };
+      let extra: Application;
+      beforeEach(async () => {
+        extra = await buildApplication(db(), { displayName: `HR ${tag()}`, roles: ['Keeper', 'Spare'] });
+        await visibleRole(extra, 'Keeper');
+        await visibleRole(extra, 'Spare');
+        await db().query(`UPDATE roles SET by_hierarchy = true WHERE id = $1`, [extra.roleByName.Keeper!.id]);
+      });
+
+      /** The roles of this test's applications as the editor shows them to `caller`. */
+      async function shown(caller: Caller, userId: string): Promise<{ isInheritable: boolean; roles: Shown[] }> {
+        const res = await as(caller.user, caller.roles, 'get', `/${t.id}/users/${userId}/permissions`);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        const mine = [app.id, other.id, extra.id, w.identity.id];
+        const roles = (res.body.applications as Array<{ applicationId: string; roles: Shown[] }>).filter((a) => mine.includes(a.applicationId)).flatMap((a) => a.roles);
+        return { isInheritable: res.body.isInheritable, roles };
+      }
+
+      /**
+       * Changes one role as the editor does (sends the roles held in the user's own name that may
+       * change, with the role added, or without it when held so) and says whether it changed.
+       */
+      async function changeOne(caller: Caller, userId: string, roleId: string): Promise<boolean> {
+        const view = await shown(caller, userId);
+        const target = view.roles.find((r) => r.roleId === roleId)!;
+        const own = (r: Shown) => r.held === 'Own' || r.held === 'Both';
+        const kept = view.roles.filter((r) => own(r) && r.editable).map((r) => r.roleId);
+        const roles = own(target) ? kept.filter((id) => id !== roleId) : [...kept, roleId];
+        const before = await ownRoles(t.id, userId);
+        const res = await as(caller.user, caller.roles, 'put', `/${t.id}/users/${userId}/permissions`, { isInheritable: view.isInheritable, roles });
+        const after = await ownRoles(t.id, userId);
+        expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 400, 403]);
+        if (res.status !== 200) expect(after, 'a refusal changes nothing').to.deep.equal(before);
+        return res.status === 200 && after.includes(target.roleName) !== before.includes(target.roleName);
+      }
+
+      /**
+       * Every role the editor shows is said not to be changeable exactly when changing it is
+       * refused (or, for one the screen does not manage, has no effect); each tried on a user of its own.
+       */
+      async function expectHonest(caller: Caller, makeTarget: () => Promise<User>): Promise<Shown[]> {
+        const { roles } = await shown(caller, (await makeTarget()).id);
+        for (const r of roles) {
+          expect(r.editable, r.roleName).to.equal(r.reason === null);
+          expect(await changeOne(caller, (await makeTarget()).id, r.roleId), `${r.roleName} (${String(r.reason)})`).to.equal(r.editable);
+        }
+        return roles;
+      }
+      const reasons = (roles: Shown[]) => Object.fromEntries(roles.map((r) => [r.roleName, r.reason]));
+
+      it('says why each role of a user cannot be changed, exactly when changing it is refused', async () => {
+        const holder = async () => {
+          const target = await person();
+          const group = await buildGroup(db(), { areaId: w.areaA.id, name: `Sales ${tag()}`, members: [target] });
+          await grant(db(), { tenant: t, user: target, roles: [role('Editor'), role('Auditor'), extra.roleByName.Keeper!], inheritable: false });
+          await grant(db(), { tenant: managed, user: target, roles: [role('Viewer')] });
+          await grant(db(), { tenant: t, group, roles: [other.roleByName.Clerk!] });
+          return target;
+        };
+        const roles = await expectHonest({ user: manager, roles: ['ServiceManager'] }, holder);
+        expect(reasons(roles)).to.deep.equal({
+          Auditor: 'notManaged',
+          Editor: null,
+          Viewer: 'hierarchy',
+          Clerk: 'group',
+          // Only ever given by the hierarchy, but theirs already: kept, or taken away.
+          Keeper: null,
+          Spare: null,
+        });
+        const clerk = roles.find((r) => r.roleName === 'Clerk') as Shown & { origins: Array<{ via: string; groupName: string }> };
+        expect(clerk.held).to.equal('ByHierarchy');
+        expect(clerk.origins.map((o) => o.via)).to.deep.equal(['group']);
+        expect(clerk.origins[0]!.groupName).to.match(/^Sales /);
+
+        // A role only ever given by the hierarchy, to someone who does not hold it.
+        const newcomer = async () => {
+          const target = await person();
+          await grant(db(), { tenant: t, user: target, roles: [role('Editor')] });
+          return target;
+        };
+        expect(reasons(await expectHonest({ user: manager, roles: ['ServiceManager'] }, newcomer))).to.include({ Keeper: 'hierarchyOnly', Clerk: null, Editor: null });
+      });
+
+      it('says so for every role when the caller may change none: their own, and a user who outranks them', async () => {
+        const self = await expectHonest({ user: manager, roles: ['ServiceManager'] }, async () => manager);
+        expect(reasons(self)).to.include({ Editor: 'yourOwn', Viewer: 'yourOwn', Clerk: 'yourOwn', Spare: 'yourOwn', Keeper: 'hierarchyOnly' });
+        const refused = await sm(manager, 'put', `/${t.id}/users/${manager.id}/permissions`, { roles: [role('Editor').id] });
+        expect(refused.status).to.equal(403);
+        expect(refused.body.code).to.equal('access.own_roles');
+
+        const administrator = async () => {
+          const target = await person();
+          await grant(db(), { tenant: t, user: target, roles: [role('Editor')] });
+          await grant(db(), { tenant: GLOBAL_TENANT_ID, user: target, roles: [identityRole('Administrator')] });
+          return target;
+        };
+        const outranked = await expectHonest({ user: manager, roles: ['ServiceManager'] }, administrator);
+        expect(reasons(outranked)).to.include({ Editor: 'outranks', Viewer: 'outranks', Clerk: 'outranks', Spare: 'outranks', Administrator: 'notManaged' });
+        // An administrator may: the same kind of user, the same roles, other answers.
+        expect(reasons(await expectHonest({ user: w.callers.admin, roles: ['Administrator'] }, administrator))).to.include({ Editor: null, Viewer: null, Clerk: null });
+      });
     });
 
     it("answers 404 for a tenant outside the caller's, and 403 to a caller who is no service manager", async () => {

@@ -1,27 +1,32 @@
-import type { ServiceManagerPermissions, ServiceManagerUser } from '@gatehouse/contracts';
-import { AppError, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, resolveEffectiveRoles, resolveRoleNames, type AppContext, type ListQuery } from '@gatehouse/core';
-import type { EntityManager } from 'typeorm';
-import { writeSystemLog } from '../../audit/system-log.js';
+import type { ErrorCode, HierarchyType, RoleOrigin, ServiceManagerPermissions, ServiceManagerRoleReason, ServiceManagerUser } from '@gatehouse/contracts';
+import { AppError, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext, type ListQuery } from '@gatehouse/core';
+import {
+  findAccessRoles,
+  findRoleOrigins,
+  findTarget,
+  mayGrantRoles,
+  mayRevokeRoles,
+  type AccessRole,
+  type Authority,
+  type Decision,
+  type RoleChangeFacts,
+  type Target,
+  type TenantAccess,
+} from '@gatehouse/core/access';
+import { callerActor, tenantAccess } from '../../access.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
-import { notifyRolesGranted } from '../notifications/permission-assigned.js';
-import { removeRoles } from '../tenants/members-repository.js';
-import { actorOf, publishUserEvents, type Actor } from '../users/access.js';
-import { findUserState } from '../users/repository.js';
-import { addMembershipRoles, lockOwnMembership, setOwnMembershipInheritable } from '../users/roles/repository.js';
 import {
   findClientTenant,
   findHeldRoles,
   findMembershipInheritable,
   findServiceManagerRoles,
   findTenantUser,
-  findVisibleMembershipRoles,
   listTenantUsers,
   listTenants,
-  lockMembership,
   type ServiceManagerRoleRow,
-  type TenantUserRow,
   type TenantRow,
 } from './repository.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /**
  * Who acts in service-manager mode, worked out once per call: administrators (Administrator or God)
@@ -45,21 +50,34 @@ export async function serviceManagerActorOf(context: AppContext, caller: Caller)
   return { isAdministrator, isGod, managesAll: isAdministrator || tenantIds.includes(GLOBAL_TENANT_ID), tenantIds: new Set(tenantIds) };
 }
 
-/** One service manager's change of one user's roles in one tenant. */
-interface RoleChange {
-  actor: Actor;
-  tenant: TenantRow;
-  target: TenantUserRow;
-  wanted: ServiceManagerRoleRow[];
-  isInheritable: boolean;
-}
-
 const roleError = (code: 'serviceManager.role_not_found' | 'serviceManager.role_not_visible' | 'serviceManager.role_by_hierarchy', name?: string) =>
   new AppError(code, 400, name === undefined ? {} : { name }, [{ field: 'roles', code, params: name === undefined ? {} : { name } }]);
 
+/** How the editor words a refusal of the rules: why this caller may not change the role. */
+const REASONS: Partial<Record<ErrorCode, ServiceManagerRoleReason>> = {
+  'serviceManager.role_not_visible': 'notManaged',
+  'serviceManager.role_by_hierarchy': 'hierarchyOnly',
+  'users.role_by_hierarchy': 'hierarchyOnly',
+  'access.own_roles': 'yourOwn',
+  'serviceManager.target_outranks': 'outranks',
+};
+const reasonOf = (decision: Decision): ServiceManagerRoleReason | null => (decision.ok ? null : (REASONS[decision.code] ?? 'notAllowed'));
+
+const holdsOwn = (held: HierarchyType | null) => held === 'Own' || held === 'Both';
+
+/** What the editor needs to say whether the caller may change a role of the user, and why not. */
+interface ChangeRules {
+  authority: Authority;
+  target: Target;
+  tenant: TenantRow;
+}
+
 /** The portal's Service Manager screen: tenants, their users, and the users' roles of service-manager visibility. */
 export class ServiceManagerService {
-  constructor(private readonly context: AppContext) {}
+  constructor(
+    private readonly context: AdminContext,
+    private readonly access: TenantAccess = tenantAccess(context),
+  ) {}
 
   private get db() {
     return this.context.dataSource;
@@ -83,7 +101,9 @@ export class ServiceManagerService {
   async users(actor: ServiceManagerActor, tenantId: string, query: ListQuery): Promise<{ items: ServiceManagerUser[]; count: number }> {
     const tenant = await this.managedTenant(actor, tenantId);
     const page = await listTenantUsers(this.db, tenant.id, query);
-    const held = await findHeldRoles(this.db, tenant.id, page.items.map((user) => user.id));
+    const userIds = page.items.map((user) => user.id);
+    const [held, origins] = await Promise.all([findHeldRoles(this.db, tenant.id, userIds), findRoleOrigins(this.db, tenant.id, 'User', userIds)]);
+    const originsOf = (userId: string, roleId: string) => origins.find((o) => o.identityId === userId && o.roleId === roleId)?.origins ?? [];
     return {
       items: page.items.map((user) => ({
         id: user.id,
@@ -97,7 +117,9 @@ export class ServiceManagerService {
             roleName: role.role_name,
             applicationId: role.application_id,
             applicationName: role.application_name,
+            applicationDisplayName: role.application_name,
             hierarchyType: role.hierarchy_type,
+            origins: originsOf(user.id, role.role_id),
           })),
       })),
       count: page.count,
@@ -111,19 +133,28 @@ export class ServiceManagerService {
     return user;
   }
 
-  /** Every application's roles of service-manager visibility, with how the user holds them in the tenant. */
-  async permissions(actor: ServiceManagerActor, tenantId: string, userId: string): Promise<ServiceManagerPermissions> {
+  /**
+   * Every application's roles of service-manager visibility, and every other role the user holds
+   * in the tenant, with how the user holds each and why the caller may not change it, if not.
+   */
+  async permissions(caller: Caller, actor: ServiceManagerActor, tenantId: string, userId: string): Promise<ServiceManagerPermissions> {
     const tenant = await this.managedTenant(actor, tenantId);
     await this.tenantUser(tenant, userId);
-    return this.permissionsOf(tenant, userId);
+    return this.permissionsOf(caller, tenant, userId);
   }
 
-  private async permissionsOf(tenant: TenantRow, userId: string): Promise<ServiceManagerPermissions> {
-    const [roles, held, inheritable] = await Promise.all([
-      findServiceManagerRoles(this.db, null),
+  private async permissionsOf(caller: Caller, tenant: TenantRow, userId: string): Promise<ServiceManagerPermissions> {
+    const [held, origins, inheritable, changer, target] = await Promise.all([
       findHeldRoles(this.db, tenant.id, [userId]),
+      findRoleOrigins(this.db, tenant.id, 'User', [userId]),
       findMembershipInheritable(this.db, tenant.id, userId),
+      callerActor(this.db, caller, { areaIds: null }, 'serviceManager'),
+      findTarget(this.db, { type: 'User', id: userId }),
     ]);
+    if (!target) throw new AppError('serviceManager.user_not_found', 404);
+    const roles = await findServiceManagerRoles(this.db, null, held.map((role) => role.role_id));
+    const facts = new Map((await findAccessRoles(this.db, roles.map((role) => role.id))).map((role) => [role.id, role]));
+    const rules: ChangeRules = { authority: changer.authority, target, tenant };
     const how = new Map(held.map((role) => [role.role_id, role.hierarchy_type]));
     const applications: ServiceManagerPermissions['applications'] = [];
     for (const role of roles) {
@@ -133,17 +164,19 @@ export class ServiceManagerService {
         applications.push(application);
       }
       const hierarchyType = how.get(role.id) ?? null;
-      application.roles.push({ roleId: role.id, roleName: role.name, held: hierarchyType, editable: hierarchyType !== 'ByHierarchy' && !role.by_hierarchy });
+      const roleOrigins = origins.find((o) => o.roleId === role.id)?.origins ?? [];
+      const reason = reasonToKeep(rules, facts.get(role.id)!, role.visible, hierarchyType, roleOrigins);
+      application.roles.push({ roleId: role.id, roleName: role.name, held: hierarchyType, editable: reason === null, reason, origins: roleOrigins });
     }
     return { userId, tenantId: tenant.id, isInheritable: inheritable ?? true, applications };
   }
 
   /**
-   * Sets the user's own roles of service-manager visibility in the tenant to exactly those of `body.roles`
-   * (adds the missing ones, removes the others of that visibility, leaves every other role), at
-   * once, in one transaction that holds the user's membership row: of two service managers
-   * changing the same user at the same time, the last one's set stands whole. Logged (Permission)
-   * and told to the user (PermissionAssigned) as the other grants are.
+   * Sets the user's own roles of service-manager visibility in the tenant to exactly those of
+   * `body.roles` (adds the missing ones, removes the others of that visibility, leaves every other
+   * role), in one transaction that holds the user's membership row, by the rules of tenant access
+   * (never one's own roles, never for someone who outranks the service manager): of two service
+   * managers changing the same user at the same time, the last one's set stands whole.
    */
   async setPermissions(
     caller: Caller,
@@ -153,99 +186,49 @@ export class ServiceManagerService {
     body: { isInheritable: boolean; roles: string[] },
   ): Promise<ServiceManagerPermissions> {
     const tenant = await this.managedTenant(actor, tenantId);
-    const target = await this.tenantUser(tenant, userId);
-    await this.assertMayChange(actor, userId);
+    await this.tenantUser(tenant, userId);
     const wanted = await this.pickRoles([...new Set(body.roles)]);
-
-    const change = { actor: await actorOf(this.db, caller), tenant, target, wanted, isInheritable: body.isInheritable };
-    const { added, changed } = await this.db.transaction((em) => this.applyRoles(em, change));
-
-    if (changed) publishUserEvents(this.context, userId, ['roles.changed']);
-    await this.notifyGranted(tenant, userId, added);
-    return this.permissionsOf(tenant, userId);
-  }
-
-  /** The change inside its transaction, the user's membership row held from the first read: answers the roles added and whether anything changed. */
-  private async applyRoles(em: EntityManager, change: RoleChange): Promise<{ added: ServiceManagerRoleRow[]; changed: boolean }> {
-    const { tenant, target, wanted, isInheritable } = change;
-    const existing = await lockMembership(em, tenant.id, target.id);
-    const own = new Set(existing ? await findVisibleMembershipRoles(em, existing.id) : []);
-    // A role the user holds only by hierarchy is shown, never sent: it is not theirs to change here.
-    const inherited = new Set((await findHeldRoles(em, tenant.id, [target.id])).filter((r) => r.hierarchy_type === 'ByHierarchy').map((r) => r.role_id));
-    const refused = wanted.find((role) => !own.has(role.id) && inherited.has(role.id));
-    if (refused) throw roleError('serviceManager.role_by_hierarchy', refused.name);
-    const toAdd = wanted.filter((role) => !own.has(role.id));
-    const toRemove = [...own].filter((roleId) => !wanted.some((role) => role.id === roleId));
-    if (!existing && toAdd.length === 0) return { added: [], changed: false };
-
-    const membership = existing ?? (await lockOwnMembership(em, tenant.id, target.id, isInheritable));
-    const flagChanged = !!existing && existing.is_inheritable !== isInheritable;
-    if (flagChanged) await setOwnMembershipInheritable(em, membership.id, isInheritable);
-    const addedIds = new Set(await addMembershipRoles(em, membership.id, toAdd.map((role) => role.id)));
-    const added = toAdd.filter((role) => addedIds.has(role.id));
-    const removed = toRemove.length ? await findServiceManagerRoles(em, toRemove) : [];
-    await removeRoles(
-      em,
-      removed.map((role) => ({
-        membershipId: membership.id,
-        tenantId: tenant.id,
-        tenantTitle: tenant.title,
-        roleId: role.id,
-        roleName: role.name,
-        applicationId: role.application_id,
-        applicationName: role.application_name,
-      })),
-    );
-    const changed = added.length > 0 || removed.length > 0 || flagChanged;
-    if (changed) {
-      const names = (list: ServiceManagerRoleRow[]) => list.map((role) => ({ roleId: role.id, roleName: role.name, applicationId: role.application_id }));
-      await writeSystemLog(em, {
-        operation: 'Permission',
-        ...change.actor,
-        tenantId: tenant.id,
-        tenantName: tenant.title,
-        metadata: { action: 'serviceManagerSet', targetUserId: target.id, targetUserName: target.user_name, added: names(added), removed: names(removed), isInheritable },
+    const changer = await callerActor(this.db, caller, { areaIds: null }, 'serviceManager');
+    await this.access.transaction(async (changes) => {
+      // A role the user holds only by hierarchy is shown, never sent: it is not theirs to change
+      // here; nor is one only ever given by the hierarchy, unless it is theirs already (kept).
+      const held = await findHeldRoles(changes.em, tenant.id, [userId]);
+      const how = (role: ServiceManagerRoleRow) => held.find((h) => h.role_id === role.id)?.hierarchy_type ?? null;
+      const inherited = wanted.find((role) => !holdsOwn(how(role)) && (role.by_hierarchy || how(role) === 'ByHierarchy'));
+      if (inherited) throw roleError('serviceManager.role_by_hierarchy', inherited.name);
+      await changes.set(changer, {
+        identity: { type: 'User', id: userId },
+        tenant: { id: tenant.id, title: tenant.title, areaId: null },
+        roleIds: wanted.map((role) => role.id),
+        within: (role) => role.serviceManagerVisible,
+        isInheritable: body.isInheritable,
       });
-    }
-    return { added, changed };
+    });
+    return this.permissionsOf(caller, tenant, userId);
   }
 
-  /**
-   * Refuses a target who outranks the service manager: only God changes a God user's roles, only
-   * an administrator an Administrator's (wherever they hold it).
-   */
-  private async assertMayChange(actor: ServiceManagerActor, userId: string): Promise<void> {
-    const names = await resolveRoleNames(this.db, userId, IDENTITY_APPLICATION_ID);
-    if (names.includes('God') && !actor.isGod) throw new AppError('serviceManager.target_outranks', 403);
-    if (names.includes('Administrator') && !actor.isAdministrator) throw new AppError('serviceManager.target_outranks', 403);
-  }
-
-  /**
-   * The roles asked for, each existing and of service-manager visibility (an Identity role only
-   * when flagged so, the God role never) and not one granted through the hierarchy only.
-   */
+  /** The roles asked for, each existing and of service-manager visibility (an Identity role only when flagged so, the God role never). */
   private async pickRoles(roleIds: string[]): Promise<ServiceManagerRoleRow[]> {
     if (roleIds.length === 0) return [];
     const roles = await findServiceManagerRoles(this.db, roleIds);
     if (roles.length !== roleIds.length) throw roleError('serviceManager.role_not_found');
     const hidden = roles.find((role) => !role.visible);
     if (hidden) throw roleError('serviceManager.role_not_visible', hidden.name);
-    const byHierarchy = roles.find((role) => role.by_hierarchy);
-    if (byHierarchy) throw roleError('serviceManager.role_by_hierarchy', byHierarchy.name);
     return roles;
   }
+}
 
-  /** Tells the user which roles they were given (PermissionAssigned), per application; never fails the change. */
-  private async notifyGranted(tenant: TenantRow, userId: string, added: ServiceManagerRoleRow[]): Promise<void> {
-    if (added.length === 0) return;
-    const user = await findUserState(this.db, userId);
-    if (!user) return;
-    const byApplication = new Map<string, string[]>();
-    for (const role of added) byApplication.set(role.application_name, [...(byApplication.get(role.application_name) ?? []), role.name]);
-    await notifyRolesGranted(this.context, {
-      user: { id: user.id, language: user.language },
-      tenantTitle: tenant.title,
-      grants: [...byApplication].map(([applicationName, roleNames]) => ({ applicationName, roleNames })),
-    });
-  }
+/**
+ * Why the caller may not change the role (null when they may), by the checks `setPermissions`
+ * makes in the same order: a role the user holds in their own name changes by being left out
+ * (taken away, unless outside the screen's roles: then it stays whatever is sent); any other by
+ * being sent (given), which the screen's roles, the hierarchy and then the rules decide.
+ */
+function reasonToKeep(rules: ChangeRules, role: AccessRole, visible: boolean, held: HierarchyType | null, origins: readonly RoleOrigin[]): ServiceManagerRoleReason | null {
+  const change: RoleChangeFacts = { path: 'serviceManager', target: rules.target, tenants: [{ id: rules.tenant.id, areaId: null }], roles: [role] };
+  if (holdsOwn(held)) return role.serviceManagerVisible ? reasonOf(mayRevokeRoles(rules.authority, change)) : 'notManaged';
+  if (!visible) return 'notManaged';
+  if (role.byHierarchy) return 'hierarchyOnly';
+  if (held === 'ByHierarchy') return origins.some((origin) => origin.via === 'group') ? 'group' : 'hierarchy';
+  return reasonOf(mayGrantRoles(rules.authority, change));
 }

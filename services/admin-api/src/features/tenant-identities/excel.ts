@@ -1,5 +1,6 @@
 import { LANGUAGES, type AppContext } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
+import type { Authority } from '@gatehouse/core/access';
 import type { CallerScope } from '../../auth/scope.js';
 import { styleHeaderRow, workbookBuffer, type ColumnSpec } from '../../excel/workbook.js';
 import { mayGrantRole } from './rules.js';
@@ -53,12 +54,12 @@ export function importColumns(context: AppContext, kind: IdentityKind): Array<Co
  * lists for the tenant and Inheritable, and a second sheet listing the tenants (title and id) and
  * the roles (with their application) the caller may give.
  */
-export async function identityTemplate(context: AppContext, scope: CallerScope, kind: IdentityKind, language: string): Promise<Buffer> {
+export async function identityTemplate(context: AppContext, scope: CallerScope, authority: Authority, kind: IdentityKind, language: string): Promise<Buffer> {
   const db = context.dataSource;
   const [tenants, roles] = await Promise.all([tenantValues(db, scope.areaIds, scope.isAdministrator), roleValues(db)]);
   // What the import would refuse is not offered: the Identity application's roles to non-administrators,
   // God to non-God, and (to users) the roles granted through the hierarchy only.
-  const grantable = roles.filter((role) => mayGrantRole(scope, role.applicationId, role.roleName) && (kind === 'groups' || !role.byHierarchy));
+  const grantable = roles.filter((role) => mayGrantRole(authority, role.applicationId, role.roleName) && (kind === 'groups' || !role.byHierarchy));
   const yes = t(context, language, 'yes');
   const no = t(context, language, 'no');
 

@@ -143,7 +143,7 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
             { row: 6, reason: 'No tenant No such tenant was found.' },
             { row: 7, reason: 'No application no-such-app was found.' },
             { row: 8, reason: `The application ${w.app.name} has no role Administrator.` },
-            { row: 9, reason: 'Inheritable must be Yes or No.' },
+            { row: 9, reason: 'Inheritable must be Yes or No, not "maybe".' },
             { row: 13, reason: 'The user name or e-mail is empty. The tenant is empty. The role is empty.' },
           ],
           warnings: [
@@ -161,11 +161,12 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
       expect([...new Set(heard)].sort()).to.deep.equal([ann.id, cleo.id].sort());
 
       const grants = (await systemLogs(w, 'Permission', w.callers.admin.id)).filter((l) => [ann.id, cleo.id].includes(l.metadata.targetUserId as string));
-      // Each row is logged as the tenant page's grant logs it.
-      expect(grants.map((l) => [l.tenant_id, l.metadata.targetUserId, l.metadata.roles])).to.deep.equal([
-        [w.tenantA.id, ann.id, [{ roleId: w.app.roleByName.Reader!.id, roleName: 'Reader' }]],
-        [w.childOfA.id, ann.id, [{ roleId: w.app.roleByName.Writer!.id, roleName: 'Writer' }]],
-        [GLOBAL_TENANT_ID, cleo.id, [{ roleId: w.app.roleByName.Reader!.id, roleName: 'Reader' }]],
+      // Each row is logged as every grant is: one Permission row of the users path.
+      const added = (l: (typeof grants)[number]) => (l.metadata.added as Array<{ roleId: string; roleName: string }>).map(({ roleId, roleName }) => ({ roleId, roleName }));
+      expect(grants.map((l) => [l.tenant_id, l.metadata.targetUserId, l.metadata.action, l.metadata.via, added(l)])).to.deep.equal([
+        [w.tenantA.id, ann.id, 'grant', 'users', [{ roleId: w.app.roleByName.Reader!.id, roleName: 'Reader' }]],
+        [w.childOfA.id, ann.id, 'grant', 'users', [{ roleId: w.app.roleByName.Writer!.id, roleName: 'Writer' }]],
+        [GLOBAL_TENANT_ID, cleo.id, 'grant', 'users', [{ roleId: w.app.roleByName.Reader!.id, roleName: 'Reader' }]],
       ]);
       const [bulk] = (await systemLogs(w, 'BulkInsert', w.callers.admin.id)).slice(-1);
       expect(bulk!.metadata).to.deep.equal({ type: 'BulkInsertUsersWithTenant', fileName: 'roles.xlsx', totalElements: 11, importedElements: 3, errors: 6, warnings: 2 });
@@ -281,7 +282,7 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
           .set('Authorization', await bearer(w, 'manager', manager))
           .set('Accept-Language', 'en')
           .attach('file', await xlsx([USERS_HEADER, [target.userName, w.tenantA.title, w.app.name, 'Reader', 'Yes']]), 'roles.xlsx');
-        expect(await queuedJob(w.context, res)).to.include({ status: 'Failed', error: 'You dont have permission to perform this action' });
+        expect(await queuedJob(w.context, res)).to.include({ status: 'Failed', error: 'You do not have permission to perform this action' });
       } finally {
         await undo();
       }
@@ -295,7 +296,7 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
       for (const as of ['areaAdmin', 'tenantAdmin'] as const) {
         const res = await upload('users', file, { as });
         expect(res.status).to.equal(403);
-        expect(res.body.message).to.equal('You dont have permission to perform this action');
+        expect(res.body.message).to.equal('You do not have permission to perform this action');
       }
       expect(await ownRolesOf(w, user.id)).to.deep.equal({});
     });
@@ -329,6 +330,25 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
 
   describe('POST /api/v1/admin/tenantIdentities/bulk_insert/groups', () => {
     withBackgroundJobs(() => w);
+
+    it('reads a blank Inheritable as the default (a new membership is inheritable), and names the column and the value of a bad one', async () => {
+      const [first, second] = [await groupIn(w, w.areaA), await groupIn(w, w.areaA)];
+      const file = await xlsx([
+        GROUPS_HEADER,
+        [first.id, w.tenantA.title, w.app.name, 'Reader', null], // 2: applied, inheritable
+        [first.id, w.tenantA.title, w.app.name, 'Writer', null], // 3: applied to the same membership
+        [second.id, w.tenantA.title, w.app.name, 'Reader', 'sometimes'], // 4: bad Inheritable
+      ]);
+      expect(await importResult(w.context, await upload('groups', file))).to.deep.equal({
+        success: false,
+        totalElements: 3,
+        importedElements: 2,
+        errors: [{ row: 4, reason: 'Inheritable must be Yes or No, not "sometimes".' }],
+        warnings: [],
+      });
+      expect(await groupRolesOf(w, first.id)).to.deep.equal({ [w.tenantA.id]: { inheritable: true, roles: [`${w.app.name}:Reader`, `${w.app.name}:Writer`] } });
+      expect(await groupRolesOf(w, second.id)).to.deep.equal({});
+    });
 
     it('gives groups roles through the group page’s own rules, by name or id, and reports bad rows', async () => {
       const sales = await groupIn(w, w.areaA, { name: `Sales ${randomUUID().slice(0, 6)}` });
@@ -367,8 +387,9 @@ describe('Permissions page imports (tenantIdentities templates and bulk inserts)
         [w.tenantA.id]: { inheritable: true, roles: [`${w.app.name}:Reader`] },
         [w.tenantB.id]: { inheritable: false, roles: [`${w.app.name}:Writer`] },
       });
-      const logs = (await systemLogs(w, 'AddGroupTenantRoles', w.callers.admin.id)).filter((l) => [sales.id, twinA.id].includes(l.metadata.groupId as string));
-      expect(logs.map((l) => [l.metadata.groupId, l.tenant_id])).to.deep.equal([
+      const logs = (await systemLogs(w, 'Permission', w.callers.admin.id)).filter((l) => [sales.id, twinA.id].includes(l.metadata.targetGroupId as string));
+      expect(logs.every((l) => l.metadata.via === 'groups' && l.metadata.action === 'grant')).to.equal(true);
+      expect(logs.map((l) => [l.metadata.targetGroupId, l.tenant_id])).to.deep.equal([
         [sales.id, w.tenantA.id],
         [twinA.id, w.tenantA.id],
       ]);

@@ -1,27 +1,27 @@
 import { AppError, GLOBAL_TENANT_ID, type AppContext, type JobHandler } from '@gatehouse/core';
 import { writeSystemLog } from '../../audit/system-log.js';
+import type { Target } from '@gatehouse/core/access';
+import { callerAuthority } from '../../access.js';
 import { inScope, type CallerScope } from '../../auth/scope.js';
 import { readSheet, type SheetRow } from '../../excel/workbook.js';
-import { findUserName } from '../directory/lookups.js';
-import { findUsersByLogin, type LoginMatch } from '../groups/excel/repository.js';
+import { findUserName, findUsersByLogin, type LoginMatch } from '../directory/lookups.js';
 import { GroupsService } from '../groups/service.js';
 import { uploadJob, type UploadJobPayload } from '../jobs/upload-jobs.js';
 import type { Actor } from '../users/access.js';
 import { RowReport, clip, knownError, one, parseYesNo, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from '../users/excel/messages.js';
 import { UserRolesService } from '../users/roles/service.js';
 import { MAX_IMPORT_ROWS, importColumns, type IdentityKind, type ImportColumn } from './excel.js';
+import { findApplicationsByKey, type ApplicationMatch, type RoleMatch } from '../directory/lookups.js';
 import {
-  findApplicationsByKey,
   findGroupsByKey,
   findOwnMembership,
   findTenantsByKey,
-  type ApplicationMatch,
   type GroupMatch,
   type OwnMembership,
-  type RoleMatch,
   type TenantMatch,
 } from './repository.js';
-import { outrankingRefusal, userGrantRefusal } from './rules.js';
+import { userGrantRefusal, userTarget } from './rules.js';
+import type { AdminContext } from '../../admin-context.js';
 
 const MESSAGES = 'tenants.identities_import';
 
@@ -59,7 +59,8 @@ export async function importUserTenantRoles(context: AppContext, userRoles: Pick
   const report = new RowReport(context, input.language);
   const lookups = await loadLookups(context, input.rows);
   const users = await findUsersByLogin(db, distinctKeys(input.rows, 'user'));
-  const ranks = new Map<string, Promise<AppError | undefined>>();
+  const authority = await callerAuthority(db, input.caller, scope);
+  const targets = new Map<string, Promise<Target | undefined>>();
   const tracker = new GrantTracker(report);
 
   const planned: Array<Grant & { user: LoginMatch }> = [];
@@ -71,8 +72,9 @@ export async function importUserTenantRoles(context: AppContext, userRoles: Pick
       report.error(row.row, problems);
       continue;
     }
-    if (!ranks.has(user.id)) ranks.set(user.id, outrankingRefusal(db, scope, user.id));
-    const refusal = userGrantRefusal(scope, grant.application, grant.tenant.id, grant.role) ?? (await ranks.get(user.id));
+    if (!targets.has(user.id)) targets.set(user.id, userTarget(db, user.id));
+    const target = await targets.get(user.id);
+    const refusal = target ? userGrantRefusal(authority, target, grant.tenant, { ...grant.role, applicationId: grant.application.id }) : new AppError('errors.not_found', 404);
     if (refusal) report.error(row.row, problemOf(refusal));
     else if (tracker.accept(user.id, grant)) planned.push({ ...grant, user });
   }
@@ -150,7 +152,7 @@ export async function importGroupTenantRoles(context: AppContext, groups: Pick<G
  * time. A row an attempt cut short had applied is, on the next attempt, a role already held: a
  * warning, never a second grant.
  */
-export function tenantRolesImportJob(context: AppContext, kind: IdentityKind): JobHandler<UploadJobPayload> {
+export function tenantRolesImportJob(context: AdminContext, kind: IdentityKind): JobHandler<UploadJobPayload> {
   const endpoint = kind === 'users' ? 'tenantIdentities.bulkInsertUsers' : 'tenantIdentities.bulkInsertGroups';
   const users = new UserRolesService(context);
   const groups = new GroupsService(context);
@@ -241,7 +243,7 @@ function resolveGrant(context: AppContext, language: string, row: SheetRow<Impor
   const inheritable = text ? parseYesNo(text.normalize('NFD').replace(/\p{M}/gu, '')) : undefined;
   if (text && inheritable === undefined) {
     const column = context.i18n.t(`${MESSAGES}.columns.inheritable`, { lng: language }) as string;
-    problems.push({ key: 'import.invalid_yes_no', params: { column } });
+    problems.push({ key: 'import.invalid_yes_no', params: { column, value: clip(text) } });
   }
   if (!tenant || !application || !role || problems.length) return undefined;
   return { row: row.row, tenant, application, role, inheritable };

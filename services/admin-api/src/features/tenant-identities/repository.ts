@@ -263,34 +263,6 @@ export async function findTenantsByKey(db: Queryable, keys: string[]): Promise<T
   return rows.map((r) => ({ id: r.id, title: r.title, areaId: r.area_id }));
 }
 
-/** An application a row may name (by id, name or display name), with its roles. */
-export interface ApplicationMatch {
-  id: string;
-  name: string;
-  displayName: string;
-  roles: RoleMatch[];
-}
-
-export interface RoleMatch {
-  id: string;
-  name: string;
-  byHierarchy: boolean;
-}
-
-/** The applications whose id, name or display name (any case) is one of `keys` (lower-cased), each with its roles. */
-export async function findApplicationsByKey(db: Queryable, keys: string[]): Promise<ApplicationMatch[]> {
-  if (!keys.length) return [];
-  const rows = await db.query<Array<{ id: string; name: string; display_name: string; roles: RoleMatch[] }>>(
-    `SELECT app.id, app.name, app.display_name,
-            COALESCE((SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'byHierarchy', r.by_hierarchy) ORDER BY r.name, r.id)
-                        FROM roles r WHERE r.application_id = app.id), '[]'::json) AS roles
-       FROM applications app
-      WHERE lower(app.id) = ANY($1::text[]) OR lower(app.name) = ANY($1::text[]) OR lower(app.display_name) = ANY($1::text[])`,
-    [keys],
-  );
-  return rows.map((r) => ({ id: r.id, name: r.name, displayName: r.display_name, roles: r.roles }));
-}
-
 /** A group a row may name (by id or name). */
 export interface GroupMatch {
   id: string;

@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import { tenantIdentitiesRoutes } from '@gatehouse/contracts';
 import { toListQuery, type AppContext } from '@gatehouse/core';
 import type { Context } from 'koa';
+import { callerAuthority } from '../../access.js';
+import type { Caller } from '../../auth/koa-admin-auth.js';
 import type { CallerScope } from '../../auth/scope.js';
 import { xlsxUploadReader, type UploadedWorkbook } from '../../excel/upload.js';
 import { attachment, readSheet } from '../../excel/workbook.js';
@@ -10,6 +12,7 @@ import { queueUpload } from '../jobs/uploads.js';
 import { MAX_IMPORT_ROWS, identityTemplate, importColumns, type IdentityKind } from './excel.js';
 import { USER_DISPLAY_NAME_SQL } from './repository.js';
 import { TenantIdentitiesService } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /** The lists' sortable fields and the SQL they sort by. */
 const USER_SORT = { userName: 'u.user_name', email: 'u.email', displayName: USER_DISPLAY_NAME_SQL, areaName: 'a.name' };
@@ -23,7 +26,7 @@ const TEMPLATE_FILE: Record<IdentityKind, string> = { users: 'UsersWithTenantTem
  * imports that give them roles in tenants (run in the background: tenantRolesImportJob). The
  * caller is already authenticated.
  */
-export function tenantIdentityRoutes(context: AppContext, service = new TenantIdentitiesService(context)): Router {
+export function tenantIdentityRoutes(context: AdminContext, service = new TenantIdentitiesService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const routes = tenantIdentitiesRoutes;
@@ -42,8 +45,9 @@ export function tenantIdentityRoutes(context: AppContext, service = new TenantId
   bind(router, routes.group, async ({ scope, params }) => service.group(await scope(), params.groupId));
   bind(router, routes.groupUsers, async ({ scope, params, query }) => service.groupUsers(await scope(), params.groupId, toListQuery(query, GROUP_USER_SORT)));
 
-  const template = (kind: IdentityKind) => async ({ ctx, scope }: { ctx: Context; scope: () => Promise<CallerScope> }) => {
-    const content = await identityTemplate(context, await scope(), kind, language(ctx));
+  const template = (kind: IdentityKind) => async ({ ctx, caller, scope }: { ctx: Context; caller: Caller; scope: () => Promise<CallerScope> }) => {
+    const callerScope = await scope();
+    const content = await identityTemplate(context, callerScope, await callerAuthority(context.dataSource, caller, callerScope), kind, language(ctx));
     attachment(ctx, TEMPLATE_FILE[kind]);
     ctx.body = content;
   };

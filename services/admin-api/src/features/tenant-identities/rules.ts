@@ -1,48 +1,42 @@
-import { AppError } from '@gatehouse/core';
-import type { DataSource } from 'typeorm';
-import type { CallerScope } from '../../auth/scope.js';
-import { assertMayManage } from '../users/access.js';
-import { assertMayGrant } from '../users/roles/service.js';
+import { AppError, GLOBAL_TENANT_ID } from '@gatehouse/core';
+import { findTarget, mayGrantRoles, mayOfferRole, type Authority, type Target } from '@gatehouse/core/access';
+import type { Queryable } from '../../db.js';
 
-/** assertMayManage's refusals, worded as the tenant page words them. */
+/** The refusals of rank, worded as the tenant page words them. */
 const OUTRANKED: string[] = ['users.manage_god_only', 'users.manage_admin_only'];
 
+/** A role of an import row, as the rules see it. */
+interface RowRole {
+  id: string;
+  name: string;
+  applicationId: string;
+  byHierarchy: boolean;
+}
+
 /**
- * Why the caller may not give a user this role in this tenant, by the rules of the user page's
- * role switches (the Global tenant and the Identity application's roles for administrators, God
- * for God, no role granted through the hierarchy only); undefined when they may.
+ * Why the caller may not give `target` this role in this tenant, by the rules of tenant access (the
+ * user page's: the Global tenant and the Identity application's roles for administrators, God for
+ * God, no role granted through the hierarchy only, never to oneself, never to someone who outranks
+ * the caller); undefined when they may. An outranking user is worded as the tenant page words it.
  */
-export function userGrantRefusal(
-  scope: CallerScope,
-  application: { id: string; name: string; displayName: string },
-  tenantId: string,
-  role: { name: string; byHierarchy: boolean },
-): AppError | undefined {
-  if (role.byHierarchy) return new AppError('users.role_by_hierarchy', 400);
-  try {
-    assertMayGrant(scope, { id: application.id, name: application.name, display_name: application.displayName }, [tenantId], [role.name]);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  return undefined;
+export function userGrantRefusal(authority: Authority, target: Target, tenant: { id: string; areaId: string | null }, role: RowRole): AppError | undefined {
+  const decision = mayGrantRoles(authority, {
+    path: 'users',
+    target,
+    tenants: [tenant.id === GLOBAL_TENANT_ID ? { id: GLOBAL_TENANT_ID, areaId: null } : tenant],
+    roles: [{ ...role, operationRequestVisible: false, serviceManagerVisible: false }],
+  });
+  if (decision.ok) return undefined;
+  if (OUTRANKED.includes(decision.code)) return new AppError('tenants.target_outranks', decision.status);
+  return new AppError(decision.code, decision.status, decision.params ?? {});
 }
 
 /** Whether the caller may give this role of this application at all (in a tenant of theirs other than Global). */
-export function mayGrantRole(scope: CallerScope, applicationId: string, roleName: string): boolean {
-  return userGrantRefusal(scope, { id: applicationId, name: '', displayName: '' }, '', { name: roleName, byHierarchy: false }) === undefined;
+export function mayGrantRole(authority: Authority, applicationId: string, roleName: string): boolean {
+  return mayOfferRole(authority, 'users', { id: '', name: roleName, applicationId, byHierarchy: false, operationRequestVisible: false, serviceManagerVisible: false });
 }
 
-/**
- * Why the caller may not change the roles of this user: the tenant page's rule, that the user does
- * not outrank the caller (assertMayManage: God is God's, other administration roles administrators').
- */
-export async function outrankingRefusal(db: DataSource, scope: CallerScope, userId: string): Promise<AppError | undefined> {
-  try {
-    await assertMayManage(db.manager, scope, userId);
-    return undefined;
-  } catch (error) {
-    if (error instanceof AppError && OUTRANKED.includes(error.code)) return new AppError('tenants.target_outranks', error.status);
-    throw error;
-  }
+/** The user as the rules see them (their Identity roles everywhere); undefined when they do not exist. */
+export function userTarget(db: Queryable, userId: string): Promise<Target | undefined> {
+  return findTarget(db, { type: 'User', id: userId });
 }

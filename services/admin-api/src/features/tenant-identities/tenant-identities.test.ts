@@ -128,7 +128,7 @@ describe('Permissions page API (tenantIdentities)', () => {
       for (const roles of [[], ['User']]) {
         const res = await callWithRoles(w, roles, '/tenantIdentities', ann);
         expect(res.status).to.equal(403);
-        expect(res.body.message).to.equal('You dont have permission to perform this action');
+        expect(res.body.message).to.equal('You do not have permission to perform this action');
       }
     });
 

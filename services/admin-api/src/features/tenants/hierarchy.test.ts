@@ -403,7 +403,7 @@ describe('tenants: the tree, its changes and its lists', function () {
       expect((await move(created.body.id, parent.id, 'manager')).status).to.equal(200);
       const members = await call(w, 'get', `/tenants/${parent.id}/members`, { as: 'manager' });
       expect(members.status).to.equal(403);
-      expect(members.body.message).to.equal('You dont have permission to perform this action');
+      expect(members.body.message).to.equal('You do not have permission to perform this action');
     });
 
     it('refuses every tenant endpoint to a caller whose roles are not listed (403), changing nothing', async () => {
@@ -454,8 +454,8 @@ describe('tenants: the tree, its changes and its lists', function () {
       expect(name).to.equal('Tenants');
       expect(rows[0]).to.deep.equal(['Title', 'Area', 'Parent', 'Hierarchy', 'CIF', 'European VAT', 'Group alias', 'Creation', 'Customised', 'MFA required', 'Children', 'Modified on (UTC)']);
       expect(rows.slice(1).map((r) => r.slice(0, 11))).to.deep.equal([
-        [`${t} root`, w.areaA.name, undefined, undefined, 'B1', undefined, undefined, 'Manual', false, false, 1],
-        [`${t} child`, w.areaA.name, root.title, root.title, undefined, undefined, undefined, 'Auto', false, false, 0],
+        [`${t} root`, w.areaA.name, undefined, undefined, 'B1', undefined, undefined, 'Manual', 'No', 'No', 1],
+        [`${t} child`, w.areaA.name, root.title, root.title, undefined, undefined, undefined, 'Automatic', 'No', 'No', 0],
       ]);
       expect(rows[1]![11]).to.be.instanceOf(Date);
     });
@@ -483,6 +483,16 @@ describe('tenants: the tree, its changes and its lists', function () {
       expect(name).to.equal('Entités');
       expect(rows).to.have.length(1);
       expect(rows[0]!.slice(0, 3)).to.deep.equal(['Titre', 'Zone', 'Parent']);
+    });
+
+    it('writes the values in the caller’s language too: creation and yes/no', async () => {
+      const t = tag();
+      await tenant({ title: `${t} auto`, creationType: 'Auto' });
+      const de = await firstSheet((await exportFile(w, `/tenants/export?$search=${t}`, { lang: 'de' })).file.body as Buffer);
+      expect(de.rows[0]!.slice(7, 10)).to.deep.equal(['Erstellung', 'Angepasst', 'MFA erforderlich']);
+      expect(de.rows[1]!.slice(7, 10)).to.deep.equal(['Automatisch', 'Nein', 'Nein']);
+      const en = await firstSheet((await exportFile(w, `/tenants/export?$search=${t}`, { lang: 'en' })).file.body as Buffer);
+      expect(en.rows[1]!.slice(7, 10)).to.deep.equal(['Automatic', 'No', 'No']);
     });
 
     it('exports only the area administrator’s areas', async () => {
@@ -542,13 +552,13 @@ describe('tenants: the tree, its changes and its lists', function () {
       try {
         const job = await queuedJob(w.context, await call(w, 'get', '/tenants/export', { as: 'areaAdmin', user: former }));
         expect(job.status).to.equal('Failed');
-        expect(job.error).to.equal('You dont have permission to perform this action');
+        expect(job.error).to.equal('You do not have permission to perform this action');
       } finally {
         await undo();
       }
       expect(await db().query(`SELECT id FROM stored_files WHERE owner_id = $1`, [former.id])).to.deep.equal([]);
       const notification = await jobNotification(w, former.id, 'ExportTenants');
-      expect(notification.data).to.deep.include({ success: false, messageError: 'You dont have permission to perform this action' });
+      expect(notification.data).to.deep.include({ success: false, messageError: 'You do not have permission to perform this action' });
     });
   });
 });

@@ -1,8 +1,8 @@
-import type { TenantMember, TenantMemberRole } from '@gatehouse/contracts';
+import { sortRoleOrigins, type RoleOrigin, type TenantMember, type TenantMemberRole } from '@gatehouse/contracts';
 import { GLOBAL_TENANT_ID, likePattern, type IdentityType, type ListQuery } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
 import { listTotal } from '../../list-total.js';
-import { MAX_DEPTH } from './repository.js';
+import { MAX_DEPTH } from '../directory/lookups.js';
 
 /**
  * The memberships that give roles in tenant $1: its own, the inheritable ones of its ancestors,
@@ -17,7 +17,7 @@ const SOURCES = `
   ),
   sources AS (
     SELECT tm.id AS membership_id, tm.identity_type, coalesce(tm.user_id, tm.group_id) AS identity_id,
-           tm.is_inheritable, tm.tenant_id = $1 AS own
+           tm.is_inheritable, tm.tenant_id = $1 AS own, tm.tenant_id AS grant_tenant_id
       FROM tenant_members tm
      WHERE (tm.tenant_id = $1
             OR (tm.is_inheritable AND tm.tenant_id IN (SELECT id FROM ancestors))
@@ -126,17 +126,32 @@ export async function findMemberRoles(db: Queryable, filter: MemberFilter, ident
   const byIdentity = new Map<string, TenantMemberRole[]>(identityIds.map((id) => [id, []]));
   if (identityIds.length === 0) return byIdentity;
   const rows = await db.query<
-    Array<{ identity_id: string; role_id: string; role_name: string; application_id: string; application_name: string; hierarchy_type: TenantMemberRole['hierarchyType'] }>
+    Array<{
+      identity_id: string;
+      role_id: string;
+      role_name: string;
+      application_id: string;
+      application_name: string;
+      application_display_name: string;
+      hierarchy_type: TenantMemberRole['hierarchyType'];
+      origins: RoleOrigin[];
+    }>
   >(
+    // A member's roles are those of its own memberships: in its own name here, or inherited from
+    // the tenant of an inheritable membership above (or the Global tenant).
     `WITH RECURSIVE ${SOURCES}
-     SELECT s.identity_id, r.id AS role_id, r.name AS role_name, a.id AS application_id, a.name AS application_name,
-            ${hierarchyType('bool_or(s.own)', 'bool_or(NOT s.own)')} AS hierarchy_type
+     SELECT s.identity_id, r.id AS role_id, r.name AS role_name, a.id AS application_id, a.name AS application_name, a.display_name AS application_display_name,
+            ${hierarchyType('bool_or(s.own)', 'bool_or(NOT s.own)')} AS hierarchy_type,
+            jsonb_agg(DISTINCT jsonb_build_object(
+              'via', CASE WHEN s.own THEN 'own' ELSE 'hierarchy' END,
+              'groupName', NULL,
+              'tenantName', CASE WHEN s.own THEN NULL ELSE (SELECT gt.title FROM tenants gt WHERE gt.id = s.grant_tenant_id) END)) AS origins
        FROM sources s
        JOIN tenant_member_roles tmr ON tmr.tenant_member_id = s.membership_id
        JOIN roles r ON r.id = tmr.role_id
        JOIN applications a ON a.id = r.application_id
       WHERE s.identity_id = ANY($5::uuid[])
-      GROUP BY s.identity_id, r.id, r.name, a.id, a.name
+      GROUP BY s.identity_id, r.id, r.name, a.id, a.name, a.display_name
       ORDER BY a.name, r.name, r.id`,
     [...sourceParams(filter), identityIds],
   );
@@ -146,7 +161,9 @@ export async function findMemberRoles(db: Queryable, filter: MemberFilter, ident
       roleName: row.role_name,
       applicationId: row.application_id,
       applicationName: row.application_name,
+      applicationDisplayName: row.application_display_name,
       hierarchyType: row.hierarchy_type,
+      origins: sortRoleOrigins(row.origins),
     });
   }
   return byIdentity;
@@ -159,69 +176,35 @@ export async function identityExists(db: Queryable, identityType: IdentityType, 
   return rows.length > 0;
 }
 
-/** A role of the identity's in one membership, removed by a revocation. */
-export interface RemovedRole {
-  membershipId: string;
+/** A role the identity holds in its own membership of a tenant. */
+export interface HeldApplicationRole {
   tenantId: string;
   tenantTitle: string;
+  tenantAreaId: string | null;
   roleId: string;
-  roleName: string;
-  applicationId: string;
-  applicationName: string;
 }
 
 /**
- * The roles of these applications the identity holds in its own memberships of the tenants given,
- * with their memberships locked until the transaction ends.
+ * The roles of these applications the identity holds in its own memberships of the tenants given:
+ * in the first, all of them; in the others (its ancestors), those of inheritable memberships.
  */
-export async function lockIdentityRoles(
+export async function findIdentityRolesIn(
   db: Queryable,
   identityType: IdentityType,
   identityId: string,
   tenantIds: string[],
   applicationIds: string[],
-): Promise<RemovedRole[]> {
+): Promise<HeldApplicationRole[]> {
   const column = identityType === 'User' ? 'user_id' : 'group_id';
-  await db.query(`SELECT id FROM tenant_members WHERE ${column} = $1 AND tenant_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [identityId, tenantIds]);
-  const rows = await db.query<
-    Array<{ membership_id: string; tenant_id: string; tenant_title: string; role_id: string; role_name: string; application_id: string; application_name: string }>
-  >(
-    `SELECT tm.id AS membership_id, tm.tenant_id, t.title AS tenant_title, r.id AS role_id, r.name AS role_name,
-            a.id AS application_id, a.name AS application_name
+  return db.query<HeldApplicationRole[]>(
+    `SELECT tm.tenant_id AS "tenantId", t.title AS "tenantTitle", t.area_id AS "tenantAreaId", r.id AS "roleId"
        FROM tenant_members tm
        JOIN tenants t ON t.id = tm.tenant_id
        JOIN tenant_member_roles tmr ON tmr.tenant_member_id = tm.id
        JOIN roles r ON r.id = tmr.role_id
-       JOIN applications a ON a.id = r.application_id
       WHERE tm.${column} = $1 AND tm.tenant_id = ANY($2::uuid[]) AND r.application_id = ANY($3::varchar[])
         AND (tm.tenant_id = $4 OR tm.is_inheritable)
-      ORDER BY t.title, tm.tenant_id, a.name, r.name`,
+      ORDER BY t.title, tm.tenant_id, r.name`,
     [identityId, tenantIds, applicationIds, tenantIds[0]],
-  );
-  return rows.map((row) => ({
-    membershipId: row.membership_id,
-    tenantId: row.tenant_id,
-    tenantTitle: row.tenant_title,
-    roleId: row.role_id,
-    roleName: row.role_name,
-    applicationId: row.application_id,
-    applicationName: row.application_name,
-  }));
-}
-
-/** Removes the roles from their memberships, then deletes the memberships left without a role. */
-export async function removeRoles(db: Queryable, roles: RemovedRole[]): Promise<void> {
-  if (roles.length === 0) return;
-  await db.query(
-    `DELETE FROM tenant_member_roles tmr
-      USING unnest($1::uuid[], $2::uuid[]) AS gone(membership_id, role_id)
-      WHERE tmr.tenant_member_id = gone.membership_id AND tmr.role_id = gone.role_id`,
-    [roles.map((role) => role.membershipId), roles.map((role) => role.roleId)],
-  );
-  await db.query(
-    `DELETE FROM tenant_members tm
-      WHERE tm.id = ANY($1::uuid[])
-        AND NOT EXISTS (SELECT 1 FROM tenant_member_roles tmr WHERE tmr.tenant_member_id = tm.id)`,
-    [[...new Set(roles.map((role) => role.membershipId))]],
   );
 }

@@ -1,20 +1,17 @@
 import type { AddTenantMemberBody, ErrorCode, RevokeAccessBody, TenantMember } from '@gatehouse/contracts';
 import { AppError, GLOBAL_TENANT_ID, type AppContext, type IdentityType, type ListQuery } from '@gatehouse/core';
-import { writeSystemLog } from '../../audit/system-log.js';
+import type { TenantAccess } from '@gatehouse/core/access';
+import { callerActor, tenantAccess } from '../../access.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import type { CallerScope } from '../../auth/scope.js';
 import type { Queryable } from '../../db.js';
-import { findRoles, findUserName } from '../directory/lookups.js';
-import { memberIds } from '../groups/repository.js';
-import { GroupsService, assertMayGrant as assertMayGrantGroupRoles, assertUsersGroupEditable, lockedGroup } from '../groups/service.js';
-import { assertMayManage } from '../users/access.js';
-import { UserRolesService, assertMayGrant as assertMayGrantUserRoles } from '../users/roles/service.js';
-import { MEMBER_SORT, findMemberRoles, identityExists, listMembers, lockIdentityRoles, removeRoles, type MemberFilter, type RemovedRole } from './members-repository.js';
+import { findRoles } from '../directory/lookups.js';
+import { GroupsService } from '../groups/service.js';
+import { UserRolesService } from '../users/roles/service.js';
+import { MEMBER_SORT, findIdentityRolesIn, findMemberRoles, identityExists, listMembers, type MemberFilter } from './members-repository.js';
 import { findAncestorIds } from './repository.js';
 import { fieldError, visibleTenant } from './service.js';
-
-/** Past this many users, one "everyone's roles changed" beats a message per user. */
-const PER_USER_ANNOUNCEMENT_LIMIT = 200;
+import type { AdminContext } from '../../admin-context.js';
 
 /**
  * The tenant pages word the users' and groups' refusals in their own terms: the same rule, the
@@ -63,9 +60,12 @@ export class TenantMembersService {
   private readonly userRoles: UserRolesService;
   private readonly groups: GroupsService;
 
-  constructor(private readonly context: AppContext) {
-    this.userRoles = new UserRolesService(context);
-    this.groups = new GroupsService(context);
+  private readonly access: TenantAccess;
+
+  constructor(private readonly context: AdminContext) {
+    this.access = tenantAccess(context);
+    this.userRoles = new UserRolesService(context, this.access);
+    this.groups = new GroupsService(context, this.access);
   }
 
   private get db() {
@@ -125,7 +125,6 @@ export class TenantMembersService {
 
     const { created } = await inTenantTerms(async () => {
       if (identity.type === 'Group') return this.groups.addTenantRoles(caller, scope, identity.id, { tenantId: target, roleIds, isInheritable: body.isInheritable });
-      await assertMayManage(this.db.manager, scope, identity.id);
       return this.userRoles.grantTenantRoles(caller, scope, identity.id, { tenantId: target, roleIds, isInheritable: body.isInheritable });
     });
     return { created, member: (await this.member(this.db, tenant, identity))! };
@@ -134,9 +133,10 @@ export class TenantMembersService {
   /**
    * Takes away the identity's own roles of these applications in the tenant and, with
    * `includeParent` (administrators only), its inheritable grants of them in the ancestors, which
-   * reach the tenant by hierarchy (and so their other descendants too). Other applications' roles
-   * stay; memberships left empty are deleted. Answers the member as it now stands, its roles
-   * possibly empty; 404 when it held nothing in the tenant.
+   * reach the tenant by hierarchy (and so their other descendants too), by the rules of tenant
+   * access for the user or the group. Other applications' roles stay; memberships left empty are
+   * deleted. Answers the member as it now stands, its roles possibly empty; 404 when it held
+   * nothing in the tenant.
    */
   async revoke(caller: Caller, scope: CallerScope, body: RevokeAccessBody & { isGroup: boolean; includeParent: boolean }): Promise<TenantMember> {
     const tenant = await visibleTenant(this.db, scope, body.tenantId);
@@ -145,60 +145,20 @@ export class TenantMembersService {
     const before = await this.member(this.db, tenant, identity);
     if (!before) throw new AppError('tenants.not_member', 404);
     const applicationIds = [...new Set(body.applicationIds)];
+    const origin = { fromTenantId: tenant.id, includeParent: body.includeParent, applicationIds };
+    const actor = await callerActor(this.db, caller, scope, identity.type === 'User' ? 'users' : 'groups', origin);
 
-    const removed = await inTenantTerms(() =>
-      this.db.transaction(async (em) => {
-        if (identity.type === 'Group') {
-          assertUsersGroupEditable(await lockedGroup(em, caller, scope, identity.id), scope);
-        } else {
-          await assertMayManage(em, scope, identity.id);
+    await inTenantTerms(() =>
+      this.access.transaction(async (changes) => {
+        const tenantIds = [tenant.id, ...(body.includeParent ? await findAncestorIds(changes.em, tenant.id) : [])];
+        const held = await findIdentityRolesIn(changes.em, identity.type, identity.id, tenantIds, applicationIds);
+        for (const [tenantId, roles] of groupBy(held, (role) => role.tenantId)) {
+          const where = { id: tenantId, title: roles[0]!.tenantTitle, areaId: roles[0]!.tenantAreaId };
+          await changes.revoke(actor, { identity, tenant: where, roleIds: roles.map((role) => role.roleId) });
         }
-        const tenantIds = [tenant.id, ...(body.includeParent ? await findAncestorIds(em, tenant.id) : [])];
-        const roles = await lockIdentityRoles(em, identity.type, identity.id, tenantIds, applicationIds);
-        assertMayRevoke(scope, identity, roles);
-        await removeRoles(em, roles);
-        const actor = { userId: caller.userId, userName: await findUserName(em, caller.userId) };
-        for (const [tenantOfRoles, held] of groupBy(roles, (role) => role.tenantId)) {
-          await writeSystemLog(em, {
-            operation: 'Permission',
-            ...actor,
-            tenantId: tenantOfRoles,
-            tenantName: held[0]!.tenantTitle,
-            metadata: {
-              action: 'revokeAccess',
-              ...(identity.type === 'User' ? { targetUserId: identity.id } : { targetGroupId: identity.id }),
-              targetName: before.displayName,
-              fromTenantId: tenant.id,
-              includeParent: body.includeParent,
-              applicationIds,
-              roles: held.map((role) => ({ roleId: role.roleId, roleName: role.roleName, applicationId: role.applicationId })),
-            },
-          });
-        }
-        return roles;
       }),
     );
-    if (removed.length) await this.announce(identity);
     return (await this.member(this.db, tenant, identity)) ?? { ...before, id: null, isInheritable: false, hierarchyType: 'Own', roles: [] };
-  }
-
-  /** Tells every node that the identity's effective roles changed: the user's, or each member's of the group. */
-  private async announce(identity: Identity): Promise<void> {
-    const userIds = identity.type === 'User' ? [identity.id] : await memberIds(this.db, identity.id);
-    if (userIds.length > PER_USER_ANNOUNCEMENT_LIMIT) return this.context.broadcast.publish('roles.changed', {});
-    for (const userId of userIds) this.context.broadcast.publish('roles.changed', { userId });
-  }
-}
-
-/** Taking a role away takes what giving it takes: the users' rules for a user, the groups' for a group. */
-function assertMayRevoke(scope: CallerScope, identity: Identity, roles: RemovedRole[]): void {
-  if (identity.type === 'Group') {
-    assertMayGrantGroupRoles(roles.map((role) => ({ name: role.roleName, applicationId: role.applicationId })), scope);
-    return;
-  }
-  for (const [applicationId, held] of groupBy(roles, (role) => role.applicationId)) {
-    const application = { id: applicationId, name: held[0]!.applicationName, display_name: held[0]!.applicationName };
-    assertMayGrantUserRoles(scope, application, [...new Set(held.map((role) => role.tenantId))], held.map((role) => role.roleName));
   }
 }
 

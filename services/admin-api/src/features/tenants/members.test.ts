@@ -54,12 +54,18 @@ describe('tenant members: who holds roles where, giving and taking them', functi
     }
     return heard;
   };
-  const roleView = (role: { id: string; name: string }, application: Application, hierarchyType: string) => ({
+  /** A member's role as the API shows it; `from` names the tenant it is inherited from (ByHierarchy, Both). */
+  const roleView = (role: { id: string; name: string }, application: Application, hierarchyType: string, from?: { title: string }) => ({
     roleId: role.id,
     roleName: role.name,
     applicationId: application.id,
     applicationName: application.name,
+    applicationDisplayName: application.displayName,
     hierarchyType,
+    origins: [
+      ...(hierarchyType === 'ByHierarchy' ? [] : [{ via: 'own', groupName: null, tenantName: null }]),
+      ...(hierarchyType === 'Own' ? [] : [{ via: 'hierarchy', groupName: null, tenantName: from!.title }]),
+    ],
   });
 
   describe('inheritance follows the tree', () => {
@@ -91,7 +97,7 @@ describe('tenant members: who holds roles where, giving and taking them', functi
           displayName: 'Ursula Upton',
           isInheritable: true,
           hierarchyType: 'ByHierarchy',
-          roles: [roleView(reader(), app, 'ByHierarchy')],
+          roles: [roleView(reader(), app, 'ByHierarchy', parent)],
         },
       ]);
 
@@ -100,7 +106,7 @@ describe('tenant members: who holds roles where, giving and taking them', functi
       expect(added.status).to.equal(201);
       expect(added.body).to.include({ hierarchyType: 'Both' });
       expect(added.body.id).to.be.a('string');
-      expect(added.body.roles).to.deep.equal([roleView(reader(), app, 'Both')]);
+      expect(added.body.roles).to.deep.equal([roleView(reader(), app, 'Both', parent)]);
       expect(await held(u)).to.deep.equal([['Reader', 'Both']]);
 
       expect((await call(w, 'put', `/tenants/${child.id}/change-parent`, { body: { newParentId: null } })).status).to.equal(200);
@@ -125,7 +131,7 @@ describe('tenant members: who holds roles where, giving and taking them', functi
       const all = await ids('excludeUserGlobal=false');
       expect(all).to.include.members([mine.id, everywhere.id, globalGroup.id]);
       const gil = (await members(t.id, `excludeUserGlobal=false&$search=${encodeURIComponent(everywhere.userName)}`)).body.items[0];
-      expect(gil).to.deep.include({ id: null, displayName: 'Gil Global', hierarchyType: 'ByHierarchy', roles: [roleView(viewer(), other, 'ByHierarchy')] });
+      expect(gil).to.deep.include({ id: null, displayName: 'Gil Global', hierarchyType: 'ByHierarchy', roles: [roleView(viewer(), other, 'ByHierarchy', { title: 'Global' })] });
     });
 
     it('pages, searches and sorts the members, and leaves the roles out unless asked', async () => {
@@ -166,17 +172,17 @@ describe('tenant members: who holds roles where, giving and taking them', functi
       expect(await ownRoles(t.id, 'user_id', u.id)).to.deep.equal(['Reader', 'Viewer', 'Writer']);
       expect(await membershipCount(t.id, 'user_id', u.id)).to.equal(1);
       const logs = await db().query(`SELECT operation, metadata FROM system_logs WHERE tenant_id = $1 ORDER BY id`, [t.id]);
-      const rows = logs.map((l: { operation: string; metadata: { applicationId: string; action: string; roles: Array<{ roleName: string }> } }) => [
+      const rows = logs.map((l: { operation: string; metadata: { action: string; via: string; targetUserId: string; added: Array<{ roleName: string; applicationId: string }> } }) => [
         l.operation,
         l.metadata.action,
-        l.metadata.applicationId,
-        l.metadata.roles.map((r) => r.roleName),
+        l.metadata.via,
+        l.metadata.targetUserId,
+        l.metadata.added.map((r) => `${r.applicationId}:${r.roleName}`).sort(),
       ]);
-      expect(rows[0]).to.deep.equal(['Permission', 'grant', app.id, ['Reader']]);
-      // One row per application of the second call.
-      expect(rows.slice(1)).to.have.deep.members([
-        ['Permission', 'grant', app.id, ['Writer']],
-        ['Permission', 'grant', other.id, ['Viewer']],
+      // One row per change of the membership, naming every role it added, of every application.
+      expect(rows).to.deep.equal([
+        ['Permission', 'grant', 'users', u.id, [`${app.id}:Reader`]],
+        ['Permission', 'grant', 'users', u.id, [`${app.id}:Writer`, `${other.id}:Viewer`].sort()],
       ]);
     });
 
@@ -310,7 +316,7 @@ describe('tenant members: who holds roles where, giving and taking them', functi
       const res = await call(w, 'get', `/tenants/members/identity?identityId=${u.id}&tenantId=${t.id}`, { as: 'manager' });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ identityId: u.id, tenantId: t.id, hierarchyType: 'Both', isInheritable: false });
-      expect(res.body.roles).to.deep.equal([roleView(reader(), app, 'Own'), roleView(writer(), app, 'ByHierarchy')]);
+      expect(res.body.roles).to.deep.equal([roleView(reader(), app, 'Own'), roleView(writer(), app, 'ByHierarchy', parent)]);
 
       const stranger = await person();
       const none = await call(w, 'get', `/tenants/members/identity?identityId=${stranger.id}&tenantId=${t.id}`);
@@ -343,9 +349,10 @@ describe('tenant members: who holds roles where, giving and taking them', functi
       expect(res.body.roles).to.deep.equal([roleView(viewer(), other, 'Own')]);
       expect(heard).to.deep.equal([{ userId: u.id }]);
       expect(await ownRoles(t.id, 'user_id', u.id)).to.deep.equal(['Viewer']);
-      const [log] = await db().query(`SELECT operation, user_id, metadata FROM system_logs WHERE tenant_id = $1 AND metadata->>'action' = 'revokeAccess'`, [t.id]);
+      const [log] = await db().query(`SELECT operation, user_id, metadata FROM system_logs WHERE tenant_id = $1 AND metadata->>'action' = 'revoke'`, [t.id]);
       expect(log.user_id).to.equal(w.callers.manager.id);
-      expect(log.metadata.roles.map((r: { roleName: string }) => r.roleName).sort()).to.deep.equal(['Reader', 'Writer']);
+      expect(log.metadata).to.deep.include({ via: 'users', targetUserId: u.id, fromTenantId: t.id });
+      expect(log.metadata.removed.map((r: { roleName: string }) => r.roleName).sort()).to.deep.equal(['Reader', 'Writer']);
     });
 
     it('deletes a membership left without roles and answers the member with none', async () => {
@@ -372,7 +379,7 @@ describe('tenant members: who holds roles where, giving and taking them', functi
 
       const own = await revoke({ tenantId: t.id, userId: u.id, applicationIds: [app.id] }, 'manager');
       expect(own.status).to.equal(200);
-      expect(own.body.roles).to.have.deep.members([roleView(reader(), app, 'ByHierarchy'), roleView(viewer(), other, 'ByHierarchy')]);
+      expect(own.body.roles).to.have.deep.members([roleView(reader(), app, 'ByHierarchy', parent), roleView(viewer(), other, 'ByHierarchy', parent)]);
 
       const refused = await revoke({ tenantId: t.id, userId: u.id, applicationIds: [app.id], includeParent: true }, 'manager');
       expect(refused.status).to.equal(403);
@@ -381,7 +388,7 @@ describe('tenant members: who holds roles where, giving and taking them', functi
 
       const all = await revoke({ tenantId: t.id, userId: u.id, applicationIds: [app.id], includeParent: true });
       expect(all.status).to.equal(200);
-      expect(all.body.roles).to.deep.equal([roleView(viewer(), other, 'ByHierarchy')]);
+      expect(all.body.roles).to.deep.equal([roleView(viewer(), other, 'ByHierarchy', parent)]);
       expect(await ownRoles(parent.id, 'user_id', u.id)).to.deep.equal(['Viewer']);
       // Gone from the parent, so from every tenant below it.
       const inSibling = await resolveEffectiveRoles(db(), u.id, { tenantId: sibling.id });
@@ -472,14 +479,18 @@ describe('tenant members: who holds roles where, giving and taking them', functi
       // By name: Ana's lines, then the group's.
       expect(rows.map((row) => row[0])).to.deep.equal(['Type', 'User', 'User', 'Group']);
       expect(rows.slice(1)).to.have.deep.members([
-        ['User', 'Ana Export', u.email, false, 'Own', app.name, 'Reader', 'Own'],
-        ['User', 'Ana Export', u.email, false, 'Own', other.name, 'Viewer', 'Own'],
-        ['Group', group.name, undefined, true, 'ByHierarchy', app.name, 'Writer', 'ByHierarchy'],
+        ['User', 'Ana Export', u.email, 'No', 'Directly', app.name, 'Reader', 'Directly'],
+        ['User', 'Ana Export', u.email, 'No', 'Directly', other.name, 'Viewer', 'Directly'],
+        ['Group', group.name, undefined, 'Yes', 'Inherited', app.name, 'Writer', 'Inherited'],
       ]);
 
       const fr = await firstSheet((await exportFile(w, `/tenants/${t.id}/members/export`, { lang: 'fr' })).file.body as Buffer);
       expect(fr.name).to.equal('Membres');
       expect(fr.rows[0]!.slice(0, 2)).to.deep.equal(['Type', 'Nom']);
+      // The values too: types, yes/no and the way roles are held, in the requester's language.
+      const de = await firstSheet((await exportFile(w, `/tenants/${t.id}/members/export`, { lang: 'de' })).file.body as Buffer);
+      expect(de.rows.slice(1)).to.deep.include(['Gruppe', group.name, undefined, 'Ja', 'Geerbt', app.name, 'Writer', 'Geerbt']);
+      expect(de.rows.slice(1)).to.deep.include(['Benutzer', 'Ana Export', u.email, 'Nein', 'Direkt', app.name, 'Reader', 'Direkt']);
     });
 
     it('leaves out users whose roles here come from the Global tenant only, unless asked', async () => {

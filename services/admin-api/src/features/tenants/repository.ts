@@ -2,12 +2,7 @@ import type { HierarchyItem, Tenant, TenantTreeNode } from '@gatehouse/contracts
 import { GLOBAL_TENANT_ID, likePattern, type ListQuery } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
 import { listTotal } from '../../list-total.js';
-
-/**
- * How deep a walk of the tree may go. Moves never make a cycle (they are serialised and checked),
- * so this only keeps a damaged table from looping a query forever.
- */
-export const MAX_DEPTH = 1000;
+import { MAX_DEPTH } from '../directory/lookups.js';
 
 export interface TenantListFilter {
   query: ListQuery;

@@ -10,19 +10,20 @@ import { TenantMembersService } from './members-service.js';
 import { MEMBER_SORT } from './members-repository.js';
 import { TENANT_SORT } from './repository.js';
 import { TenantsService, visibleTenant } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 /**
  * `/tenants/*`; the caller is already authenticated. The fixed paths (export, members/identity,
  * members/revokeAccess, twoModeAuth) are bound before the `/tenants/:id` patterns that would
  * otherwise take them.
  */
-export function tenantRoutes(context: AppContext, service = new TenantsService(context), members = new TenantMembersService(context)): Router {
+export function tenantRoutes(context: AdminContext, service = new TenantsService(context), members = new TenantMembersService(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const routes = tenantsRoutes;
 
   bind(router, routes.list, async ({ scope, query }) => service.list(await scope(), toListQuery(query, TENANT_SORT), filtersOf(query)));
-  // The exports run as background jobs (jobs/handlers.ts); their file comes with the notification.
+  // The exports run as background jobs (the job handlers of app.ts); their file comes with the notification.
   bind(router, routes.export, async ({ ctx, caller }) => ({
     jobId: await jobQueueOf(context).enqueue('ExportTenants', exportPayload(ctx, routes.export), { userId: caller.userId }),
   }));

@@ -83,7 +83,7 @@ describe('POST /api/v1/admin/tenants/twoModeAuth/{id}', () => {
     it(`refuses a caller with ${roles.length ? roles.join(' and ') : 'no roles'} (403), changing nothing`, async () => {
       const res = await post(tenant.id, { enable: true }, roles);
       expect(res.status).to.equal(403);
-      expect(res.body).to.include({ code: 'errors.forbidden', message: 'You dont have permission to perform this action' });
+      expect(res.body).to.include({ code: 'errors.forbidden', message: 'You do not have permission to perform this action' });
       expect(await flagOf(tenant.id)).to.equal(false);
       expect(await logsOf(tenant.id)).to.deep.equal([]);
     });

@@ -1,10 +1,11 @@
-import { AppError, GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext, type FieldError } from '@gatehouse/core';
+import { AppError, GLOBAL_TENANT_ID, type AppContext, type FieldError } from '@gatehouse/core';
+import { enforce, findTarget, mayManageIdentity, type Authority } from '@gatehouse/core/access';
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import { assertInScope, type CallerScope } from '../../auth/scope.js';
 import type { Queryable } from '../../db.js';
 import { findUserName } from '../directory/lookups.js';
-import { findTenantAreas, findUserForUpdate, findUserState, type UserStateRow } from './repository.js';
+import { deleteProviderSessions, findUserForUpdate, findUserState, updateUser, type UserChanges, type UserStateRow } from './repository.js';
 
 /** Who makes a change, as the system log records it. */
 export interface Actor {
@@ -38,26 +39,46 @@ export async function userForUpdate(em: EntityManager, scope: CallerScope, id: s
 /**
  * Refuses changes to an account whose holder outranks the caller, so nobody takes over an account
  * worth more than their own (change its e-mail, then invite it or set its password, and sign in as
- * it). Only God manages a God user. Any other Identity role beyond User (Administrator, Manager,
- * TenantAdministrator, IdentityConsultant…) takes an Administrator (or God). An AreaAdministrator
- * target is managed by an AreaAdministrator only when the caller's areas cover every area where
- * the target holds that role.
+ * it): the authority rules' mayManageIdentity, for the caller the endpoint's scope describes.
  */
 export async function assertMayManage(db: EntityManager, scope: CallerScope, targetId: string): Promise<void> {
-  if (scope.isGod) return;
-  const held = await resolveEffectiveRoles(db, targetId, { applicationId: IDENTITY_APPLICATION_ID });
-  if (held.some((role) => role.roleName === 'God')) throw new AppError('users.manage_god_only', 403);
-  if (scope.isAdministrator) return;
-  if (held.some((role) => role.roleName !== 'User' && role.roleName !== 'AreaAdministrator')) throw new AppError('users.manage_admin_only', 403);
-  const tenantIds = [...new Set(held.filter((role) => role.roleName === 'AreaAdministrator').map((role) => role.tenantId))];
-  const callerAreas = scope.areaIds;
-  if (tenantIds.length === 0 || callerAreas === null) return;
-  if (tenantIds.includes(GLOBAL_TENANT_ID)) throw new AppError('users.manage_admin_only', 403);
-  const areas = await findTenantAreas(db, tenantIds);
-  if (areas.length !== tenantIds.length || areas.some((area) => !area || !callerAreas.includes(area))) {
-    throw new AppError('users.manage_admin_only', 403);
-  }
+  const target = await findTarget(db, { type: 'User', id: targetId });
+  if (!target) throw new AppError('errors.not_found', 404);
+  enforce(mayManageIdentity(scopeAuthority(scope), target));
 }
+
+/** The caller as the rules see them, from what the endpoint's scope says of their rank and reach. */
+function scopeAuthority(scope: CallerScope): Authority {
+  const rank = scope.isGod ? 'God' : scope.isAdministrator ? 'Administrator' : undefined;
+  return {
+    kind: 'user',
+    userId: null,
+    applicationId: null,
+    roles: rank ? [{ roleName: rank, tenantId: GLOBAL_TENANT_ID, areaId: null }] : [],
+    groupIds: [],
+    areaIds: scope.areaIds,
+  };
+}
+
+/**
+ * Ends everything the provider holds for the user (sessions, grants, codes, tokens): what a lock
+ * does, whichever feature locks. The caller broadcasts `oidc.invalidated` once it has committed.
+ */
+export function endProviderSessions(db: Queryable, userId: string): Promise<number> {
+  return deleteProviderSessions(db, userId);
+}
+
+/** Changes a user's own fields (e-mail, names, language, area): the console's edit and My Clients'. */
+export function changeUserFields(db: Queryable, id: string, changes: UserChanges, modifiedById: string): Promise<void> {
+  return updateUser(db, id, changes, modifiedById);
+}
+
+/** The user's current state (what changes check and record), undefined when there is none. */
+export function findUserStateOf(db: Queryable, id: string): Promise<UserStateRow | undefined> {
+  return findUserState(db, id);
+}
+
+export type { UserStateRow };
 
 export type UserEvent = 'user.changed' | 'roles.changed' | 'oidc.invalidated';
 

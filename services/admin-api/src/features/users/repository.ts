@@ -1,6 +1,7 @@
 import type { GroupPermission, UserSortField } from '@gatehouse/contracts';
 import { likePattern, type ListQuery } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
+import { normalize } from '../directory/lookups.js';
 
 /**
  * Locked as the list shows it: the permanent (administrative) lock, or a temporary lockout after
@@ -206,12 +207,6 @@ export async function findUserState(db: Queryable, id: string): Promise<UserStat
   return rows[0];
 }
 
-/**
- * User names and e-mails are unique and looked up case-insensitively, lower-cased as the provider's
- * sign-in lower-cases what is typed (JavaScript's rules, not the database collation's).
- */
-export const normalize = (value: string) => value.trim().toLowerCase();
-
 export async function userNameTaken(db: Queryable, userName: string): Promise<boolean> {
   const rows = await db.query<unknown[]>(`SELECT 1 FROM users WHERE normalized_user_name = $1`, [normalize(userName)]);
   return rows.length > 0;
@@ -322,8 +317,3 @@ export async function findUserGroups(db: Queryable, userId: string): Promise<Use
   );
 }
 
-/** The area of each of these tenants (null for a tenant without one); a tenant that does not exist is left out. */
-export async function findTenantAreas(db: Queryable, tenantIds: string[]): Promise<Array<string | null>> {
-  const rows = await db.query<Array<{ area_id: string | null }>>(`SELECT area_id FROM tenants WHERE id = ANY($1::uuid[])`, [tenantIds]);
-  return rows.map((row) => row.area_id);
-}

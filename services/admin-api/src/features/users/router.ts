@@ -1,12 +1,11 @@
 import Router from '@koa/router';
 import { usersRoutes } from '@gatehouse/contracts';
-import type { AppContext } from '@gatehouse/core';
 import type { Mailer } from '@gatehouse/core/mail';
 import type { Context } from 'koa';
 import { adminRoutes } from '../../http/route.js';
-import { adminMailer } from '../../mail.js';
 import { UserRolesService } from './roles/service.js';
 import { UsersService } from './service.js';
+import type { AdminContext } from '../../admin-context.js';
 
 export interface UserRoutesOptions {
   mailer?: Mailer;
@@ -15,8 +14,8 @@ export interface UserRoutesOptions {
 }
 
 /** The users: their accounts, invitations and passwords, groups, and role access. */
-export function userRoutes(context: AppContext, options: UserRoutesOptions = {}): Router {
-  const service = options.service ?? new UsersService(context, options.mailer ?? adminMailer(context));
+export function userRoutes(context: AdminContext, options: UserRoutesOptions = {}): Router {
+  const service = options.service ?? new UsersService(context, options.mailer ?? context.mailer);
   const roles = options.roles ?? new UserRolesService(context);
   const router = new Router();
   const { bind } = adminRoutes(context);

@@ -261,7 +261,7 @@ describe('users administration API', () => {
       expect(res.status).to.equal(400);
       const byField = Object.fromEntries(res.body.errors.map((e: { field: string }) => [e.field, e]));
       expect(byField.email).to.include({ code: 'validation.invalid_email', message: 'Invalid email address.' });
-      expect(byField.language.code).to.equal('validation.invalid_value');
+      expect(byField.language).to.include({ code: 'users.language_invalid', message: 'Invalid preferred language' });
       expect(byField.nickname.code).to.equal('validation.unknown_field');
     });
 
@@ -304,7 +304,7 @@ describe('users administration API', () => {
       for (const as of ['tenantAdmin', 'manager'] as const) {
         const res = await call(w, 'post', '/users', { as, body: newUserBody() });
         expect(res.status, as).to.equal(403);
-        expect(res.body.message).to.equal('You dont have permission to perform this action');
+        expect(res.body.message).to.equal('You do not have permission to perform this action');
       }
     });
 
@@ -629,6 +629,16 @@ describe('users administration API', () => {
       expect(badge(item, 'Writer', w.tenantA.id)).to.deep.include({ hierarchyType: 'ByHierarchy', removable: false });
       // Inherited by the child tenant the user belongs to.
       expect(badge(item, 'Reader', w.childA.id)).to.deep.include({ hierarchyType: 'ByHierarchy', removable: false });
+      // Each badge says every way the user holds it: in their own name, through the group (named), inherited (the parent named).
+      expect(badge(item, 'Reader', w.tenantA.id)!).to.have.deep.property('origins', [
+        { via: 'own', groupName: null, tenantName: null },
+        { via: 'group', groupName: group.name, tenantName: null },
+      ]);
+      expect(badge(item, 'Writer', w.tenantA.id)!).to.have.deep.property('origins', [{ via: 'group', groupName: group.name, tenantName: null }]);
+      expect(badge(item, 'Reader', w.childA.id)!).to.have.deep.property('origins', [
+        { via: 'hierarchy', groupName: null, tenantName: w.tenantA.title },
+        { via: 'hierarchy', groupName: group.name, tenantName: w.tenantA.title },
+      ]);
       expect(item.availableRoles.map((r: { name: string; byHierarchy: boolean }) => [r.name, r.byHierarchy])).to.deep.equal([
         ['Auditor', true],
         ['Reader', false],
@@ -654,7 +664,18 @@ describe('users administration API', () => {
         isGlobal: true,
         isInheritable: true,
         hierarchyType: 'Own',
-        roles: [{ roleId: w.identity.roleByName.User!.id, roleName: 'User', applicationId: w.identity.id, applicationName: 'identity', hierarchyType: 'Own', isGlobal: true }],
+        roles: [
+          {
+            roleId: w.identity.roleByName.User!.id,
+            roleName: 'User',
+            applicationId: w.identity.id,
+            applicationName: 'identity',
+            applicationDisplayName: 'Identity',
+            hierarchyType: 'Own',
+            isGlobal: true,
+            origins: [{ via: 'own', groupName: null, tenantName: null }],
+          },
+        ],
       });
       const a = rest.find((i: { tenantId: string }) => i.tenantId === w.tenantA.id);
       expect(a).to.deep.include({ isGlobal: false, isInheritable: false, hierarchyType: 'Own' });
@@ -662,6 +683,7 @@ describe('users administration API', () => {
       const b = rest.find((i: { tenantId: string }) => i.tenantId === w.tenantB.id);
       expect(b).to.deep.include({ hierarchyType: 'ByHierarchy', isInheritable: true });
       expect(b.roles.map((r: { roleName: string; hierarchyType: string }) => [r.roleName, r.hierarchyType])).to.deep.equal([['Writer', 'ByHierarchy']]);
+      expect(b.roles[0]).to.deep.include({ applicationDisplayName: 'CRM', origins: [{ via: 'group', groupName: group.name, tenantName: null }] });
     });
 
     it('grants roles on the user’s own membership (created if missing), answers the item, logs and broadcasts', async () => {
@@ -686,14 +708,17 @@ describe('users administration API', () => {
         operation: 'Permission',
         metadata: {
           action: 'grant',
+          via: 'users',
+          identityType: 'User',
           targetUserId: user.id,
           targetUserName: user.userName,
-          applicationId: w.crm.id,
-          applicationName: 'crm',
-          roles: [
-            { roleId: w.crm.roleByName.Reader!.id, roleName: 'Reader' },
-            { roleId: w.crm.roleByName.Writer!.id, roleName: 'Writer' },
+          added: [
+            { roleId: w.crm.roleByName.Reader!.id, roleName: 'Reader', applicationId: w.crm.id, applicationName: 'crm' },
+            { roleId: w.crm.roleByName.Writer!.id, roleName: 'Writer', applicationId: w.crm.id, applicationName: 'crm' },
           ],
+          removed: [],
+          membershipCreated: true,
+          isInheritable: true,
         },
       });
       // Granting again changes nothing and logs nothing.
@@ -705,7 +730,17 @@ describe('users administration API', () => {
       const res = await call(w, 'put', `/users/${user.id}/roles/${w.crm.id}`, { body: { roleIds: [w.crm.roleByName.Reader!.id] } });
       expect(res.status).to.equal(200);
       expect(res.body.roles).to.deep.equal([
-        { roleId: w.crm.roleByName.Reader!.id, roleName: 'Reader', description: null, tenantId: GLOBAL_TENANT_ID, tenantName: 'Global', isGlobal: true, hierarchyType: 'Own', removable: true },
+        {
+          roleId: w.crm.roleByName.Reader!.id,
+          roleName: 'Reader',
+          description: null,
+          tenantId: GLOBAL_TENANT_ID,
+          tenantName: 'Global',
+          isGlobal: true,
+          hierarchyType: 'Own',
+          removable: true,
+          origins: [{ via: 'own', groupName: null, tenantName: null }],
+        },
       ]);
     });
 
@@ -746,7 +781,11 @@ describe('users administration API', () => {
       expect(god.status).to.equal(403);
       expect(god.body.code).to.equal('users.god_role_god_only');
       expect((await call(w, 'put', `/users/${user.id}/roles/${w.identity.id}`, { as: 'god', body: { roleIds: [w.identity.roleByName.God!.id] } })).status).to.equal(200);
-      expect((await call(w, 'put', `/users/${user.id}/roles/${w.crm.id}`, { as: 'manager', body: { tenantId: w.tenantA.id, roleIds: [w.crm.roleByName.Reader!.id] } })).status).to.equal(200);
+      // The user holds God now: nobody but God changes their access, a business role included.
+      const outranked = await call(w, 'put', `/users/${user.id}/roles/${w.crm.id}`, { as: 'manager', body: { tenantId: w.tenantA.id, roleIds: [w.crm.roleByName.Reader!.id] } });
+      expect(outranked.status).to.equal(403);
+      expect(outranked.body.code).to.equal('users.manage_god_only');
+      expect((await call(w, 'put', `/users/${user.id}/roles/${w.crm.id}`, { as: 'god', body: { tenantId: w.tenantA.id, roleIds: [w.crm.roleByName.Reader!.id] } })).status).to.equal(200);
     });
 
     it('is refused to a TenantAdministrator and an AreaAdministrator (403)', async () => {
@@ -768,7 +807,7 @@ describe('users administration API', () => {
       expect(badge(own.body, 'Writer', w.tenantA.id)).to.equal(undefined);
       const [log] = await logsAbout(w, user.id);
       expect(log).to.deep.include({ operation: 'Permission', user_id: w.callers.manager.id, tenant_id: w.tenantA.id, tenant_name: w.tenantA.title });
-      expect(log!.metadata).to.deep.include({ action: 'revoke', roles: [{ roleId: w.crm.roleByName.Writer!.id, roleName: 'Writer', tenantId: w.tenantA.id }] });
+      expect(log!.metadata).to.deep.include({ action: 'revoke', via: 'users', removed: [{ roleId: w.crm.roleByName.Writer!.id, roleName: 'Writer', applicationId: w.crm.id, applicationName: 'crm' }] });
 
       // Reader is held both ways: removing it takes the own grant; the group's stays.
       const both = await call(w, 'delete', url(w.crm.roleByName.Reader!.id));
@@ -792,9 +831,14 @@ describe('users administration API', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ hasAccess: false, byHierarchy: false });
       expect(res.body.roles).to.deep.equal([]);
-      const [log] = await logsAbout(w, user.id);
-      expect(log!.metadata.action).to.equal('revokeAll');
-      expect((log!.metadata.roles as unknown[]).length).to.equal(2);
+      // One row per membership it changed, each going with its last role.
+      const logs = await logsAbout(w, user.id);
+      expect(logs.map((l) => [l.tenant_id, l.metadata.action, (l.metadata.removed as Array<{ roleName: string }>).map((r) => r.roleName), l.metadata.membershipRemoved]).sort()).to.deep.equal(
+        [
+          [w.tenantA.id, 'revoke', ['Reader'], true],
+          [w.tenantB.id, 'revoke', ['Writer'], true],
+        ].sort(),
+      );
     });
 
     it('lets only an Administrator revoke access that is also inherited: others get "Only Admin can revoke this access"', async () => {

@@ -28,6 +28,39 @@ export const de: MailPhrases = {
       action: 'Passwort zurücksetzen',
       outro: () => ['Falls Sie das Zurücksetzen nicht angefordert haben, ignorieren Sie diese Nachricht: Ihr Passwort bleibt unverändert.'],
     },
+    'password-reset-locked': {
+      subject: () => 'Ihr Passwort kann nicht zurückgesetzt werden: Ihr Konto ist gesperrt',
+      intro: () => [
+        'Wir haben eine Anfrage zum Zurücksetzen des Passworts Ihres Kontos erhalten.',
+        'Ihr Konto ist gesperrt, daher kann sein Passwort nicht zurückgesetzt werden.',
+      ],
+      outro: () => [
+        'Wenden Sie sich an Ihren Administrator, um Ihr Konto entsperren zu lassen.',
+        'Falls Sie das Zurücksetzen nicht angefordert haben, können Sie diese Nachricht ignorieren.',
+      ],
+    },
+    'password-reset-pending': {
+      subject: () => 'Ihr Passwort kann noch nicht zurückgesetzt werden',
+      intro: () => [
+        'Wir haben eine Anfrage zum Zurücksetzen des Passworts Ihres Kontos erhalten.',
+        'Ihr Konto wartet auf Genehmigung: Sie können ein Passwort wählen, sobald ein Administrator es genehmigt hat.',
+      ],
+      outro: () => [
+        'Falls Sie auf Ihren Zugang warten, wenden Sie sich an Ihren Administrator.',
+        'Falls Sie das Zurücksetzen nicht angefordert haben, können Sie diese Nachricht ignorieren.',
+      ],
+    },
+    'password-reset-professional': {
+      subject: () => 'Melden Sie sich mit Ihrem geschäftlichen Konto an',
+      intro: () => [
+        'Wir haben eine Anfrage zum Zurücksetzen des Passworts Ihres Kontos erhalten.',
+        'Ihr Konto meldet sich mit Ihrem geschäftlichen Konto (Office 365) an: Hier gibt es kein Passwort, das zurückgesetzt werden könnte.',
+      ],
+      outro: () => [
+        'Wählen Sie auf der Anmeldeseite Ihr geschäftliches Konto. Falls die Anmeldung damit nicht gelingt, wenden Sie sich an Ihren Administrator.',
+        'Falls Sie das Zurücksetzen nicht angefordert haben, können Sie diese Nachricht ignorieren.',
+      ],
+    },
     invitation: {
       subject: (p) => `Einladung zu ${p.productName}`,
       intro: (p) => [

@@ -28,6 +28,39 @@ export const en: MailPhrases = {
       action: 'Reset my password',
       outro: () => ['If you did not ask for a password reset, ignore this message: your password stays unchanged.'],
     },
+    'password-reset-locked': {
+      subject: () => 'Your password cannot be reset: your account is locked',
+      intro: () => [
+        'We received a request to reset the password of your account.',
+        'Your account is locked, so its password cannot be reset.',
+      ],
+      outro: () => [
+        'Contact your administrator to have your account unlocked.',
+        'If you did not ask for a password reset, you can ignore this message.',
+      ],
+    },
+    'password-reset-pending': {
+      subject: () => 'Your password cannot be reset yet',
+      intro: () => [
+        'We received a request to reset the password of your account.',
+        'Your account is waiting for approval: you can choose a password once an administrator has approved it.',
+      ],
+      outro: () => [
+        'If you are waiting for access, contact your administrator.',
+        'If you did not ask for a password reset, you can ignore this message.',
+      ],
+    },
+    'password-reset-professional': {
+      subject: () => 'Sign in with your professional account',
+      intro: () => [
+        'We received a request to reset the password of your account.',
+        'Your account signs in with your professional account (Office 365): it has no password here to reset.',
+      ],
+      outro: () => [
+        'On the sign-in page, choose your professional account. If you cannot sign in with it, contact your administrator.',
+        'If you did not ask for a password reset, you can ignore this message.',
+      ],
+    },
     invitation: {
       subject: (p) => `You are invited to ${p.productName}`,
       intro: (p) => [

@@ -28,6 +28,39 @@ export const es: MailPhrases = {
       action: 'Restablecer mi contraseña',
       outro: () => ['Si no ha solicitado restablecer su contraseña, ignore este mensaje: su contraseña no cambiará.'],
     },
+    'password-reset-locked': {
+      subject: () => 'No se puede restablecer su contraseña: su cuenta está bloqueada',
+      intro: () => [
+        'Hemos recibido una solicitud para restablecer la contraseña de su cuenta.',
+        'Su cuenta está bloqueada, por lo que su contraseña no se puede restablecer.',
+      ],
+      outro: () => [
+        'Póngase en contacto con su administrador para que desbloquee su cuenta.',
+        'Si no ha solicitado restablecer su contraseña, puede ignorar este mensaje.',
+      ],
+    },
+    'password-reset-pending': {
+      subject: () => 'Todavía no se puede restablecer su contraseña',
+      intro: () => [
+        'Hemos recibido una solicitud para restablecer la contraseña de su cuenta.',
+        'Su cuenta está pendiente de aprobación: podrá elegir una contraseña cuando un administrador la haya aprobado.',
+      ],
+      outro: () => [
+        'Si está esperando acceso, póngase en contacto con su administrador.',
+        'Si no ha solicitado restablecer su contraseña, puede ignorar este mensaje.',
+      ],
+    },
+    'password-reset-professional': {
+      subject: () => 'Inicie sesión con su cuenta profesional',
+      intro: () => [
+        'Hemos recibido una solicitud para restablecer la contraseña de su cuenta.',
+        'Su cuenta inicia sesión con su cuenta profesional (Office 365): aquí no tiene ninguna contraseña que restablecer.',
+      ],
+      outro: () => [
+        'En la página de inicio de sesión, elija su cuenta profesional. Si no puede iniciar sesión con ella, póngase en contacto con su administrador.',
+        'Si no ha solicitado restablecer su contraseña, puede ignorar este mensaje.',
+      ],
+    },
     invitation: {
       subject: (p) => `Invitación para unirse a ${p.productName}`,
       intro: (p) => [

@@ -30,6 +30,39 @@ export const fr: MailPhrases = {
         "Si vous n'êtes pas à l'origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.",
       ],
     },
+    'password-reset-locked': {
+      subject: () => 'Votre mot de passe ne peut pas être réinitialisé : votre compte est bloqué',
+      intro: () => [
+        'Nous avons reçu une demande de réinitialisation du mot de passe de votre compte.',
+        'Votre compte est bloqué : son mot de passe ne peut pas être réinitialisé.',
+      ],
+      outro: () => [
+        'Contactez votre administrateur pour faire débloquer votre compte.',
+        "Si vous n'êtes pas à l'origine de cette demande, vous pouvez ignorer ce message.",
+      ],
+    },
+    'password-reset-pending': {
+      subject: () => 'Votre mot de passe ne peut pas encore être réinitialisé',
+      intro: () => [
+        'Nous avons reçu une demande de réinitialisation du mot de passe de votre compte.',
+        "Votre compte est en attente d'approbation : vous pourrez choisir un mot de passe dès qu'un administrateur l'aura approuvé.",
+      ],
+      outro: () => [
+        'Si vous attendez un accès, contactez votre administrateur.',
+        "Si vous n'êtes pas à l'origine de cette demande, vous pouvez ignorer ce message.",
+      ],
+    },
+    'password-reset-professional': {
+      subject: () => 'Connectez-vous avec votre compte professionnel',
+      intro: () => [
+        'Nous avons reçu une demande de réinitialisation du mot de passe de votre compte.',
+        "Votre compte se connecte avec votre compte professionnel (Office 365) : il n'a pas ici de mot de passe à réinitialiser.",
+      ],
+      outro: () => [
+        'Sur la page de connexion, choisissez votre compte professionnel. Si vous ne parvenez pas à vous connecter avec, contactez votre administrateur.',
+        "Si vous n'êtes pas à l'origine de cette demande, vous pouvez ignorer ce message.",
+      ],
+    },
     invitation: {
       subject: (p) => `Invitation à rejoindre ${p.productName}`,
       intro: (p) => [

@@ -28,6 +28,39 @@ export const it: MailPhrases = {
       action: 'Reimposta la password',
       outro: () => ['Se non ha richiesto la reimpostazione della password, ignori questo messaggio: la sua password resta invariata.'],
     },
+    'password-reset-locked': {
+      subject: () => 'Non è possibile reimpostare la sua password: il suo account è bloccato',
+      intro: () => [
+        'Abbiamo ricevuto una richiesta di reimpostazione della password del suo account.',
+        'Il suo account è bloccato, quindi la sua password non può essere reimpostata.',
+      ],
+      outro: () => [
+        "Contatti il suo amministratore per far sbloccare l'account.",
+        'Se non ha richiesto la reimpostazione della password, può ignorare questo messaggio.',
+      ],
+    },
+    'password-reset-pending': {
+      subject: () => 'Non è ancora possibile reimpostare la sua password',
+      intro: () => [
+        'Abbiamo ricevuto una richiesta di reimpostazione della password del suo account.',
+        "Il suo account è in attesa di approvazione: potrà scegliere una password quando un amministratore l'avrà approvato.",
+      ],
+      outro: () => [
+        "Se è in attesa dell'accesso, contatti il suo amministratore.",
+        'Se non ha richiesto la reimpostazione della password, può ignorare questo messaggio.',
+      ],
+    },
+    'password-reset-professional': {
+      subject: () => 'Acceda con il suo account professionale',
+      intro: () => [
+        'Abbiamo ricevuto una richiesta di reimpostazione della password del suo account.',
+        "Il suo account accede con l'account professionale (Office 365): qui non c'è alcuna password da reimpostare.",
+      ],
+      outro: () => [
+        'Nella pagina di accesso, scelga il suo account professionale. Se non riesce ad accedere con esso, contatti il suo amministratore.',
+        'Se non ha richiesto la reimpostazione della password, può ignorare questo messaggio.',
+      ],
+    },
     invitation: {
       subject: (p) => `Invito a unirsi a ${p.productName}`,
       intro: (p) => [

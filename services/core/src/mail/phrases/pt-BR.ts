@@ -28,6 +28,39 @@ export const ptBR: MailPhrases = {
       action: 'Redefinir minha senha',
       outro: () => ['Se você não solicitou a redefinição de senha, ignore esta mensagem: sua senha continua a mesma.'],
     },
+    'password-reset-locked': {
+      subject: () => 'Não é possível redefinir sua senha: sua conta está bloqueada',
+      intro: () => [
+        'Recebemos uma solicitação para redefinir a senha da sua conta.',
+        'Sua conta está bloqueada, por isso a senha não pode ser redefinida.',
+      ],
+      outro: () => [
+        'Entre em contato com o seu administrador para desbloquear a conta.',
+        'Se você não solicitou a redefinição de senha, pode ignorar esta mensagem.',
+      ],
+    },
+    'password-reset-pending': {
+      subject: () => 'Ainda não é possível redefinir sua senha',
+      intro: () => [
+        'Recebemos uma solicitação para redefinir a senha da sua conta.',
+        'Sua conta está aguardando aprovação: você poderá escolher uma senha assim que um administrador a aprovar.',
+      ],
+      outro: () => [
+        'Se você está aguardando acesso, entre em contato com o seu administrador.',
+        'Se você não solicitou a redefinição de senha, pode ignorar esta mensagem.',
+      ],
+    },
+    'password-reset-professional': {
+      subject: () => 'Entre com sua conta profissional',
+      intro: () => [
+        'Recebemos uma solicitação para redefinir a senha da sua conta.',
+        'Sua conta entra com a conta profissional (Office 365): aqui não há senha para redefinir.',
+      ],
+      outro: () => [
+        'Na página de login, escolha sua conta profissional. Se não conseguir entrar com ela, entre em contato com o seu administrador.',
+        'Se você não solicitou a redefinição de senha, pode ignorar esta mensagem.',
+      ],
+    },
     invitation: {
       subject: (p) => `Convite para acessar ${p.productName}`,
       intro: (p) => [

@@ -28,6 +28,39 @@ export const ptPT: MailPhrases = {
       action: 'Repor a minha palavra-passe',
       outro: () => ['Se não pediu a reposição da palavra-passe, ignore esta mensagem: a sua palavra-passe mantém-se inalterada.'],
     },
+    'password-reset-locked': {
+      subject: () => 'Não é possível repor a sua palavra-passe: a sua conta está bloqueada',
+      intro: () => [
+        'Recebemos um pedido para repor a palavra-passe da sua conta.',
+        'A sua conta está bloqueada, pelo que a palavra-passe não pode ser reposta.',
+      ],
+      outro: () => [
+        'Contacte o seu administrador para desbloquear a conta.',
+        'Se não pediu a reposição da palavra-passe, pode ignorar esta mensagem.',
+      ],
+    },
+    'password-reset-pending': {
+      subject: () => 'Ainda não é possível repor a sua palavra-passe',
+      intro: () => [
+        'Recebemos um pedido para repor a palavra-passe da sua conta.',
+        'A sua conta aguarda aprovação: poderá escolher uma palavra-passe assim que um administrador a aprovar.',
+      ],
+      outro: () => [
+        'Se está à espera de acesso, contacte o seu administrador.',
+        'Se não pediu a reposição da palavra-passe, pode ignorar esta mensagem.',
+      ],
+    },
+    'password-reset-professional': {
+      subject: () => 'Inicie sessão com a sua conta profissional',
+      intro: () => [
+        'Recebemos um pedido para repor a palavra-passe da sua conta.',
+        'A sua conta inicia sessão com a conta profissional (Office 365): aqui não existe palavra-passe para repor.',
+      ],
+      outro: () => [
+        'Na página de início de sessão, escolha a sua conta profissional. Se não conseguir iniciar sessão com ela, contacte o seu administrador.',
+        'Se não pediu a reposição da palavra-passe, pode ignorar esta mensagem.',
+      ],
+    },
     invitation: {
       subject: (p) => `Convite para aceder a ${p.productName}`,
       intro: (p) => [

@@ -2,6 +2,12 @@
 export interface MailParams {
   'sign-in-code': { name: string; code: string; minutes: number };
   'password-reset': { name: string; link: string; minutes: number };
+  /** The answer to a reset request for a locked account: no link, ask an administrator. */
+  'password-reset-locked': { name: string };
+  /** The answer to a reset request for an account pending approval (a draft): no link yet. */
+  'password-reset-pending': { name: string };
+  /** The answer to a reset request for a group user, who signs in with the professional account only. */
+  'password-reset-professional': { name: string };
   invitation: { name: string; link: string; productName: string };
   /** A Date is written out in the reader's language, in UTC; a string is shown as given. */
   'password-changed': { name: string; date: Date | string };
@@ -34,7 +40,18 @@ export interface MailParams {
 
 export type MailTemplate = keyof MailParams;
 
-export const MAIL_TEMPLATES = ['sign-in-code', 'password-reset', 'invitation', 'password-changed', 'email-changed', 'rights-request', 'operation-request'] as const satisfies readonly MailTemplate[];
+export const MAIL_TEMPLATES = [
+  'sign-in-code',
+  'password-reset',
+  'password-reset-locked',
+  'password-reset-pending',
+  'password-reset-professional',
+  'invitation',
+  'password-changed',
+  'email-changed',
+  'rights-request',
+  'operation-request',
+] as const satisfies readonly MailTemplate[];
 
 /**
  * Parameters as the phrases see them: every value already written for the reader's language

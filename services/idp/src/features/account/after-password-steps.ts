@@ -9,13 +9,16 @@ function stepContextOf(state: SignInState): StepContext {
   return { interaction: state.interaction?.uid ?? '', remember: state.interaction?.remember ?? false, returnUrl, applicationName, ip, userAgent };
 }
 
-/** An expired password must be changed before the sign-in goes on (a step with its own token). */
+/**
+ * An expired password, or a temporary one an administrator set, must be replaced by one the user
+ * chooses before the sign-in goes on (a step with its own token).
+ */
 export const checkPasswordExpiry: SignInStep = async (state, deps) => {
   const account = accountOf(state);
   if (!isPasswordExpired(account.passwordChangedAt, await deps.passwordPolicy())) return;
   const data = { ...stepContextOf(state) };
   const { token } = await issueUserToken(deps.context, { userId: account.id, purpose: 'ExpiredPassword', ttlSeconds: STEP_TOKEN_SECONDS, data });
-  return { ok: true, kind: 'expired-password', token };
+  return { ok: true, kind: 'expired-password', token, temporary: !account.passwordChangedAt };
 };
 
 /** A second factor, when the user or a tenant asks for one: the authenticator app's code, or a mailed one. */

@@ -1,5 +1,6 @@
 import type { InteractionDetails } from '@gatehouse/contracts';
 import type { ClientRegistry } from '../../oidc/clients.js';
+import type { SessionImpersonations } from '../identify-as/session-impersonations.js';
 import type { Interaction, InteractionAccess } from './interaction.js';
 
 /**
@@ -34,6 +35,14 @@ export async function describeInteraction(registry: ClientRegistry, interaction:
 /** A consent page's interaction: signed in, and (to approve) the very one the page showed. */
 export const consentShown = (approve: boolean, shown: string | undefined) => (interaction: Interaction) =>
   interaction.prompt.name === 'consent' && Boolean(interaction.session?.accountId) && (!approve || shown === interaction.uid);
+
+/**
+ * The God user signed in as the user in the interaction's session (Identify As), if any: a consent
+ * given in that session would not be the user's.
+ */
+export async function actorOfInteraction(impersonations: SessionImpersonations, interaction: Interaction): Promise<string | undefined> {
+  return (await impersonations.ofSession(interaction.session?.uid))?.actorId;
+}
 
 /**
  * Answers a consent: approve grants what `/interaction` showed; refuse ends with access_denied.

@@ -1,5 +1,5 @@
 import { recordSignInSuccess, securitySettings, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry } from '@gatehouse/core';
-import { lockStateRefusal, type SignInRefusal } from './refusal.js';
+import { lockStateRefusal, lockedOut, type SignInRefusal } from './refusal.js';
 import { readLockState } from './repository.js';
 import type { InteractionLogin, Resume, SignInSource } from './sign-in-state.js';
 
@@ -26,7 +26,8 @@ export async function completeSignIn(context: AppContext, signedIn: SignedIn): P
     const lock = await readLockState(context, user.id);
     const result = lock.locked ? 'FullUserLocked' : 'UserLocked';
     await writeAuthenticationLog(context.dataSource, { userId: user.id, userName: user.userName, result, reason: 'Account locked during the sign-in', provider, ...source });
-    return lockStateRefusal(lock, securitySettings(context).current().Lockout.maxFailedAttempts);
+    // Whoever got this far proved who they are: the lock is said as such.
+    return lockedOut(lockStateRefusal(lock, securitySettings(context).current().Lockout.maxFailedAttempts));
   }
   // A password sign-in also clears this address's failures for the account.
   if (provider === 'Local') await context.throttle.succeeded(source.ip, user.userName.trim().toLowerCase());

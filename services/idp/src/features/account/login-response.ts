@@ -11,7 +11,7 @@ export function loginResponse(fields: Partial<LoginResponse>): LoginResponse {
 }
 
 /** A refusal as the login response says it; `codes` when several messages are shown (missing fields). */
-export function refusalResponse(refusal: SignInRefusal, t: Translate, codes: readonly string[] = [refusal.code]): LoginResponse {
+export function refusalResponse(refusal: SignInRefusal, t: Translate, codes: readonly string[] = refusal.detail ? [refusal.code, refusal.detail] : [refusal.code]): LoginResponse {
   return loginResponse({
     code: refusal.code,
     errors: codes.map((code) => t(code, refusal.params)),
@@ -27,8 +27,11 @@ export function refusalResponse(refusal: SignInRefusal, t: Translate, codes: rea
 export function progressResponse(outcome: SignInOutcome, t: Translate): LoginResponse {
   if (!outcome.ok) throw new Refused(outcome);
   switch (outcome.kind) {
-    case 'expired-password':
-      return loginResponse({ changePassword: true, token: outcome.token, code: 'account.password_expired', errors: [t('account.password_expired')] });
+    case 'expired-password': {
+      // A temporary password is not "expired" to the user who just received it: say what it is.
+      const code = outcome.temporary ? 'account.temporary_password' : 'account.password_expired';
+      return loginResponse({ changePassword: true, token: outcome.token, code, errors: [t(code)] });
+    }
     case 'second-factor': {
       const codeExpiresAt = outcome.expiresAt ? new Date(outcome.expiresAt).toISOString() : null;
       return loginResponse({ twoAuthentificationRequired: true, token: outcome.token, twoFactorMethod: outcome.method, codeExpiresAt });

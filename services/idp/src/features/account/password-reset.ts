@@ -9,8 +9,8 @@ import { findMailRecipient, type MailRecipient } from './repository.js';
 export const RESET_TOKEN_SECONDS = 60 * 60;
 
 /**
- * Forgot password: a single-use link by mail. The answer does not tell whether the account exists
- * (locked and draft accounts get the spec's own messages).
+ * Forgot password: a single-use link by mail. The answer says nothing about the account: it is
+ * given before anything about the account is known, the same for every user name.
  */
 export class PasswordReset {
   constructor(
@@ -18,17 +18,46 @@ export class PasswordReset {
     private readonly mailer: Mailer,
   ) {}
 
-  async request(userName: string, language: string | undefined, returnUrl?: string): Promise<{ ok: true } | SignInRefusal> {
-    const user = await findMailRecipient(this.context, { userName });
-    if (!user) return { ok: true };
-    if (user.locked) return refusal(400, 'account.reset_user_locked');
-    if (user.draft || requiresProfessionalAccount(this.context, user.user_name)) {
-      return refusal(400, 'account.reset_not_allowed');
-    }
-    // At most one mail a minute and a few an hour per account, counted atomically: parallel requests
-    // cannot send more. Past the limit the answer is the same and nothing is sent.
-    if (!(await this.context.throttle.mayMail(user.id))) return { ok: true };
+  /**
+   * Asks for a reset, on behalf of whoever typed `userName`. Nothing is awaited: the account is
+   * looked up, its mails counted and its mail queued after the answer, so that an unknown,
+   * locked, pending and active account are answered alike and as fast.
+   */
+  request(userName: string, language: string | undefined, returnUrl?: string): void {
+    void this.mailer.later(() => this.send(userName, language, returnUrl), 'reset request');
+  }
 
+  /**
+   * Mails the account what applies: a link to an active account; to a locked, pending (draft) or
+   * group account, why there is none; to an unknown name, nothing. At most one mail a minute and a
+   * few an hour per account, counted atomically (parallel requests cannot send more), whatever
+   * the mail; past the limit nothing is sent.
+   */
+  private async send(userName: string, language: string | undefined, returnUrl?: string): Promise<void> {
+    const user = await findMailRecipient(this.context, { userName });
+    if (!user || !(await this.context.throttle.mayMail(user.id))) return;
+    const to = user.email;
+    const name = user.first_name ?? user.user_name;
+    const mailLanguage = (LANGUAGES as readonly string[]).includes(language ?? '') ? (language as Language) : user.language;
+    const refused = this.refusalMail(user);
+    if (refused) {
+      await this.mailer.send({ to, template: refused, language: mailLanguage, params: { name } });
+      return;
+    }
+    const link = await this.newLink(user, returnUrl);
+    await this.mailer.send({ to, template: 'password-reset', language: mailLanguage, params: { name, link, minutes: RESET_TOKEN_SECONDS / 60 } });
+  }
+
+  /** The mail an account that may not reset its password gets instead of a link. */
+  private refusalMail(user: MailRecipient): 'password-reset-locked' | 'password-reset-pending' | 'password-reset-professional' | undefined {
+    if (user.locked) return 'password-reset-locked';
+    if (user.draft) return 'password-reset-pending';
+    if (requiresProfessionalAccount(this.context, user.user_name)) return 'password-reset-professional';
+    return undefined;
+  }
+
+  /** A new reset link for the user; the links issued before it stop working. */
+  private async newLink(user: MailRecipient, returnUrl: string | undefined): Promise<string> {
     await revokeUserTokens(this.context, user.id, 'PasswordReset');
     const { token } = await issueUserToken(this.context, { userId: user.id, purpose: 'PasswordReset', ttlSeconds: RESET_TOKEN_SECONDS });
     const base = this.context.config.server.publicUrl;
@@ -36,17 +65,7 @@ export class PasswordReset {
     link.searchParams.set('identityName', user.user_name);
     link.searchParams.set('token', token);
     link.searchParams.set('returnUrl', returnUrl ?? `${base}/`);
-    const mailLanguage = (LANGUAGES as readonly string[]).includes(language ?? '') ? (language as Language) : user.language;
-    // Delivered in the background: waiting for the SMTP server would make known accounts slower to answer.
-    void this.mailer
-      .send({
-        to: user.email,
-        template: 'password-reset',
-        language: mailLanguage,
-        params: { name: user.first_name ?? user.user_name, link: link.toString(), minutes: RESET_TOKEN_SECONDS / 60 },
-      })
-      .catch((error: Error) => this.context.logger.warn({ err: error.message }, 'reset mail failed'));
-    return { ok: true };
+    return link.toString();
   }
 
   /** The link's token, for that user, still usable. Spaces read as `+` (links pasted from some mail clients). */

@@ -6,6 +6,8 @@ export interface SignInRefusal {
   ok: false;
   status: number;
   code: ErrorCode;
+  /** A second message, after `code`'s (the detail under a headline), with the same params. */
+  detail?: ErrorCode;
   params?: Record<string, unknown>;
   attemptsLeft?: number;
   lockedUntil?: Date;
@@ -68,6 +70,17 @@ export function lockRefusal(outcome: LockOutcome): SignInRefusal {
     case 'already_permanently_locked':
       return { ok: false, status: 423, code: 'account.locked_permanently' };
   }
+}
+
+/**
+ * A lock refusal said to someone who has already proved who they are (the right password, then a
+ * second factor or the end of the sign-in): headed "User Is Locked Out", the lock's own message
+ * after it. Never said at the password itself, where a locked account, a wrong password and an
+ * unknown name are answered alike: it would tell a guesser that the password was right.
+ */
+export function lockedOut(refusal: SignInRefusal): SignInRefusal {
+  if (refusal.code !== 'account.locked' && refusal.code !== 'account.locked_permanently') return refusal;
+  return { ...refusal, code: 'account.locked_out', detail: refusal.code };
 }
 
 /** The refusal for an account's lock state (`lockout_end` in the future, or `locked`); `attempts`: the lockout threshold now. */

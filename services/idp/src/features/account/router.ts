@@ -2,10 +2,12 @@ import Router from '@koa/router';
 import { AppError, type AppContext } from '@gatehouse/core';
 import { type Mailer } from '@gatehouse/core/mail';
 import { signInRoutes } from '@gatehouse/contracts';
+import type { Context } from 'koa';
 import type { ProviderHost } from '../../oidc/provider-host.js';
+import { notWhileActing } from '../identify-as/not-while-acting.js';
 import { accountKit, type AccountKit } from './account-kit.js';
-import { answerConsent, consentShown, describeInteraction } from './consent.js';
-import { homePath, safeReturnUrl, type Interaction } from './interaction.js';
+import { actorOfInteraction, answerConsent, consentShown, describeInteraction } from './consent.js';
+import { homePath, safeReturnUrl, type Interaction, type InteractionAccess } from './interaction.js';
 import { loginResponse, progressResponse } from './login-response.js';
 import { PasswordReset } from './password-reset.js';
 import { orRefuse } from './refusal.js';
@@ -65,9 +67,9 @@ function bindPasswordChange(router: Router, { bind }: AccountKit, context: AppCo
     return progressResponse(await signIn.changeExpiredPassword({ token, interaction: current.uid, resume: interaction.resume, newPassword, confirmPassword }), t);
   });
 
-  /** Forgot password: the same answer whether or not the account exists. */
+  /** Forgot password: one answer, whether the account exists, is locked, pending or active (the mail says which). */
   bind(router, signInRoutes.resetPassword, async ({ ctx, body, t }) => {
-    orRefuse(await reset.request(body.username, body.language ?? ctx.state.language, safeReturnUrl(context, body.returnUrl)));
+    reset.request(body.username, body.language ?? ctx.state.language, safeReturnUrl(context, body.returnUrl));
     return { success: true, errors: [], message: t('account.reset_sent') };
   });
 
@@ -78,6 +80,11 @@ function bindPasswordChange(router: Router, { bind }: AccountKit, context: AppCo
   });
 }
 
+/** Approving grants the application access in the user's name: never done by a God user signed in as them. */
+const approveConsent = notWhileActing(async ({ interaction, current }: { ctx: Context; interaction: InteractionAccess; current: Interaction }) =>
+  answerConsent(interaction, current, true),
+);
+
 /** The interaction itself: what it asks, consent, cancel; and signing out. */
 function bindInteraction(router: Router, { bind }: AccountKit, context: AppContext, host: ProviderHost): void {
   bind(router, signInRoutes.interaction, async ({ ctx, interaction }) => {
@@ -87,10 +94,15 @@ function bindInteraction(router: Router, { bind }: AccountKit, context: AppConte
     return describeInteraction(host.registry, current);
   });
 
-  /** Consent for a third-party application (another interaction started in this browser meanwhile is not approved unseen). */
-  bind(router, signInRoutes.consent, async ({ body, interaction }) => {
+  /**
+   * Consent for a third-party application (another interaction started in this browser meanwhile
+   * is not approved unseen). Declining stays open to a God user signed in as the user: it grants nothing.
+   */
+  bind(router, signInRoutes.consent, async ({ ctx, body, interaction }) => {
     const current = await interaction.require(consentShown(body.approve, body.interaction));
-    return loginResponse({ success: body.approve, redirectTo: await answerConsent(interaction, current, body.approve) });
+    ctx.state.actorId = await actorOfInteraction(host.impersonations, current);
+    const redirectTo = body.approve ? await approveConsent({ ctx, interaction, current }) : await answerConsent(interaction, current, false);
+    return loginResponse({ success: body.approve, redirectTo });
   });
 
   /** "Cancel" on the sign-in page: the application receives access_denied. */

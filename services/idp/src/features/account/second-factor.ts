@@ -1,7 +1,7 @@
 import { consumeUserToken, findUserToken, refundUserAttempt, reserveUserAttempt, writeAuthenticationLog, type AppContext, type TokenPurpose, type UserTokenRow } from '@gatehouse/core';
 import { finish } from './after-password-steps.js';
 import { settleFailure } from './password-steps.js';
-import { interactionExpired, lockRefusal, logResultOf, refusal, type SignInRefusal } from './refusal.js';
+import { interactionExpired, lockRefusal, lockedOut, logResultOf, refusal, type SignInRefusal } from './refusal.js';
 import { claimCodeResend, findSignInAccountById, type SignInAccount } from './repository.js';
 import { MAX_RESENDS, RESEND_INTERVAL_SECONDS, codeMatches, mailedCodeExpired, sendSignInCode, type CodeData } from './sign-in-code.js';
 import type { Resume, SignInDeps, SignInOutcome, SignInState, StepContext } from './sign-in-state.js';
@@ -54,7 +54,8 @@ async function spendCode(deps: SignInDeps, step: OpenStep<CodeData>, code: strin
   const { account, data } = step;
   await context.throttle.assertMayAttempt(data.ip, account.userName.toLowerCase());
   const reservation = await reserveUserAttempt(context.dataSource, account.id, deps.lockout);
-  if (reservation.kind !== 'reserved') return lockRefusal(reservation);
+  // The step's token proves the password was right: a lock is said as such.
+  if (reservation.kind !== 'reserved') return lockedOut(lockRefusal(reservation));
   let valid: boolean;
   try {
     valid = await codeMatches(context, account, step.row.id, data, code);
@@ -77,7 +78,7 @@ async function refuseCode(deps: SignInDeps, { account, data }: OpenStep<CodeData
   const outcome = await settleFailure(deps, { userId: account.id, normalized: account.userName.toLowerCase(), ip: data.ip });
   const entry = { userId: account.id, userName: account.userName, result: logResultOf(outcome), reason: 'Invalid second-factor code' };
   await writeAuthenticationLog(db, { ...entry, returnUrl: data.returnUrl, applicationName: data.applicationName, ip: data.ip });
-  return outcome.kind === 'counted' ? { ok: false, status: 401, code: 'account.invalid_code', attemptsLeft: outcome.attemptsLeft } : lockRefusal(outcome);
+  return outcome.kind === 'counted' ? { ok: false, status: 401, code: 'account.invalid_code', attemptsLeft: outcome.attemptsLeft } : lockedOut(lockRefusal(outcome));
 }
 
 /**

@@ -67,7 +67,8 @@ export interface SignInDeps {
 
 /** Where a sign-in stands when its steps stop: a step the user must take, or finished. */
 export type SignInProgress =
-  | { ok: true; kind: 'expired-password'; token: string }
+  /** `temporary`: the password was set by an administrator (or the bootstrap), never chosen by the user. */
+  | { ok: true; kind: 'expired-password'; token: string; temporary: boolean }
   | { ok: true; kind: 'second-factor'; token: string; method: 'email' | 'totp'; expiresAt?: number }
   | { ok: true; kind: 'signed-in'; userId: string; redirectTo: string | null };
 

@@ -146,11 +146,15 @@ describe('sign-in steps', () => {
       expect(row.last_login_at).to.be.instanceOf(Date);
     });
 
-    it('refuses an account locked meanwhile, and resumes nothing', async () => {
+    it('refuses an account locked meanwhile as "User Is Locked Out" (its password was right), and resumes nothing', async () => {
       const state = await loaded();
       await context.dataSource.query('UPDATE users SET locked = true WHERE id = $1', [state.account!.id]);
       const resume = async () => expect.fail('resumed a locked account');
-      expect(await finish({ ...state, interaction: { uid: 'i-2', remember: false, resume } }, deps)).to.include({ status: 423, code: 'account.locked_permanently' });
+      expect(await finish({ ...state, interaction: { uid: 'i-2', remember: false, resume } }, deps)).to.include({
+        status: 423,
+        code: 'account.locked_out',
+        detail: 'account.locked_permanently',
+      });
     });
   });
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { AVATAR_INPUT_TYPES } from '@gatehouse/contracts';
 import { AppError } from '@gatehouse/core';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Metadata } from 'sharp';
+import { ImageRefused, reencodeImage, type RasterFormat } from '@gatehouse/core/images';
+import sharp from 'sharp';
 
 /** A picture as it is stored and served: always re-encoded by us, never the uploaded bytes. */
 export interface Picture {
@@ -14,20 +14,18 @@ export interface Picture {
 
 /** The stored picture's side, in pixels: the largest size served. */
 export const STORED_SIDE = 512;
-/**
- * The most pixels an upload may declare. A few hundred kilobytes of PNG can declare a picture of
- * billions of pixels; the header is read first, and nothing larger is ever decoded.
- */
+/** The most pixels an upload may declare (see ImageLimits). */
 export const MAX_INPUT_PIXELS = 25_000_000;
 const OUTPUT_TYPE = 'image/webp';
 
-/** What sharp calls each accepted type; the decoder must agree with the content's signature. */
-const SHARP_FORMATS: Record<(typeof AVATAR_INPUT_TYPES)[number], string> = {
+/** What sharp calls each accepted type. */
+const SHARP_FORMATS: Record<(typeof AVATAR_INPUT_TYPES)[number], RasterFormat> = {
   'image/png': 'png',
   'image/jpeg': 'jpeg',
   'image/webp': 'webp',
   'image/gif': 'gif',
 };
+const LIMITS = { formats: Object.values(SHARP_FORMATS), maxPixels: MAX_INPUT_PIXELS };
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -40,51 +38,21 @@ function pictureOf(bytes: Buffer): Picture {
   return { contentHash: sha256(bytes), contentType: OUTPUT_TYPE, bytes };
 }
 
-/** The sharp format an accepted upload must decode as, judged by its content alone. */
-async function declaredFormat(upload: Buffer): Promise<string> {
-  const type = await fileTypeFromBuffer(upload);
-  const format = type ? SHARP_FORMATS[type.mime as keyof typeof SHARP_FORMATS] : undefined;
-  if (!format) throw new AppError('avatar.not_an_image', 400);
-  return format;
-}
-
-/** Width and height from the header, without decoding the pixels. */
-async function dimensions(upload: Buffer, format: string): Promise<{ width: number; height: number }> {
-  let metadata: Metadata;
-  try {
-    metadata = await sharp(upload, { limitInputPixels: false, pages: 1 }).metadata();
-  } catch {
-    throw new AppError('avatar.unreadable', 400);
-  }
-  // A file whose signature says one format and whose decoder reads another is refused.
-  if (metadata.format !== format) throw new AppError('avatar.not_an_image', 400);
-  const width = metadata.width ?? 0;
-  const height = metadata.pageHeight ?? metadata.height ?? 0;
-  if (width * height > MAX_INPUT_PIXELS) throw new AppError('avatar.too_many_pixels', 400, { limit: MAX_INPUT_PIXELS / 1_000_000 });
-  if (!width || !height) throw new AppError('avatar.unreadable', 400);
-  return { width, height };
-}
-
 /**
- * An uploaded picture, checked and re-encoded: a PNG, JPEG, WebP or GIF by its content (an SVG,
- * an HTML page or any other file is refused, whatever its name), of at most MAX_INPUT_PIXELS,
- * decoded (the first frame of an animation), turned upright, cropped to a centred square of at
- * most STORED_SIDE pixels and encoded again as WebP without any metadata. Whatever else the file
- * carried (a script after the image data, EXIF, comments) is gone: only pixels survive.
+ * An uploaded picture, checked and re-encoded (reencodeImage): a PNG, JPEG, WebP or GIF by its
+ * content, of at most MAX_INPUT_PIXELS, turned upright, cropped to a centred square of at most
+ * STORED_SIDE pixels and encoded again as WebP without any metadata.
  */
 export async function reencodeUpload(upload: Buffer): Promise<Picture> {
-  const format = await declaredFormat(upload);
-  const { width, height } = await dimensions(upload, format);
-  const side = Math.min(STORED_SIDE, width, height);
   try {
-    const bytes = await sharp(upload, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1, failOn: 'error' })
-      .rotate()
-      .resize(side, side, { fit: 'cover', position: 'centre' })
-      .webp({ quality: 88 })
-      .toBuffer();
+    const bytes = await reencodeImage(upload, LIMITS, (image, { width, height }) => {
+      const side = Math.min(STORED_SIDE, width, height);
+      return image.rotate().resize(side, side, { fit: 'cover', position: 'centre' }).webp({ quality: 88 });
+    });
     return pictureOf(bytes);
-  } catch {
-    throw new AppError('avatar.unreadable', 400);
+  } catch (error) {
+    if (!(error instanceof ImageRefused)) throw error;
+    throw new AppError(`avatar.${error.problem}`, 400, error.problem === 'too_many_pixels' ? { limit: MAX_INPUT_PIXELS / 1_000_000 } : {});
   }
 }
 

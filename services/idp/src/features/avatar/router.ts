@@ -4,6 +4,7 @@ import type { AppContext } from '@gatehouse/core';
 import type { Context } from 'koa';
 import { bind } from '../../http/route.js';
 import type { ProviderHost } from '../../oidc/provider-host.js';
+import { notWhileActing } from '../identify-as/not-while-acting.js';
 import { koaAccountAuth } from '../profile/koa-account-auth.js';
 import { AvatarService, type ServedPicture } from './service.js';
 import { pictureUploadReader } from './upload.js';
@@ -34,9 +35,10 @@ export function avatarRoutes(context: AppContext, host: ProviderHost, service = 
   const router = new Router();
   const readPicture = pictureUploadReader(context.config.avatar.maxBytes);
 
-  // The token is checked before a byte of the upload is read.
+  // The token is checked before a byte of the upload is read. The picture the user shows is theirs
+  // to choose: never changed by a God user signed in as them.
   router.use(routes.upload.path, koaAccountAuth(context, host));
-  bind(router, routes.upload, async ({ ctx }) => service.upload(ctx.state.accountId as string, await readPicture(ctx)));
+  bind(router, routes.upload, notWhileActing(async ({ ctx }) => service.upload(ctx.state.accountId as string, await readPicture(ctx))));
 
   // Public, since an <img> sends no token.
   bind(router, routes.picture, async ({ ctx, params, query }) => {

@@ -3,6 +3,7 @@ import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import type { Context, Next } from 'koa';
 import { SIGNING_ALGORITHMS } from '../../oidc/keys.js';
 import type { ProviderHost } from '../../oidc/provider-host.js';
+import { actingOf, type Acting } from '../identify-as/session-impersonations.js';
 import { isActiveAccount } from './repository.js';
 
 /** Who calls the gate: the signed-in user, and the client their access token was issued to. */
@@ -10,6 +11,9 @@ export interface GateCaller {
   accountId: string;
   clientId: string;
 }
+
+/** A caller as their token names them, with the God user acting when it was issued while one was signed in as them. */
+type TokenCaller = GateCaller & { acting?: Acting };
 
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -22,7 +26,7 @@ const CLOCK_TOLERANCE_SECONDS = 5;
  * keys, and only when issued to the console itself; the account must still be active, since a lock
  * cannot revoke a JWT.
  */
-async function consoleCaller(context: AppContext, token: string): Promise<GateCaller | undefined> {
+async function consoleCaller(context: AppContext, token: string): Promise<TokenCaller | undefined> {
   const { issuer, adminApiAudience, adminClientId } = context.config.oidc;
   const rows = await findPublishedKeys(context.dataSource);
   const keys = createLocalJWKSet({ keys: rows.map((row) => ({ ...row.public_jwk, kid: row.kid }) as JWK) });
@@ -38,33 +42,36 @@ async function consoleCaller(context: AppContext, token: string): Promise<GateCa
   const client = payload?.client_id ?? payload?.azp;
   if (!payload || client !== adminClientId || typeof payload.sub !== 'string' || !UUID.test(payload.sub)) return undefined;
   if (!(await isActiveAccount(context.dataSource, payload.sub))) return undefined;
-  return { accountId: payload.sub, clientId: adminClientId };
+  return { accountId: payload.sub, clientId: adminClientId, acting: actingOf(payload) };
 }
 
 /** An opaque access token of any client, looked up through the provider: revocation and expiry apply. */
-async function opaqueCaller(host: ProviderHost, token: string): Promise<GateCaller | undefined> {
+async function opaqueCaller(host: ProviderHost, token: string): Promise<TokenCaller | undefined> {
   const found = await host.current.AccessToken.find(token);
   if (!found || found.isExpired || !found.accountId || !found.clientId) return undefined;
-  return { accountId: found.accountId, clientId: String(found.clientId) };
+  return { accountId: found.accountId, clientId: String(found.clientId), acting: actingOf(found.extra) };
 }
 
 /**
  * Bearer authentication of the disclaimer gate, which relying applications call as well as the
  * product's own SPAs: a user's access token issued by this provider to any client (the admin
- * console's JWT included). It only says who calls and through which client; which client may ask
- * about which application is the service's rule.
+ * console's JWT included). It only says who calls and through which client (and, as koaAccountAuth
+ * does, the God user acting on `ctx.state.actorId`, while their impersonation is current); which
+ * client may ask about which application is the service's rule.
  */
 export function koaGateAuth(context: AppContext, host: ProviderHost) {
   return async function gateAuth(ctx: Context, next: Next) {
     const token = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
-    let caller: GateCaller | undefined;
+    let caller: TokenCaller | undefined;
     if (token) caller = JWS_COMPACT.test(token) ? await consoleCaller(context, token) : await opaqueCaller(host, token);
+    if (caller?.acting && !(await host.impersonations.isCurrent(caller.acting, caller.accountId))) caller = undefined;
     if (!caller) {
       ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
       throw new AppError('errors.unauthorized', 401);
     }
     ctx.state.accountId = caller.accountId;
     ctx.state.clientId = caller.clientId;
+    ctx.state.actorId = caller.acting?.actorId;
     await next();
   };
 }

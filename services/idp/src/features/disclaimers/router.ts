@@ -3,6 +3,7 @@ import type { AppContext } from '@gatehouse/core';
 import { routeKit } from '@gatehouse/core/http';
 import { disclaimersRoutes as routes, type RouteContract } from '@gatehouse/contracts';
 import type { ProviderHost } from '../../oidc/provider-host.js';
+import { notWhileActing } from '../identify-as/not-while-acting.js';
 import { koaAccountAuth } from '../profile/koa-account-auth.js';
 import { koaGateAuth, type GateCaller } from './koa-gate-auth.js';
 import { DisclaimersService } from './service.js';
@@ -35,11 +36,12 @@ export function disclaimerRoutes(context: AppContext, host: ProviderHost, servic
 
   bind(router, routes.list, async ({ caller, language, query }) => service.list(caller.accountId, language, query));
 
-  bind(router, routes.accept, async ({ caller, language, params, body }) => service.accept(caller.accountId, params.id, language, body.version));
+  // Accepting terms is the user's own consent: never given by a God user signed in as them (reading them is).
+  bind(router, routes.accept, notWhileActing(async ({ caller, language, params, body }) => service.accept(caller.accountId, params.id, language, body.version)));
 
   bind(router, routes.gate, async ({ caller, language, params }) => service.gate(caller, params, language));
 
-  bind(router, routes.acceptGate, async ({ caller, language, params }) => service.acceptGate(caller, params, language));
+  bind(router, routes.acceptGate, notWhileActing(async ({ caller, language, params }) => service.acceptGate(caller, params, language)));
 
   return router;
 }

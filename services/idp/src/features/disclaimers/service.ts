@@ -29,10 +29,13 @@ const hasDisclaimer = (row: ApplicationDisclaimerRow): row is Disclaimed => row.
 
 /**
  * A disclaimer's text in `language`, else in English (the fallback), else in French (the
- * default), else in the first language it was written in.
+ * default), else in the first language it was written in; with the language it is written in and
+ * every language it exists in, so that a reader is told when it is not in theirs.
  */
-export function disclaimerText(content: Record<string, string>, language: string): string {
-  return content[language] ?? content[FALLBACK_LANGUAGE] ?? content[DEFAULT_LANGUAGE] ?? Object.values(content)[0] ?? '';
+export function disclaimerText(content: Record<string, string>, language: string): { text: string; textLanguage: string | null; languages: string[] } {
+  const languages = Object.keys(content).filter((key) => typeof content[key] === 'string');
+  const textLanguage = [language, FALLBACK_LANGUAGE, DEFAULT_LANGUAGE].find((key) => languages.includes(key)) ?? languages[0] ?? null;
+  return { text: textLanguage ? content[textLanguage]! : '', textLanguage, languages };
 }
 
 function itemOf(row: Disclaimed, language: string): DisclaimerItem {
@@ -43,7 +46,7 @@ function itemOf(row: Disclaimed, language: string): DisclaimerItem {
     privateUrl: row.private_url,
     icon: row.has_icon ? pathOf(portalApplicationsRoutes.icon, { appId: row.app_id }) : null,
     version: row.version,
-    text: disclaimerText(row.content, language),
+    ...disclaimerText(row.content, language),
     accepted: row.accepted_at !== null,
     onAcceptedDate: row.accepted_at ? new Date(row.accepted_at).toISOString() : null,
   };
@@ -51,9 +54,9 @@ function itemOf(row: Disclaimed, language: string): DisclaimerItem {
 
 function gateOf(row: ApplicationDisclaimerRow, language: string): DisclaimerGate {
   // Nothing to accept: the application's users are never stopped.
-  if (!hasDisclaimer(row)) return { accepted: true, onAcceptedDate: null, version: null, text: null };
-  const { accepted, onAcceptedDate, version, text } = itemOf(row, language);
-  return { accepted, onAcceptedDate, version, text };
+  if (!hasDisclaimer(row)) return { accepted: true, onAcceptedDate: null, version: null, text: null, textLanguage: null, languages: [] };
+  const { accepted, onAcceptedDate, version, text, textLanguage, languages } = itemOf(row, language);
+  return { accepted, onAcceptedDate, version, text, textLanguage, languages };
 }
 
 /** The spec's order: accepted first, then by acceptance date ascending; the display name settles the rest. */

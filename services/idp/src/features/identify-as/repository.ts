@@ -62,6 +62,12 @@ export async function findBySession(sql: SqlClient, sessionUid: string): Promise
   return rows[0] && toImpersonation(rows[0]);
 }
 
+/** The impersonation `id`, whatever its state; undefined when there is none. */
+export async function findById(sql: SqlClient, id: string): Promise<SessionImpersonation | undefined> {
+  const { rows } = await sql.query<Row>(`${SELECT} WHERE i.id = $1`, [id], 'idp_impersonation_by_id');
+  return rows[0] && toImpersonation(rows[0]);
+}
+
 /** Records that `actorId` is signed in as `targetId` in the session `sessionUid`, for `minutes` from now. */
 export async function insertImpersonation(
   db: Queryable,

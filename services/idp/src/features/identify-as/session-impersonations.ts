@@ -1,20 +1,47 @@
 import { sqlClient, writeSystemLog, type AppContext, type SqlClient } from '@gatehouse/core';
 import type { IdentifyAsEndReason } from '@gatehouse/contracts';
-import { endImpersonation, findBySession, type SessionImpersonation } from './repository.js';
+import { endImpersonation, findById, findBySession, type SessionImpersonation } from './repository.js';
 
 export type { SessionImpersonation };
 
 /** Past this many, the oldest session uids known to have no impersonation are forgotten first. */
 const MAX_KNOWN_WITHOUT = 100_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Who acts, according to a token issued while a God user was signed in as its user. */
+export interface Acting {
+  actorId: string;
+  /** The impersonation the token was issued in; undefined in a token that does not name it. */
+  impersonationId?: string;
+}
 
 /** Whether the impersonation still holds: not ended, and its time not come. */
 export function isLive(impersonation: SessionImpersonation, now = Date.now()): boolean {
   return !impersonation.endedAt && impersonation.expiresAt.getTime() > now;
 }
 
-/** The `act` claim (RFC 8693) of what is issued in an impersonated session. */
-export function actClaim(impersonation: SessionImpersonation): { sub: string; name: string } {
-  return { sub: impersonation.actorId, name: impersonation.actorName };
+/**
+ * The `act` claim (RFC 8693) of what is issued in an impersonated session: the God user acting,
+ * and the impersonation itself, so that a token ends with that one and not with whichever of the
+ * same God user and user is live when it is presented.
+ */
+export function actClaim(impersonation: SessionImpersonation): { sub: string; name: string; impersonation_id: string } {
+  return { sub: impersonation.actorId, name: impersonation.actorName, impersonation_id: impersonation.id };
+}
+
+/**
+ * Who acts according to a token's claims (its `act`); undefined when they name nobody. An `act` of
+ * any other shape still counts as acting, in no impersonation that could be current: the token is
+ * refused rather than taken for the user's own.
+ */
+export function actingOf(claims: unknown): Acting | undefined {
+  const act = (claims as { act?: unknown } | null | undefined)?.act;
+  if (act === undefined) return undefined;
+  const { sub, impersonation_id: id } = (act ?? {}) as { sub?: unknown; impersonation_id?: unknown };
+  return {
+    actorId: typeof sub === 'string' ? sub.toLowerCase() : '',
+    impersonationId: typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : undefined,
+  };
 }
 
 /**
@@ -70,7 +97,23 @@ export class SessionImpersonations {
       return how;
     });
     impersonation.endedAt ??= new Date(Math.min(Date.now(), impersonation.expiresAt.getTime()));
+    // Every node closes what was opened under it (the notification hub's sockets).
+    if (ended) this.context.broadcast.publish('impersonation.ended', { impersonationId: impersonation.id });
     return ended;
+  }
+
+  /**
+   * Whether a token of `userId` naming `acting` may still be used: the impersonation it names is
+   * that God user's, signed in as that user, neither ended nor past its time, whatever later
+   * impersonation of the same two exists. A token that names none is not current. One whose time
+   * has come is ended here, as `ofSession` does.
+   */
+  async isCurrent(acting: Acting, userId: string): Promise<boolean> {
+    if (!acting.impersonationId) return false;
+    const impersonation = await findById(this.sql, acting.impersonationId);
+    if (!impersonation || impersonation.actorId !== acting.actorId || impersonation.targetId !== userId.toLowerCase()) return false;
+    if (!impersonation.endedAt && !isLive(impersonation)) await this.end(impersonation, 'Expired');
+    return isLive(impersonation);
   }
 
   /** Notes a live impersonation against the request that found it (`ctx`: the provider's context). */

@@ -4,6 +4,7 @@ import { LANGUAGES, type AppContext } from '@gatehouse/core';
 import type { Context } from 'koa';
 import { bind } from '../../http/route.js';
 import type { ProviderHost } from '../../oidc/provider-host.js';
+import { notWhileActing } from '../identify-as/not-while-acting.js';
 import { koaAccountAuth } from '../profile/koa-account-auth.js';
 import { MyDataService } from './service.js';
 import { XLSX_CONTENT_TYPE } from './workbook.js';
@@ -29,15 +30,20 @@ export function myDataRoutes(context: AppContext, host: ProviderHost, service = 
   const router = new Router();
   router.use(routes.download.path, koaAccountAuth(context, host));
 
-  // In the language the portal sends; without one, in the user's preferred language.
-  bind(router, routes.download, async ({ ctx }) => {
-    const file = await service.download(ctx.state.accountId as string, namedLanguage(ctx), ctx.state.log);
-    ctx.attachment(file.fileName, { fallback: asciiFallback(file.fileName) });
-    ctx.type = XLSX_CONTENT_TYPE;
-    // Personal data: never kept by a cache, shared or not.
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = file.body;
-  });
+  // In the language the portal sends; without one, in the user's preferred language. Asking for
+  // one's own data is a data-protection request: never made by a God user signed in as the user.
+  bind(
+    router,
+    routes.download,
+    notWhileActing(async ({ ctx }) => {
+      const file = await service.download(ctx.state.accountId as string, namedLanguage(ctx), ctx.state.log);
+      ctx.attachment(file.fileName, { fallback: asciiFallback(file.fileName) });
+      ctx.type = XLSX_CONTENT_TYPE;
+      // Personal data: never kept by a cache, shared or not.
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = file.body;
+    }),
+  );
 
   return router;
 }

@@ -30,8 +30,7 @@ export class ProfileService {
   async requestPasswordReset(accountId: string, name: string, language: string): Promise<PasswordResetSent> {
     const user = await this.me(accountId);
     if (user.user_name.toLowerCase() !== name.trim().toLowerCase()) throw new AppError('errors.forbidden', 403);
-    const result = await this.reset.request(user.user_name, user.language);
-    if (!result.ok) throw new AppError(result.code, result.status);
+    this.reset.request(user.user_name, user.language);
     return { ...DONE, message: this.context.i18n.t('account.reset_sent', { lng: language }) as string };
   }
 

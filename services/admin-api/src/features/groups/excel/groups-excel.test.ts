@@ -58,6 +58,18 @@ describe('group members in Excel', () => {
   describe('POST /api/v1/admin/groups/bulk_insert/{groupId}', () => {
     withBackgroundJobs(() => w);
 
+    it('adds as Readers the rows whose Permission cell is blank', async () => {
+      const group = await groupIn(w, w.areaA);
+      const [ann, ben] = [await userIn(w, w.areaA), await userIn(w, w.areaA)];
+      const file = await xlsx([
+        ['UserName', 'Permission'],
+        [ann.userName, null],
+        [ben.userName, '  '],
+      ]);
+      expect(await importResult(w.context, await upload(group.id, file))).to.deep.equal({ success: true, totalElements: 2, importedElements: 2, errors: [], warnings: [] });
+      expect(await membersOf(w, group.id)).to.deep.equal({ [ann.id]: 'Reader', [ben.id]: 'Reader' });
+    });
+
     it('adds the good rows and reports bad and duplicate rows by their Excel row number, without stopping', async () => {
       const group = await groupIn(w, w.areaA);
       await grant(w.context.dataSource, { tenant: w.tenantA, group, roles: [w.app.roleByName.Reader!] });
@@ -86,7 +98,7 @@ describe('group members in Excel', () => {
         importedElements: 4,
         errors: [
           { row: 4, reason: 'No user nobody@example.com was found' },
-          { row: 8, reason: 'The permission "Admin" is not valid: use Reader or Owner' },
+          { row: 8, reason: 'Permission: the permission "Admin" is not valid: use Reader or Owner' },
           { row: 10, reason: 'The user name or e-mail is empty' },
         ],
         warnings: [
@@ -172,7 +184,7 @@ describe('group members in Excel', () => {
       const result = await importResult(w.context, await upload(group.id, await xlsx([['UserName', 'Permission'], ['ghost@example.com', 'Reader'], ['ghost@example.com', 'x']]), { lang: 'fr' }));
       expect(result.errors).to.deep.equal([
         { row: 2, reason: 'Aucun utilisateur ghost@example.com n’a été trouvé' },
-        { row: 3, reason: 'La permission « x » n’est pas valide : utilisez Reader ou Owner' },
+        { row: 3, reason: 'Permission : la permission « x » n’est pas valide : utilisez Reader ou Owner' },
       ]);
       expect(result).to.include({ success: false, importedElements: 0 });
     });

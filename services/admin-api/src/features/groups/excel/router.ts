@@ -7,13 +7,14 @@ import { adminRoutes } from '../../../http/route.js';
 import { queueUpload } from '../../jobs/uploads.js';
 import { GroupMembersExcel } from './service.js';
 import { FILE_FIELD, memberImportErrors } from './workbook.js';
+import type { AdminContext } from '../../../admin-context.js';
 
 /**
  * `/groups/template/{groupId}` and `/groups/bulk_insert/{groupId}`: the members template and its
  * upload, imported in the background (groupMembersImportJob). Registered before groupRoutes, whose
  * `/groups/:id…` paths would otherwise be tried first.
  */
-export function groupExcelRoutes(context: AppContext, excel = new GroupMembersExcel(context)): Router {
+export function groupExcelRoutes(context: AdminContext, excel = new GroupMembersExcel(context)): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const upload = xlsxUploadReader({ field: FILE_FIELD, errors: memberImportErrors });

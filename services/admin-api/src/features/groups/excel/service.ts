@@ -5,12 +5,12 @@ import type { Caller } from '../../../auth/koa-admin-auth.js';
 import { inScope, type CallerScope } from '../../../auth/scope.js';
 import type { Queryable } from '../../../db.js';
 import type { UploadedWorkbook } from '../../../excel/upload.js';
-import { findUserName } from '../../directory/lookups.js';
+import { findUserName, findUsersByLogin, type LoginMatch } from '../../directory/lookups.js';
 import { uploadJob, type UploadJobPayload } from '../../jobs/upload-jobs.js';
 import { insertMember, updateMemberPermission, type GroupRecord } from '../repository.js';
-import { assertMayGrantGroupRoles, assertOwner, lockedGroup, visibleGroup } from '../service.js';
-import { findUsersByLogin, inSavepoint, memberPermissions, type LoginMatch } from './repository.js';
-import { memberTemplate, readMemberRows, type MemberRow, type TemplateLabels } from './workbook.js';
+import { assertMayHandOutGroupRoles, assertOwner, lockedGroup, visibleGroup } from '../service.js';
+import { inSavepoint, memberPermissions } from './repository.js';
+import { PERMISSION_HEADER, memberTemplate, readMemberRows, type MemberRow, type TemplateLabels } from './workbook.js';
 
 /** A row's problem: `code` is an i18n key under `groups.`, rendered in the caller's language. */
 export interface RowIssue {
@@ -51,7 +51,7 @@ export class GroupMembersExcel {
   /** Checked before the upload is read: a caller who may not import does not get to send 2 MB first. */
   async assertCanImport(caller: Caller, scope: CallerScope, groupId: string): Promise<void> {
     assertOwner(await visibleGroup(this.context.dataSource, caller, scope, groupId), scope);
-    await assertMayGrantGroupRoles(this.context.dataSource, groupId, scope);
+    await assertMayHandOutGroupRoles(this.context.dataSource, caller, scope, groupId);
   }
 
   /**
@@ -202,7 +202,7 @@ async function startImport(em: Queryable, caller: Caller, scope: CallerScope, gr
   const group = await lockedGroup(em, caller, scope, groupId);
   assertOwner(group, scope);
   // Every row adds or changes a member, who holds the group's roles.
-  await assertMayGrantGroupRoles(em, groupId, scope);
+  await assertMayHandOutGroupRoles(em, caller, scope, groupId);
   return {
     em,
     caller,
@@ -223,7 +223,7 @@ function planRow(run: ImportRun, row: MemberRow): PlannedRow | undefined {
   const { result } = run;
   const permission = row.permission ? PERMISSIONS[row.permission.toLowerCase()] : 'Reader';
   if (!permission) {
-    result.errors.push({ row: row.row, code: 'groups.row_bad_permission', params: { value: row.permission } });
+    result.errors.push({ row: row.row, code: 'groups.row_bad_permission', params: { column: PERMISSION_HEADER, value: row.permission.slice(0, 80) } });
     return undefined;
   }
   const resolved = resolveUser(row, run.matches, run.scope);
@@ -232,6 +232,11 @@ function planRow(run: ImportRun, row: MemberRow): PlannedRow | undefined {
     return undefined;
   }
   const { user } = resolved;
+  // Nobody gives themself the group's roles (tenant access): someone else adds them.
+  if (user.id === run.caller.userId && run.group.tenants.length) {
+    result.errors.push({ row: row.row, code: 'access.own_group_roles' });
+    return undefined;
+  }
   const first = run.firstRowOf.get(user.id);
   if (first !== undefined) {
     result.warnings.push({ row: row.row, code: 'groups.row_duplicate', params: { row: first } });

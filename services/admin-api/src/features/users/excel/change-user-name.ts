@@ -39,9 +39,10 @@ export function validateChangeRow(row: SheetRow<ChangeUserNameColumn>): { change
   const problems: RowProblem[] = [];
   if (!currentUserName) problems.push({ key: 'import.required.currentUserName' });
   if (!newUserName) problems.push({ key: 'import.required.newUserName' });
-  else if (!userNameSchema.safeParse(newUserName).success) problems.push({ key: 'import.too_long', params: { column: 'NewUserName', max: 256 } });
+  else if (!userNameSchema.safeParse(newUserName).success) problems.push({ key: 'import.too_long', params: { column: 'NewUserName', value: clip(newUserName, 40), max: 256 } });
   if (newEmail && !emailSchema.safeParse(newEmail).success) {
-    problems.push(newEmail.length > 256 ? { key: 'import.too_long', params: { column: 'NewEmail', max: 256 } } : { key: 'validation.invalid_email' });
+    const named = { column: 'NewEmail', value: clip(newEmail, 40) };
+    problems.push(newEmail.length > 256 ? { key: 'import.too_long', params: { ...named, max: 256 } } : { key: 'import.invalid_email', params: named });
   }
   if (problems.length) return { problems };
   return { change: { row: row.row, currentUserName, newUserName, newEmail: newEmail || null }, problems };

@@ -5,6 +5,7 @@ import { toListQuery, type AppContext } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import type { Context } from 'koa';
 import { styleHeaderRow } from '../../../excel/workbook.js';
+import { exportWords, type ExportWords } from '../../jobs/exports.js';
 import type { CallerScope } from '../../../auth/scope.js';
 import { USER_SORT, type UserListFilter } from '../repository.js';
 import { listFilterOf } from '../service.js';
@@ -19,7 +20,7 @@ export interface ExportOptions {
   /** The list's sort, as an ORDER BY clause (userListSql) and as a field and direction (keysetSql). */
   orderBy: string;
   sort: UserListSort;
-  /** The caller's language, for headers. */
+  /** The caller's language, for headers and yes/no. */
   language: string;
   batchSize?: number;
 }
@@ -54,7 +55,7 @@ function openWorkbook(context: AppContext, out: Writable, language: string) {
   return { workbook, sheet };
 }
 
-function writeRow(sheet: ExcelJS.Worksheet, r: ExportRow): void {
+function writeRow(sheet: ExcelJS.Worksheet, r: ExportRow, words: ExportWords): void {
   const row = sheet.addRow([
     r.user_name,
     r.email,
@@ -63,9 +64,9 @@ function writeRow(sheet: ExcelJS.Worksheet, r: ExportRow): void {
     r.last_name,
     r.area_name,
     r.language,
-    r.locked,
-    r.draft,
-    r.validate_scopes,
+    words.yesNo(r.locked),
+    words.yesNo(r.draft),
+    words.yesNo(r.validate_scopes),
     r.modified_on,
   ]);
   // exceljs caches a cell's style id by the style object's identity: one shared object per
@@ -101,18 +102,19 @@ interface Pump {
   read: (after: Cursor | null) => Promise<ExportRow[]>;
   batchSize: number;
   stopped: () => boolean;
+  words: ExportWords;
 }
 
 /** Writes the batches, reading the next one while the current one is written, then finishes the file. */
 async function pumpRows(pump: Pump, first: ExportRow[]): Promise<void> {
-  const { sheet, out, read, batchSize, stopped } = pump;
+  const { sheet, out, read, batchSize, stopped, words } = pump;
   let rows = first;
   while (!stopped()) {
     // The next batch is read while this one is written: the database works while we do.
     const next = rows.length === batchSize ? read(cursorAfter(rows)) : undefined;
     next?.catch(() => undefined);
     for (let i = 0; i < rows.length && !stopped(); i++) {
-      writeRow(sheet, rows[i]!);
+      writeRow(sheet, rows[i]!, words);
       if (i % WRITE_SLICE === WRITE_SLICE - 1) await flowing(sheet, out);
     }
     if (!next || stopped()) break;
@@ -153,7 +155,7 @@ export async function exportUsers(context: AppContext, ctx: Context, options: Ex
   const { workbook, sheet } = openWorkbook(context, out, options.language);
   // A failing zip would never drain: end the download rather than wait for it.
   (workbook as unknown as { zip: NodeJS.EventEmitter }).zip.on('error', (error: Error) => fail(error));
-  pumpRows({ workbook, sheet, out, read, batchSize, stopped }, first).catch(fail);
+  pumpRows({ workbook, sheet, out, read, batchSize, stopped, words: exportWords(context, options.language) }, first).catch(fail);
   return out;
 }
 

@@ -6,13 +6,13 @@ import { writeSystemLog } from '../../../audit/system-log.js';
 import type { CallerScope } from '../../../auth/scope.js';
 import { forEachConcurrently } from '../../../excel/concurrency.js';
 import { readSheet, styleHeaderRow, workbookBuffer, type ColumnSpec, type SheetRow } from '../../../excel/workbook.js';
-import { adminMailer } from '../../../mail.js';
 import { findUserName } from '../../directory/lookups.js';
 import { uploadJob, type UploadJobPayload } from '../../jobs/upload-jobs.js';
 import type { Actor } from '../access.js';
 import { UsersService, createUser } from '../service.js';
 import { RowReport, clip, knownError, parseYesNo, sheetImportOf, type ImportResult, type RowProblem, type SheetImportInput } from './messages.js';
 import { areasInScope, existingUserNames, userNamesCreatedBy, type AreaRow } from './repository.js';
+import type { AdminContext } from '../../../admin-context.js';
 
 /** The columns of the users template, in order; headers are matched without case or spaces. */
 export const IMPORT_COLUMNS = [
@@ -72,14 +72,14 @@ export function validateImportRow(row: SheetRow<ImportColumn>, findArea: AreaFin
   const area = cells.area ? findArea(cells.area) : undefined;
   // An area outside the caller's scope reads as unknown: an area administrator learns nothing of others.
   if (!cells.area) problems.set('area', { key: requiredOf('area') });
-  else if (!area) problems.set('area', { key: 'import.unknown_area', params: { area: clip(cells.area) } });
+  else if (!area) problems.set('area', { key: 'import.unknown_area', params: { column: HEADER_OF.area, area: clip(cells.area) } });
 
   const language = LANGUAGES.find((code) => code.toLowerCase() === cells.language.toLowerCase());
   if (!cells.language) problems.set('language', { key: requiredOf('language') });
-  else if (!language) problems.set('language', { key: 'import.unknown_language', params: { language: clip(cells.language), languages: LANGUAGES.join(', ') } });
+  else if (!language) problems.set('language', { key: 'import.unknown_language', params: { column: HEADER_OF.language, language: clip(cells.language), languages: LANGUAGES.join(', ') } });
 
   const invite = cells.sendEmailInvite ? parseYesNo(cells.sendEmailInvite) : false;
-  if (invite === undefined) problems.set('sendEmailInvite', { key: 'import.invalid_yes_no', params: { column: HEADER_OF.sendEmailInvite } });
+  if (invite === undefined) problems.set('sendEmailInvite', { key: 'import.invalid_yes_no', params: { column: HEADER_OF.sendEmailInvite, value: clip(cells.sendEmailInvite) } });
 
   const parsed = newUserSchema.safeParse(
     {
@@ -121,9 +121,9 @@ export function areaFinder(areas: readonly AreaRow[]): AreaFinder {
 
 function problemOf(column: ImportColumn, issue: z.core.$ZodIssue, typed: string): RowProblem {
   if (!typed && column !== 'sendEmailInvite') return { key: requiredOf(column) };
-  if (issue.code === 'too_big') return { key: 'import.too_long', params: { column: HEADER_OF[column], max: issue.maximum } };
-  if (column === 'email') return { key: 'validation.invalid_email' };
-  return { key: 'import.invalid', params: { column: HEADER_OF[column] } };
+  const named = { column: HEADER_OF[column], value: clip(typed, 40) };
+  if (issue.code === 'too_big') return { key: 'import.too_long', params: { ...named, max: issue.maximum } };
+  return { key: column === 'email' ? 'import.invalid_email' : 'import.invalid', params: named };
 }
 
 export interface ImportUsersInput extends SheetImportInput<ImportColumn> {
@@ -162,8 +162,8 @@ export async function importUsers(context: AppContext, input: ImportUsersInput):
 }
 
 /** The BulkInsertUsers job: imports the users file kept by `POST /users/bulk_insert`, with the requester's rights at run time. */
-export function bulkInsertUsersJob(context: AppContext): JobHandler<UploadJobPayload> {
-  const users = new UsersService(context, adminMailer(context));
+export function bulkInsertUsersJob(context: AdminContext): JobHandler<UploadJobPayload> {
+  const users = new UsersService(context, context.mailer);
   return uploadJob(context, 'users.bulkInsert', async (job) => {
     const rows = await readSheet(job.file.bytes, { columns: IMPORT_COLUMNS, maxRows: MAX_IMPORT_ROWS });
     return importUsers(context, { ...sheetImportOf(job), rows, users });

@@ -9,6 +9,7 @@ import { queueUpload } from '../../jobs/uploads.js';
 import { CHANGE_USER_NAME_COLUMNS, MAX_CHANGE_ROWS, changeUserNameTemplate } from './change-user-name.js';
 import { exportUserList } from './export.js';
 import { IMPORT_COLUMNS, MAX_IMPORT_ROWS, usersTemplate } from './import.js';
+import type { AdminContext } from '../../../admin-context.js';
 
 /**
  * Reads the uploaded .xlsx (koaXlsxUpload's checks and answers) and checks that its first sheet
@@ -29,7 +30,7 @@ async function checkedUpload<K extends string>(ctx: Context, sheet: { columns: R
  * changeUserNamesJob). Mounted before the `/users/:id` routes, whose pattern would otherwise take
  * these paths.
  */
-export function userExcelRoutes(context: AppContext): Router {
+export function userExcelRoutes(context: AdminContext): Router {
   const router = new Router();
   const { bind } = adminRoutes(context);
   const language = (ctx: Context) => ctx.state.language as string;

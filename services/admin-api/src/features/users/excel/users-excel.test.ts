@@ -10,7 +10,7 @@ import { downloadJobFile, jobNotification, jobProgress, withBackgroundJobs } fro
 import { importResult, queuedJob, whenJobStarts } from '../../../testing/jobs.js';
 import { userListSql } from '../repository.js';
 import { XLSX_MEDIA_TYPE, storeFile } from '../../jobs/files.js';
-import { jobHandlers } from '../../jobs/handlers.js';
+import { jobHandlers } from '../../../app.js';
 import { usersChangedInOrder } from '../testing.js';
 import { EXPORT_BATCH_SIZE } from './export.js';
 import { MAX_IMPORT_ROWS } from './import.js';
@@ -100,7 +100,7 @@ describe('users Excel export and import', () => {
       expect(rows.slice(1).map((r) => r[0])).to.deep.equal([users[2]!.userName, users[1]!.userName, users[0]!.userName]);
       const [modified] = await db().query(`SELECT modified_on FROM users WHERE id = $1`, [users[0]!.id]);
       // Excel keeps milliseconds at most.
-      expect(rows[3]!.slice(0, 9)).to.deep.equal([users[0]!.userName, users[0]!.email, 'Zoé', 'Martin', w.areaA.name, 'fr', true, false, true]);
+      expect(rows[3]!.slice(0, 9)).to.deep.equal([users[0]!.userName, users[0]!.email, 'Zoé', 'Martin', w.areaA.name, 'fr', 'Yes', 'No', 'Yes']);
       expect((rows[3]![9] as Date).getTime()).to.be.closeTo((modified.modified_on as Date).getTime(), 1);
       expect(rows[2]!.slice(2, 4)).to.deep.equal([undefined, 'Dupont']);
 
@@ -228,9 +228,9 @@ describe('users Excel export and import', () => {
       expect(await jobProgress(w, res.body.jobId)).to.deep.equal({ progress: 10, total: 10 });
       expect(result.errors).to.deep.equal([
         { row: 3, reason: 'Please input your email!' },
-        { row: 4, reason: 'Invalid email address.' },
-        { row: 5, reason: 'Unknown area "Atlantis".' },
-        { row: 6, reason: `Unknown language "klingon": use one of ${LANGUAGES.join(', ')}.` },
+        { row: 4, reason: 'Email: "not-an-email" is not a valid e-mail address.' },
+        { row: 5, reason: 'Area: unknown area "Atlantis".' },
+        { row: 6, reason: `Language: unknown language "klingon": use one of ${LANGUAGES.join(', ')}.` },
         { row: 10, reason: `The user name ${t}-F is already in row 8.` },
         { row: 11, reason: `A user with the user name ${t}-TAKEN@example.com already exists.` },
       ]);
@@ -265,10 +265,28 @@ describe('users Excel export and import', () => {
       ]);
       const result = await importResult(w.context, await upload('/users/bulk_insert', file, { lang: null }));
       expect(result.errors).to.deep.equal([
-        { row: 2, reason: 'Adresse e-mail invalide.' },
-        { row: 3, reason: 'Veuillez saisir votre nom ! Zone inconnue « Atlantide ». SendEmailInvite doit valoir Yes ou No.' },
+        { row: 2, reason: 'Email : « pas-un-email » n’est pas une adresse e-mail valide.' },
+        { row: 3, reason: 'Veuillez saisir votre nom ! Area : zone inconnue « Atlantide ». SendEmailInvite doit valoir Yes ou No, et non « peut-être ».' },
       ]);
       expect(result).to.include({ success: false, totalElements: 2, importedElements: 0 });
+    });
+
+    it('takes a blank SendEmailInvite for No, and names the column and the value of one that is neither Yes nor No', async () => {
+      const t = tag();
+      const file = await workbook(IMPORT_HEADERS, [
+        [`${t}-a`, `${t}-a@example.com`, 'Ann', 'Lee', w.areaA.name, 'en', null],
+        [`${t}-b`, `${t}-b@example.com`, 'Ben', 'Lee', w.areaA.name, 'en', '   '],
+        [`${t}-c`, `${t}-c@example.com`, 'Cat', 'Lee', w.areaA.name, 'en', 'maybe'],
+      ]);
+      const result = await importResult(w.context, await upload('/users/bulk_insert', file));
+      expect(result).to.deep.equal({
+        success: false,
+        totalElements: 3,
+        importedElements: 2,
+        errors: [{ row: 4, reason: 'SendEmailInvite must be Yes or No, not "maybe".' }],
+        warnings: [],
+      });
+      expect(await db().query(`SELECT 1 FROM mail_outbox WHERE to_address IN ($1, $2)`, [`${t}-a@example.com`, `${t}-b@example.com`])).to.have.length(0);
     });
 
     it('matches headers without case or spaces and ignores unknown columns', async () => {
@@ -286,7 +304,7 @@ describe('users Excel export and import', () => {
       ]);
       const result = await importResult(w.context, await upload('/users/bulk_insert', file, { as: 'areaAdmin' }));
       expect(result).to.include({ totalElements: 2, importedElements: 1 });
-      expect(result.errors).to.deep.equal([{ row: 3, reason: `Unknown area "${w.areaB.name}".` }]);
+      expect(result.errors).to.deep.equal([{ row: 3, reason: `Area: unknown area "${w.areaB.name}".` }]);
       expect(await db().query(`SELECT 1 FROM users WHERE user_name = $1`, [`${t}-b`])).to.have.length(0);
     });
 
@@ -296,7 +314,7 @@ describe('users Excel export and import', () => {
         as: 'tenantAdmin',
       });
       expect(res.status).to.equal(403);
-      expect(res.body.message).to.equal('You dont have permission to perform this action');
+      expect(res.body.message).to.equal('You do not have permission to perform this action');
       expect(await db().query(`SELECT 1 FROM users WHERE user_name = $1`, [`${t}-a`])).to.have.length(0);
     });
 
@@ -370,7 +388,7 @@ describe('users Excel export and import', () => {
         success: false,
         totalElements: 2,
         importedElements: 1,
-        errors: [{ row: 3, reason: w.context.i18n.t('validation.invalid_email', { lng: 'de' }) as string }],
+        errors: [{ row: 3, reason: w.context.i18n.t('import.invalid_email', { lng: 'de', column: 'Email', value: 'nope' }) as string }],
         warnings: [],
       });
       // Described, like its rows, in the language of the console that uploaded it.
@@ -389,7 +407,7 @@ describe('users Excel export and import', () => {
       });
       try {
         const job = await queuedJob(w.context, await upload('/users/bulk_insert', file, { as: 'areaAdmin', user: requester }));
-        expect(job).to.include({ status: 'Failed', error: 'You dont have permission to perform this action', result: null });
+        expect(job).to.include({ status: 'Failed', error: 'You do not have permission to perform this action', result: null });
       } finally {
         await undo();
       }
@@ -398,7 +416,7 @@ describe('users Excel export and import', () => {
       // The upload is not kept once its job has failed.
       expect(await db().query(`SELECT 1 FROM stored_files WHERE owner_id = $1`, [requester.id])).to.have.length(0);
       const notification = await jobNotification(w, requester.id, 'BulkInsertUsers');
-      expect(notification.data).to.deep.equal({ success: false, messageError: 'You dont have permission to perform this action' });
+      expect(notification.data).to.deep.equal({ success: false, messageError: 'You do not have permission to perform this action' });
     });
 
     it('imports nothing for a requester locked since the upload, and only the area the requester still has', async () => {
@@ -429,7 +447,7 @@ describe('users Excel export and import', () => {
           [`${t}-c`, `${t}-c@example.com`, 'Cy', 'Lee', w.areaB.name, 'en', null],
         ]);
         const result = await importResult(w.context, await upload('/users/bulk_insert', file, { as: 'areaAdmin', user: shrinking }));
-        expect(result).to.deep.include({ importedElements: 1, errors: [{ row: 3, reason: `Unknown area "${w.areaB.name}".` }] });
+        expect(result).to.deep.include({ importedElements: 1, errors: [{ row: 3, reason: `Area: unknown area "${w.areaB.name}".` }] });
       } finally {
         await shrink();
       }
@@ -498,7 +516,7 @@ describe('users Excel export and import', () => {
         { row: 4, reason: `No user has the user name ${t}-nobody.` },
         { row: 6, reason: `A user with the user name ${t}-EVE already exists.` },
         { row: 7, reason: 'Please input the new username!' },
-        { row: 8, reason: 'Invalid email address.' },
+        { row: 8, reason: 'NewEmail: "not-an-email" is not a valid e-mail address.' },
         { row: 9, reason: `The user name ${t}-bob is already in row 3.` },
       ]);
       expect(result.warnings).to.deep.equal([{ row: 5, reason: 'The new user name and e-mail are the current ones: nothing to change.' }]);
@@ -554,7 +572,7 @@ describe('users Excel export and import', () => {
       await grant(db(), { tenant: GLOBAL_TENANT_ID, user: godUser, roles: [identityGod] });
       const file = await workbook(CHANGE_HEADERS, [[`${t}-god`, `${t}-renamed`, null]]);
       const byAdmin = await importResult(w.context, await upload('/users/changeUserName', file));
-      expect(byAdmin.errors).to.deep.equal([{ row: 2, reason: 'You dont have permission to perform this action' }]);
+      expect(byAdmin.errors).to.deep.equal([{ row: 2, reason: 'You do not have permission to perform this action' }]);
       const byGod = await importResult(w.context, await upload('/users/changeUserName', file, { as: 'god' }));
       expect(byGod, JSON.stringify(byGod)).to.include({ success: true, importedElements: 1 });
     });

@@ -24,6 +24,7 @@ export function accessItem(application: ApplicationRow, roles: RoleRecord[], gra
       isGlobal: b.tenant_id === GLOBAL_TENANT_ID,
       hierarchyType: hierarchyType(b.own, b.by_hierarchy),
       removable: b.own,
+      origins: b.origins,
     })),
     availableRoles: roles
       .filter((role) => role.applicationId === application.id)
@@ -43,14 +44,16 @@ export function tenantItem(membership: MembershipRow, grants: RoleGrantRow[]): U
     hierarchyType: hierarchyType(membership.direct, membership.via_group || badges.some((b) => b.by_hierarchy)),
     roles: badges
       .slice()
-      .sort((a, b) => a.application_name.localeCompare(b.application_name) || a.role_name.localeCompare(b.role_name))
+      .sort((a, b) => a.application_display_name.localeCompare(b.application_display_name) || a.role_name.localeCompare(b.role_name))
       .map((b) => ({
         roleId: b.role_id,
         roleName: b.role_name,
         applicationId: b.application_id,
         applicationName: b.application_name,
+        applicationDisplayName: b.application_display_name,
         hierarchyType: hierarchyType(b.own, b.by_hierarchy),
         isGlobal,
+        origins: b.origins,
       })),
   };
 }
