@@ -7,6 +7,9 @@ export const sharedTestOptions: NonNullable<ViteUserConfig['test']> = {
   include: ['src/**/*.test.{ts,tsx}'],
   restoreMocks: true,
   unstubGlobals: true,
-  // Rendering antd pages in jsdom takes seconds on a busy 2-core machine; a test's own waits stay short.
-  testTimeout: 20_000,
+  // A bound against a hung test, not a speed check: CI runs these beside three other lanes on two
+  // cores, where rendering an antd table in jsdom can take tens of seconds. A test's own waits stay short.
+  testTimeout: 60_000,
+  // The same bound for a file's setup (a lazily loaded page imported ahead, say).
+  hookTimeout: 60_000,
 };

@@ -1,4 +1,4 @@
-// `npm run bench`: the provider, users and roles benches one after another, each in its own
+// `npm run bench`: the provider, users, roles and getting-in benches one after another, each in its own
 // process, then every figure that has a reference or a target in one table. The figures go to
 // BENCH_JSON as one document when it is set. Fails when a bench fails or the document is not
 // complete and valid; a missed target never fails it (speed is judged by reading, not by CI).
@@ -12,6 +12,7 @@ const BENCHES = [
   { section: 'oidc', file: 'oidc-bench.ts' },
   { section: 'users', file: 'users-bench.ts' },
   { section: 'roles', file: 'roles-bench.ts' },
+  { section: 'getting-in', file: 'getting-in-bench.ts' },
 ] as const;
 
 function runBench(file: string, env: NodeJS.ProcessEnv): Promise<number> {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, SCREENSHOTS, launchChromium, startProduct, type RunningProduct } from '../support/product.js';
+import { ADMIN_PASSWORD, launchChromium, SCREENSHOTS, settle, startProduct, type RunningProduct } from '../support/product.js';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `admin-${name}.png`), fullPage: true });
 
@@ -35,6 +35,8 @@ describe('admin console in a real browser', function () {
   it('signs in as the bootstrap administrator, creates a user, finds, locks and unlocks it, adds it to a group and exports the list', async () => {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
+    // Waits bound a hang, not a speed: beside CI's other lanes a table or a dialog may take long to settle.
+    page.setDefaultTimeout(90_000);
     const stamp = Date.now().toString(36);
     const userName = `lea.${stamp}@example.com`;
     const groupName = `Support ${stamp}`;
@@ -63,6 +65,9 @@ describe('admin console in a real browser', function () {
     await page.goto(`${product.base}/admin/users`);
     await page.getByRole('button', { name: 'New user' }).click();
     const userDialog = page.getByRole('dialog');
+    // The dialog's form is there and its opening animation over before its button is pressed.
+    await userDialog.getByLabel('User name', { exact: true }).waitFor();
+    await settle(page);
     await userDialog.getByRole('button', { name: 'Create' }).click();
     await userDialog.getByText('Please input your username!').waitFor();
     await userDialog.getByText('Area required').waitFor();
@@ -76,8 +81,11 @@ describe('admin console in a real browser', function () {
     await userDialog.getByRole('button', { name: 'Create' }).click();
     await userDialog.waitFor({ state: 'hidden' });
 
-    // Found by search (debounced, in SQL).
+    // Found by search (debounced, in SQL). The search's answer is awaited: a row found in the list
+    // before it would be redrawn under the next click.
+    const searched = page.waitForResponse((res) => res.url().includes('/api/v1/admin/users?') && res.url().includes(stamp), { timeout: 90_000 });
     await page.getByLabel('Search', { exact: true }).fill(stamp);
+    expect((await searched).status()).to.equal(200);
     const row = page.getByRole('row').filter({ hasText: userName });
     await row.waitFor();
     expect(await page.getByRole('row').filter({ hasText: '@example.com' }).count()).to.equal(1);
@@ -86,13 +94,18 @@ describe('admin console in a real browser', function () {
     // Lock, confirmed; then unlock.
     await row.getByRole('button', { name: 'Lock', exact: true }).click();
     const lockDialog = page.getByRole('dialog').filter({ hasText: `Lock the user ${userName}?` });
+    // The dialog closes once the API answered: its answer is awaited (and checked) rather than guessed.
+    const locked = page.waitForResponse((res) => res.url().includes('/api/v1/account/lock/'), { timeout: 90_000 });
     await lockDialog.getByRole('button', { name: 'Lock', exact: true }).click();
+    expect((await locked).status()).to.equal(200);
     await lockDialog.waitFor({ state: 'hidden' });
     await row.getByRole('button', { name: 'Unlock', exact: true }).waitFor();
     await shot(page, 'users-locked');
     await row.getByRole('button', { name: 'Unlock', exact: true }).click();
     const unlockDialog = page.getByRole('dialog').filter({ hasText: `Unlock the user ${userName}?` });
+    const unlocked = page.waitForResponse((res) => res.url().includes('/api/v1/account/unlock/'), { timeout: 90_000 });
     await unlockDialog.getByRole('button', { name: 'Unlock', exact: true }).click();
+    expect((await unlocked).status()).to.equal(200);
     await unlockDialog.waitFor({ state: 'hidden' });
     // Exact names: "Lock" is also part of "Unlock".
     await row.getByRole('button', { name: 'Lock', exact: true }).waitFor();
@@ -104,7 +117,12 @@ describe('admin console in a real browser', function () {
     await page.getByRole('button', { name: 'Add to group' }).click();
     const addDialog = page.getByRole('dialog').filter({ hasText: 'Add user to group' });
     await addDialog.getByLabel('Group', { exact: true }).fill(stamp);
-    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(groupName, { exact: true }).click();
+    const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(groupName, { exact: true });
+    // The dropdown has opened, and closed again on the choice, before the dialog's button is pressed.
+    await option.waitFor();
+    await settle(page);
+    await option.click();
+    await settle(page);
     await addDialog.getByRole('button', { name: 'Add' }).click();
     await addDialog.waitFor({ state: 'hidden' });
     await page.getByRole('row').filter({ hasText: groupName }).waitFor();

@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SCREENSHOTS, launchChromium, startProduct, type RunningProduct } from '../support/product.js';
+import { launchChromium, SCREENSHOTS, settle, startProduct, type RunningProduct } from '../support/product.js';
+import { PRODUCT_APPLICATIONS } from '../support/bootstrap.js';
 import { RelyingParty } from '../support/relying-party.js';
 import { MailCatcher } from '../support/smtp.js';
 
@@ -20,15 +21,7 @@ areas: [{ name: Default, default: true }, { name: Customers }]
 tenants:
   - { title: Acme, area: Customers }
   - { title: Globex, area: Customers }
-applications:
-  - id: '1'
-    name: identity
-    displayName: Identity Management
-    type: public
-    privateUrl: '\${publicUrl}/admin'
-    roles: [{ name: God }, { name: Administrator }, { name: Manager }, { name: User }, { name: IdentityConsultant }, { name: ServiceManager }]
-  - { id: portal, name: portal, displayName: Portal, type: public, firstParty: true, hideInUserList: true, redirectUris: ['\${publicUrl}/auth/callback'], postLogoutRedirectUris: ['\${publicUrl}/'] }
-  - { id: admin-console, name: admin-console, displayName: Administration console, type: public, firstParty: true, hideInUserList: true, redirectUris: ['\${publicUrl}/admin/auth/callback'], postLogoutRedirectUris: ['\${publicUrl}/admin/'] }
+applications:${PRODUCT_APPLICATIONS}
   - id: crm
     name: crm
     displayName: CRM
@@ -58,10 +51,6 @@ users:
     memberships:
       - { tenant: Acme, application: '1', roles: [IdentityConsultant], inheritable: false }
 `;
-
-/** Lets the finite animations in progress (a dialog or a message coming in) end. */
-const settle = (page: Page) =>
-  page.evaluate('Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))');
 
 async function shot(page: Page, name: string): Promise<void> {
   await settle(page);
@@ -135,7 +124,7 @@ describe('My Clients: a consultant’s request, approved by another, reaches the
     await choose(page, 'Application', 'CRM');
     await choose(page, 'Role', 'Agent');
     await wizard.getByRole('button', { name: 'Add', exact: true }).click();
-    await wizard.getByRole('region', { name: 'Roles' }).getByText('Agent', { exact: true }).waitFor();
+    await wizard.getByRole('region', { name: 'Roles' }).getByText('CRM: Agent', { exact: true }).waitFor();
     expect(await wizard.getByRole('switch').count()).to.equal(0);
     await shot(page, 'wizard-permissions');
     await wizard.getByRole('button', { name: 'Done' }).click();
@@ -204,7 +193,7 @@ describe('My Clients: a consultant’s request, approved by another, reaches the
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Change Password' }).click();
-    await page.getByText(/^Password has been successfully/).waitFor({ timeout: 30_000 });
+    await page.getByText(/^Your password has been reset/).waitFor({ timeout: 30_000 });
     await shot(page, 'password-chosen');
 
     const before = crm.signIns.length;

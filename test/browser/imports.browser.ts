@@ -9,13 +9,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, SCREENSHOTS, launchChromium, startProduct, type RunningProduct } from '../support/product.js';
+import { ADMIN_PASSWORD, launchChromium, SCREENSHOTS, settle, startProduct, type RunningProduct } from '../support/product.js';
 
 const ADMIN = 'admin@gatehouse.local';
-
-/** Lets the finite animations in progress (a dialog or a message coming in) end. */
-const settle = (page: Page) =>
-  page.evaluate('Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))');
 
 async function shot(page: Page, name: string): Promise<void> {
   await settle(page);

@@ -157,7 +157,8 @@ async function signOut(page: Page) {
   await page.getByRole('button', { name: /Compte de Zoé/ }).click();
   await page.getByRole('button', { name: 'Fermer la session' }).click();
   // Through the provider's end-session page, then back to the portal.
-  const deadline = Date.now() + 30_000;
+  // A bound on a hang, not a speed: beside CI's other lanes the round trip may take long.
+  const deadline = Date.now() + 90_000;
   while (!(visited.some((p) => p.startsWith('/oidc/session/end')) && !visited.at(-1)!.startsWith('/oidc/'))) {
     if (Date.now() > deadline) throw new Error(`sign-out did not go through the provider: ${visited.join(' → ')}`);
     await page.waitForTimeout(100);

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { ADMIN_PASSWORD, SCREENSHOTS, launchChromium, startProduct, type RunningProduct } from '../support/product.js';
+import { ADMIN_PASSWORD, launchChromium, SCREENSHOTS, settle, startProduct, type RunningProduct } from '../support/product.js';
 
 const PASSWORD = 'Correct-Horse-42!';
 const DISCLAIMER_EN = 'Use the CRM for company business only.';
@@ -48,10 +48,6 @@ users:
 `;
 
 const WIDTHS = [1366, 390] as const;
-
-/** Lets the finite animations in progress (a dialog or a message coming in) end. */
-const settle = (page: Page) =>
-  page.evaluate('Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))');
 
 /** The whole page, once still; `viewport: true` for only what the window shows. */
 async function shot(page: Page, name: string, options: { viewport?: boolean } = {}) {

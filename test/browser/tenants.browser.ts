@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ADMIN_PASSWORD, SCREENSHOTS, launchChromium, startProduct, type RunningProduct } from '../support/product.js';
+import { ADMIN_PASSWORD, launchChromium, SCREENSHOTS, settle, startProduct, type RunningProduct } from '../support/product.js';
 import { RelyingParty } from '../support/relying-party.js';
 
 const ADMIN = 'admin@gatehouse.local';
@@ -35,10 +35,6 @@ users:
       - { tenant: North, application: crm, roles: [Viewer], inheritable: true }
       - { tenant: Shop, application: crm, roles: [Agent], inheritable: false }
 `;
-
-/** Lets the finite animations in progress (a dialog or a message coming in) end. */
-const settle = (page: Page) =>
-  page.evaluate('Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))');
 
 async function shot(page: Page, name: string): Promise<void> {
   await settle(page);
@@ -134,7 +130,7 @@ describe('tenants: a tenant dragged under another passes that tenant’s inherit
 
     // Cancel first: nothing moves.
     await dragInto(tree, 'Shop', 'North');
-    const confirm = page.getByRole('dialog').filter({ hasText: 'Are you sure you want to change this entity parent?' });
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Are you sure you want to change the parent of this tenant?' });
     await confirm.getByText('This action can affect users permissions').waitFor();
     await shot(page, 'confirm');
     await confirm.getByRole('button', { name: 'Cancel' }).click();

@@ -2,15 +2,36 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeAuth, jsonResponse, renderApp } from './test-utils';
+import { ENTRY_DELAY_MS } from './auth/RequireAdmin';
+
+/** The paths of the requests the console sent. */
+function askedPaths(fetchMock: { mock: { calls: unknown[][] } }): string[] {
+  return fetchMock.mock.calls.map(([input]) => new URL(input instanceof Request ? input.url : String(input), 'http://localhost').pathname);
+}
 
 describe('entry rule', () => {
-  it('sends a signed-in user who is neither Administrator nor God to the identity URL', async () => {
-    const { leave } = await renderApp({ roles: ['AreaAdministrator', 'Manager'] });
+  it('sends a signed-in user whose roles open no page of the console to the portal, saying why', async () => {
+    const { leave } = await renderApp({ roles: ['IdentityConsultant', 'ServiceManager', 'User'] });
 
     await waitFor(() => expect(leave).toHaveBeenCalledWith('/'));
-    expect(screen.getByRole('status')).toHaveTextContent('The administration console is reserved for administrators.');
+    expect(screen.getByRole('status')).toHaveTextContent('Your roles open no page of the administration console. Redirecting to the portal…');
     expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Main navigation' })).not.toBeInTheDocument();
+  });
+
+  it('lets a delegated administrator in, with the tiles of the pages their roles open and no counts the API keeps from them', async () => {
+    const { leave, fetchMock } = await renderApp({ roles: ['AreaAdministrator', 'Manager'] });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
+    expect(leave).not.toHaveBeenCalled();
+    const summary = within(screen.getByRole('region', { name: 'Summary' }));
+    expect(summary.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/admin/users', '/admin/groups', '/admin/areas', '/admin/tenants']);
+    const others = within(screen.getByRole('region', { name: 'Other screens' }));
+    expect(others.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/admin/permissions', '/admin/logs']);
+    expect(screen.queryByRole('button', { name: 'Background jobs' })).not.toBeInTheDocument();
+    const asked = askedPaths(fetchMock);
+    expect(asked).not.toContain('/api/v1/admin/dashboard/base');
+    expect(asked).not.toContain('/api/v1/admin/dashboard/loginLastHours');
   });
 
   it('sends the user away when the API refuses them /me', async () => {
@@ -21,24 +42,60 @@ describe('entry rule', () => {
     await waitFor(() => expect(leave).toHaveBeenCalledWith('/'));
   });
 
-  it('shows an Administrator the dashboard after the one-second splash with the slogan', async () => {
-    // A clock of the test's own, which also moves on by itself so that renders and waits work as usual.
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+  /** The test's own clock (timers, Date and performance.now()), which also moves on by itself so that renders and waits work as usual. */
+  const ownClock = () => vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+  /** Moves the clock to `ms` before the end of a splash that started at `from` and lasts `delayMs`. */
+  const toBeforeTheEnd = (from: number, delayMs: number, ms: number) => act(() => vi.advanceTimersByTimeAsync(Math.max(0, from + delayMs - ms - performance.now())));
+
+  it('shows an Administrator the dashboard after the splash with the slogan', async () => {
+    ownClock();
     try {
-      const { leave } = await renderApp({ roles: ['Administrator'], delayMs: 1000 });
+      // Longer than the spec's second, so that a slow first render cannot use it up before the checks.
+      const from = performance.now();
+      const { leave } = await renderApp({ roles: ['Administrator'], delayMs: 3000, delayFrom: from });
 
       await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Identity you can trust.'));
-      const shownAt = Date.now();
       expect(screen.getByRole('status')).toHaveTextContent('Starting the administration console…');
-      await act(() => vi.advanceTimersByTimeAsync(Math.max(0, shownAt + 800 - Date.now())));
+      await toBeforeTheEnd(from, 3000, 200);
       expect(screen.queryByRole('heading', { name: 'Welcome, Ada Admin' })).not.toBeInTheDocument();
 
       await act(() => vi.advanceTimersByTimeAsync(300));
-      expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
       expect(leave).not.toHaveBeenCalled();
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('counts the splash from the page’s load: back from a sign-in that took a while, the rest of it only', async () => {
+    ownClock();
+    try {
+      // The page loaded 1.5 s ago (completing the sign-in took that long): 1.5 s of a 3-second splash remain.
+      const from = performance.now() - 1500;
+      await renderApp({ roles: ['Administrator'], delayMs: 3000, delayFrom: from });
+
+      await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Identity you can trust.'));
+      await toBeforeTheEnd(from, 3000, 200);
+      expect(screen.queryByRole('heading', { name: 'Welcome, Ada Admin' })).not.toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(300));
+      // Counted from the render instead, 1.5 s would remain here.
+      expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('asks for the disclaimer gate and the dashboard’s counts while the splash shows, not after it', async () => {
+    const { fetchMock } = await renderApp({ roles: ['Administrator'], delayMs: 60_000 });
+
+    await waitFor(() => expect(askedPaths(fetchMock)).toContain('/api/v1/admin/dashboard/base'));
+    expect(askedPaths(fetchMock).some((asked) => asked.startsWith('/api/v1/profile/disclaimer/'))).toBe(true);
+    expect(screen.getByRole('status')).toHaveTextContent('Starting the administration console…');
+    expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
+  });
+
+  it('waits the spec’s one second by default', () => {
+    expect(ENTRY_DELAY_MS).toBe(1000);
   });
 
   it('shows the French slogan to a French user', async () => {
@@ -222,11 +279,25 @@ describe('routes', () => {
     expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
   });
 
-  it.each(['/securityConfig', '/control-pats'])('refuses %s to an Administrator with the 403 message', async (path) => {
-    await renderApp({ path, roles: ['Administrator'] });
+  it.each([
+    ['/securityConfig', 'Administrator', 'Security Configuration', '/api/v1/admin/securityConfig'],
+    ['/control-pats', 'Administrator', 'PATS Control', '/api/v1/keys'],
+    ['/users', 'Manager', 'Users', '/api/v1/admin/users'],
+    ['/users/42', 'Manager', 'Users', '/api/v1/admin/users'],
+    ['/applications', 'AreaAdministrator', 'Applications', '/api/v1/admin/applications'],
+    ['/pats', 'TenantAdministrator', 'Personal Access Tokens', '/api/v1/keys'],
+  ])('tells whoever follows a link to %s as %s that the page is not open to their roles, with the way back', async (path, role, screenName, pageApi) => {
+    const { fetchMock } = await renderApp({ path, roles: [role] });
 
-    expect(await screen.findByText("You don't have permission to perform this action")).toBeInTheDocument();
-    expect(screen.queryByText('Not available yet')).not.toBeInTheDocument();
+    expect(await screen.findByText('Not open to your roles')).toBeInTheDocument();
+    expect(screen.getByText(`Your roles do not open the ${screenName} page. An administrator can give you the role it needs.`)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: screenName })).toBeInTheDocument();
+    // Nothing asked of the page's own calls.
+    expect(askedPaths(fetchMock).filter((asked) => asked.startsWith(pageApi))).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the dashboard' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/admin');
   });
 
   it.each(['/nowhere', '/applications/crm/roles/7/extra', '/users/42/more'])(

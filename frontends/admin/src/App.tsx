@@ -3,8 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import { lazy, Suspense } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { Roles } from './auth/roles';
-import { RequireRole } from './auth/RequireRole';
+import { RequirePage } from './auth/RequirePage';
 import { ADMIN_BASENAME } from './routes';
 import type { SignedInAppProps } from './shell/SignedInApp';
 import { BareSplash } from './shell/Splash';
@@ -52,28 +51,31 @@ export function AdminRoutes({ loadForCallback, ...signedIn }: Omit<AppProps, 'i1
         <Route path="auth/callback" element={<AuthCallbackPage load={loadForCallback} />} />
         <Route element={<SignedInApp {...signedIn} />}>
           <Route index element={<DashboardPage />} />
-          <Route path="users" element={<UsersPage />} />
-          <Route path="users/:id" element={<UserDetailPage />} />
-          <Route path="groups" element={<GroupsPage />} />
-          <Route path="groups/:id" element={<GroupDetailPage />} />
-          <Route path="areas" element={<AreasPage />} />
-          <Route path="rightsRequests" element={<RequireRole roles={[Roles.Administrator]}><RightsRequestsPage /></RequireRole>} />
-          <Route path="applications" element={<ApplicationsPage />} />
-          <Route path="applications/:applicationId" element={<ApplicationDetailPage />} />
-          <Route path="applications/:applicationId/:tab" element={<ApplicationDetailPage />} />
-          <Route path="applications/:applicationId/roles/:id" element={<RoleDetailPage />} />
-          <Route path="applications/:applicationId/users/:id" element={<UserDetailPage />} />
-          <Route path="tenants" element={<TenantsPage />} />
-          <Route path="tenants/:id" element={<TenantDetailPage />} />
-          <Route path="permissions" element={<PermissionsPage />} />
-          <Route path="permissions/users/check" element={<UserPermissionsPage />} />
-          <Route path="permissions/:identityId" element={<GroupPermissionsPage />} />
-          <Route path="logs" element={<LogsPage />} />
-          <Route path="pats" element={<RequireRole roles={[Roles.Administrator]}><PatsPage /></RequireRole>} />
-          <Route path="control-pats" element={<RequireRole roles={[Roles.God]}><ControlPatsPage /></RequireRole>} />
-          <Route path="inspector" element={<RequireRole roles={[Roles.Administrator]}><InspectorPage /></RequireRole>} />
-          <Route path="twomodeauth" element={<RequireRole roles={[Roles.Administrator]}><MfaConfigurationPage /></RequireRole>} />
-          <Route path="securityConfig" element={<RequireRole roles={[Roles.God]}><SecurityConfigPage /></RequireRole>} />
+          {/* Every page below opens for the roles the admin API answers its call (auth/console-access.ts). */}
+          <Route element={<RequirePage />}>
+            <Route path="users" element={<UsersPage />} />
+            <Route path="users/:id" element={<UserDetailPage />} />
+            <Route path="groups" element={<GroupsPage />} />
+            <Route path="groups/:id" element={<GroupDetailPage />} />
+            <Route path="areas" element={<AreasPage />} />
+            <Route path="rightsRequests" element={<RightsRequestsPage />} />
+            <Route path="applications" element={<ApplicationsPage />} />
+            <Route path="applications/:applicationId" element={<ApplicationDetailPage />} />
+            <Route path="applications/:applicationId/:tab" element={<ApplicationDetailPage />} />
+            <Route path="applications/:applicationId/roles/:id" element={<RoleDetailPage />} />
+            <Route path="applications/:applicationId/users/:id" element={<UserDetailPage />} />
+            <Route path="tenants" element={<TenantsPage />} />
+            <Route path="tenants/:id" element={<TenantDetailPage />} />
+            <Route path="permissions" element={<PermissionsPage />} />
+            <Route path="permissions/users/check" element={<UserPermissionsPage />} />
+            <Route path="permissions/:identityId" element={<GroupPermissionsPage />} />
+            <Route path="logs" element={<LogsPage />} />
+            <Route path="pats" element={<PatsPage />} />
+            <Route path="control-pats" element={<ControlPatsPage />} />
+            <Route path="inspector" element={<InspectorPage />} />
+            <Route path="twomodeauth" element={<MfaConfigurationPage />} />
+            <Route path="securityConfig" element={<SecurityConfigPage />} />
+          </Route>
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

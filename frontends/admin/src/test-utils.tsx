@@ -83,6 +83,8 @@ export interface RenderAppOptions {
   auth?: FakeAuth;
   /** The splash's delay; 0 unless a test is about it. */
   delayMs?: number;
+  /** Where the delay starts (a `performance.now()` reading): the render unless a test says. */
+  delayFrom?: number;
 }
 
 /** The route chunks the app loads lazily, fetched before a render so no wait runs out on them. */
@@ -131,7 +133,7 @@ export async function renderApp(options: RenderAppOptions = {}) {
   window.history.pushState(null, '', `/admin${options.path ?? '/'}`);
   const result = render(
     <ConfigProvider theme={{ token: { motion: false } }}>
-      <App i18n={i18n} load={load} loadForCallback={load} delayMs={options.delayMs ?? 0} leave={leave} />
+      <App i18n={i18n} load={load} loadForCallback={load} delayMs={options.delayMs ?? 0} delayFrom={options.delayFrom ?? performance.now()} leave={leave} />
     </ConfigProvider>,
   );
   return { ...result, auth, i18n, fetchMock, leave };

@@ -1,5 +1,5 @@
 import { changeLanguage } from '@gatehouse/frontend-shared';
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
@@ -129,12 +129,18 @@ describe('portal routes', () => {
   });
 
   it.each([
-    ['/clients', ['ServiceManager']],
-    ['/service-manager', ['IdentityConsultant', 'Administrator']],
-  ])('sends a user without the role of %s home', async (path, roles) => {
+    ['/clients', 'My Clients', ['ServiceManager'], 'My Clients is for identity consultants and administrators. An administrator can give you the role it needs.'],
+    ['/service-manager', 'Service Manager', ['IdentityConsultant', 'Administrator'], 'Service Manager is for service managers. An administrator can give you the role it needs.'],
+  ])('tells a user without the role of %s whom the page is for, with the way home', async (path, heading, roles, explanation) => {
     vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth(makeUser({ roles })) as never, config: testConfig });
     renderAt(path);
 
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    expect(screen.getByText('Not open to your roles')).toBeInTheDocument();
+    expect(screen.getByText(explanation)).toBeInTheDocument();
+    expect(window.location.pathname).toBe(path);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back to home' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/');
   });
@@ -148,6 +154,19 @@ describe('portal routes', () => {
     // Straight to the sign-in: the shell (and its API layer) is not even loaded for a visitor.
     expect(await screen.findByText(REDIRECTING)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Login' })).not.toBeInTheDocument();
+  });
+
+  it('serves /home/companies/select in the shell, and sends a visitor to the sign-in to come back to it, query included', async () => {
+    vi.mocked(loadSession).mockResolvedValue({ auth: new FakeAuth() as never, config: testConfig });
+    const { unmount } = renderAt('/home/companies/select');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Change company' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Gatehouse home' })).toBeInTheDocument();
+    unmount();
+
+    const visitor = new FakeAuth(null);
+    vi.mocked(loadSession).mockResolvedValue({ auth: visitor as never, config: testConfig });
+    renderAt('/home/companies/select?returnUrl=%2Fextranet%2F');
+    await vi.waitFor(() => expect(visitor.signIn).toHaveBeenCalledWith('/home/companies/select?returnUrl=%2Fextranet%2F'));
   });
 
   it('completes the sign-in on /auth/callback, then returns to where the user was', async () => {

@@ -16,6 +16,7 @@ const RightsPage = lazy(() => import('./rights/RightsPage'));
 const DisclaimersPage = lazy(() => import('./disclaimers/DisclaimersPage'));
 const ClientsPage = lazy(() => import('./clients/ClientsPage'));
 const ServiceManagerPage = lazy(() => import('./service-manager/ServiceManagerPage'));
+const CompanySelectPage = lazy(() => import('./profile/companies/CompanySelectPage'));
 
 /** The profile area's pages as the spec lists them under /profile: the same pages, at their own paths. */
 const PROFILE_AREA_PAGES = ['rights', 'rigths', 'disclaimers', 'clients', 'service-manager'] as const;
@@ -50,6 +51,8 @@ function AppRoutes() {
           <Route path="disclaimers" element={<DisclaimersPage />} />
           <Route path="clients" element={<ClientsPage />} />
           <Route path="service-manager" element={<ServiceManagerPage />} />
+          {/* "Change company" at the address the other applications link to. */}
+          <Route path="home/companies/select" element={<CompanySelectPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

@@ -13,7 +13,24 @@ export { NotFoundPage } from './components/NotFoundPage';
 export { PlaceholderPage } from './components/PlaceholderPage';
 export type { PlaceholderPageProps } from './components/PlaceholderPage';
 export { SkipLink } from './components/SkipLink';
+export { ROLE_ORIGIN_COLORS, RoleTag, useRoleOriginText } from './components/RoleTag';
+export type { RoleTagProps } from './components/RoleTag';
+export { TermsLanguageNotice } from './components/TermsLanguageNotice';
+export type { TermsLanguageNoticeProps } from './components/TermsLanguageNotice';
 export { useMediaQuery } from './hooks/use-media-query';
+export {
+  BreakableText,
+  ClampedText,
+  IDENTIFYING_COLUMN_CLASS,
+  PIN_IDENTIFYING_MIN_WIDTH,
+  PIN_MIN_WIDTH,
+  ReadableTable,
+  identifying,
+  isIdentifying,
+  pinnedColumns,
+} from './table/readable-table';
+export { readHiddenColumns, useColumnChoice } from './table/column-choice';
+export type { ColumnChoice } from './table/column-choice';
 export { formatDateTime, useFormatDateTime } from './format/date-time';
 export { DEFAULT_PASSWORD_POLICY, passwordChecks } from './password/password-policy';
 export type { PasswordCheck, PasswordCheckName, PasswordPolicy } from './password/password-policy';
@@ -54,6 +71,7 @@ export { createTokenLock, TOKEN_REFRESH_LOCK } from './auth/token-lock';
 export type { LockRequester, TokenLock } from './auth/token-lock';
 export { UNAUTHORIZED_RENEWAL_LIMIT, UnauthorizedRetry } from './auth/unauthorized-retry';
 export { AuthService, SIGNED_IN_AT_KEY, SIGNED_OUT_AT_KEY } from './auth/auth-service';
+export { SIGNED_OUT_NOTICE_KEY, forgetSignedOut, hasSignedOutNotice, noteSignedOut } from './auth/signed-out-notice';
 export type { AuthServiceOptions, OidcAuth, OidcUserManager, SessionEnd } from './auth/auth-service';
 export { DEFAULT_CALLBACK_PATH, safeReturnTo, sameOriginPath } from './auth/return-to';
 export { createSessionLoader } from './auth/session-loader';

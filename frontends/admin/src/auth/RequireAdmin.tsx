@@ -7,9 +7,10 @@ import { useMeQuery } from '../api/me';
 import { statusOf } from '../api/errors';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
 import { Splash } from '../shell/Splash';
+import { useEntryPrefetch } from '../shell/entry-prefetch';
 import { IDENTITY_URL } from '../routes';
 import { useAuth, useAuthUser } from './auth-context';
-import { mayEnterConsole } from './roles';
+import { mayEnterConsole } from './console-access';
 
 /** The spec's delay before the console's content appears (the splash shows meanwhile). */
 export const ENTRY_DELAY_MS = 1000;
@@ -19,13 +20,19 @@ export function leaveConsole(url: string = IDENTITY_URL): void {
   window.location.assign(url);
 }
 
-function useDelayPassed(delayMs: number): boolean {
-  const [passed, setPassed] = useState(delayMs <= 0);
+/**
+ * Whether `delayMs` have passed since `from` (a `performance.now()` reading; 0 is the page's load).
+ * Counted from the page's load, the splash's second runs while the page loads, completes the
+ * sign-in and asks `/me`, rather than after them: coming back from the sign-in, the console does
+ * not add a whole second to the work it already waited for.
+ */
+function useDelayPassed(delayMs: number, from: number): boolean {
+  const [passed, setPassed] = useState(() => from + delayMs <= performance.now());
   useEffect(() => {
-    if (delayMs <= 0) return;
-    const timer = setTimeout(() => setPassed(true), delayMs);
+    if (passed) return;
+    const timer = setTimeout(() => setPassed(true), Math.max(0, from + delayMs - performance.now()));
     return () => clearTimeout(timer);
-  }, [delayMs]);
+  }, [delayMs, from, passed]);
   return passed;
 }
 
@@ -33,24 +40,28 @@ export interface RequireAdminProps {
   children: ReactNode;
   /** Tests shorten it. */
   delayMs?: number;
+  /** When the delay starts, as a `performance.now()` reading: the page's load unless a test says. */
+  delayFrom?: number;
   /** Tests watch it. */
   leave?: (url: string) => void;
 }
 
 /**
  * The console's entry rule: nobody signed in goes to the provider's sign-in (and comes back to
- * this page); a signed-in user without Administrator or God goes to the identity URL; the others
- * see the console once `/me` has answered and the spec's one-second splash is over.
+ * this page); a signed-in user whose roles open no page of the console is told so and goes to the
+ * identity URL; the others see their part of the console once `/me` has answered and the spec's
+ * one-second splash is over.
  */
-export function RequireAdmin({ children, delayMs = ENTRY_DELAY_MS, leave = leaveConsole }: RequireAdminProps) {
+export function RequireAdmin({ children, delayMs = ENTRY_DELAY_MS, delayFrom = 0, leave = leaveConsole }: RequireAdminProps) {
   const { t } = useTranslation('admin');
   const auth = useAuth();
   const user = useAuthUser();
-  const delayPassed = useDelayPassed(delayMs);
+  const delayPassed = useDelayPassed(delayMs, delayFrom);
   // Roles come from the API (the server's view), not from token claims.
   const me = useMeQuery(undefined, { skip: !user });
   // 403 from /me: the API itself refuses this user the console.
   const refused = (me.data && !mayEnterConsole(me.data.roles)) || statusOf(me.error) === 403;
+  useEntryPrefetch(refused ? undefined : me.data);
   const { ended, returnTo, error: signInError } = useSignInRedirect(auth, user);
 
   useEffect(() => {

@@ -16,8 +16,3 @@ export const Roles = {
 export function grants(roles: readonly string[], ...wanted: string[]): boolean {
   return wanted.some((role) => roles.includes(role) || (role === Roles.Administrator && roles.includes(Roles.God)));
 }
-
-/** Only Administrators and God may enter the console (spec: section 2). */
-export function mayEnterConsole(roles: readonly string[]): boolean {
-  return grants(roles, Roles.Administrator);
-}

@@ -18,6 +18,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useDashboardBaseQuery } from '../api/dashboard';
+import { mayCall, mayOpenPage, type ConsolePage } from '../auth/console-access';
 import { useCurrentUser } from '../auth/use-current-user';
 import type { AdminPhrases } from '../i18n/en';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
@@ -33,6 +34,7 @@ type TileDescription = keyof AdminPhrases['dashboard']['tileDescriptions'];
 interface CountTile {
   title: MenuTitle;
   path: string;
+  page: ConsolePage;
   icon: ReactNode;
   count: keyof DashboardSummary;
 }
@@ -40,33 +42,38 @@ interface CountTile {
 interface LinkTile {
   title: TileDescription;
   path: string;
+  page: ConsolePage;
   icon: ReactNode;
-  godOnly?: boolean;
 }
 
 const COUNT_TILES: readonly CountTile[] = [
-  { title: 'users', path: '/users', icon: <UserOutlined />, count: 'usersCount' },
-  { title: 'groups', path: '/groups', icon: <TeamOutlined />, count: 'groupsCount' },
-  { title: 'applications', path: '/applications', icon: <AppstoreOutlined />, count: 'appsCount' },
-  { title: 'areas', path: '/areas', icon: <EnvironmentOutlined />, count: 'areasCount' },
-  { title: 'tenants', path: '/tenants', icon: <ApartmentOutlined />, count: 'tenantsCount' },
+  { title: 'users', path: '/users', page: 'users', icon: <UserOutlined />, count: 'usersCount' },
+  { title: 'groups', path: '/groups', page: 'groups', icon: <TeamOutlined />, count: 'groupsCount' },
+  { title: 'applications', path: '/applications', page: 'applications', icon: <AppstoreOutlined />, count: 'appsCount' },
+  { title: 'areas', path: '/areas', page: 'areas', icon: <EnvironmentOutlined />, count: 'areasCount' },
+  { title: 'tenants', path: '/tenants', page: 'tenants', icon: <ApartmentOutlined />, count: 'tenantsCount' },
 ];
 
 // God's Identify As tile follows these, when the deployment enables it (IdentifyAsTile).
 const LINK_TILES: readonly LinkTile[] = [
-  { title: 'permissions', path: '/permissions', icon: <UnlockOutlined /> },
-  { title: 'pats', path: '/pats', icon: <KeyOutlined /> },
-  { title: 'logs', path: '/logs', icon: <FileSearchOutlined /> },
-  { title: 'twoModeAuth', path: '/twomodeauth', icon: <SafetyCertificateOutlined /> },
-  { title: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, godOnly: true },
-  { title: 'controlPats', path: '/control-pats', icon: <AuditOutlined />, godOnly: true },
+  { title: 'permissions', path: '/permissions', page: 'permissions', icon: <UnlockOutlined /> },
+  { title: 'pats', path: '/pats', page: 'pats', icon: <KeyOutlined /> },
+  { title: 'logs', path: '/logs', page: 'logs', icon: <FileSearchOutlined /> },
+  { title: 'twoModeAuth', path: '/twomodeauth', page: 'twomodeauth', icon: <SafetyCertificateOutlined /> },
+  { title: 'securityConfig', path: '/securityConfig', page: 'securityConfig', icon: <SafetyOutlined /> },
+  { title: 'controlPats', path: '/control-pats', page: 'control-pats', icon: <AuditOutlined /> },
 ];
 
-/** `/admin`: the welcome, the count tiles, the shortcuts to the other screens and the usage reports. */
+/**
+ * `/admin`: the welcome, the count tiles, the shortcuts to the other screens and the usage reports,
+ * each for the roles the admin API answers its call: a delegated administrator sees the tiles of
+ * the pages their roles open, without the counts and reports the API keeps for others.
+ */
 export function DashboardPage() {
   const { t, i18n } = useTranslation('admin');
   const user = useCurrentUser();
-  const { data, error, isLoading } = useDashboardBaseQuery();
+  const counted = mayCall(user, 'dashboard.base');
+  const { data, error, isLoading } = useDashboardBaseQuery(undefined, { skip: !counted });
   const numbers = new Intl.NumberFormat(i18n.resolvedLanguage ?? i18n.language);
   const jobs = useJobsViewOpener();
 
@@ -75,8 +82,8 @@ export function DashboardPage() {
       <PageHeader
         title={t('dashboard.welcome', { name: user.fullName })}
         extra={
-          // The background jobs page lets in Administrator and God only.
-          user.isAdministrator ? (
+          // The background jobs page lets in whoever may ask for its link.
+          mayCall(user, 'jobs.dashboardLink') ? (
             <Button icon={<ScheduleOutlined aria-hidden />} loading={jobs.isLoading} onClick={jobs.open}>
               {t('dashboard.jobs.open')}
             </Button>
@@ -90,7 +97,7 @@ export function DashboardPage() {
           {t('dashboard.counts')}
         </h2>
         <ul className="admin-tiles">
-          {COUNT_TILES.map((tile) => (
+          {COUNT_TILES.filter((tile) => mayOpenPage(user.roles, tile.page)).map((tile) => (
             <li key={tile.title}>
               <Link to={tile.path} className="admin-tile">
                 <span className="admin-tile__icon" aria-hidden>
@@ -114,7 +121,7 @@ export function DashboardPage() {
           {t('dashboard.shortcuts')}
         </h2>
         <ul className="admin-tiles">
-          {LINK_TILES.filter((tile) => !tile.godOnly || user.isGod).map((tile) => (
+          {LINK_TILES.filter((tile) => mayOpenPage(user.roles, tile.page)).map((tile) => (
             <li key={tile.title}>
               <Link to={tile.path} className="admin-tile admin-tile--link">
                 <span className="admin-tile__icon" aria-hidden>
@@ -128,7 +135,7 @@ export function DashboardPage() {
           <IdentifyAsTile />
         </ul>
       </section>
-      <UsageReports />
+      {mayCall(user, 'dashboard.loginLastHours') ? <UsageReports /> : null}
     </div>
   );
 }

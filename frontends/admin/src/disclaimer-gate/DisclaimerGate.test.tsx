@@ -1,13 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeAuth, jsonResponse, makeUser, renderApp } from '../test-utils';
-import { gateTargetOf } from './DisclaimerGate';
+import { gateTargetOf } from './gate-target';
 
 // The test session's user is admin-1, signed in to the admin-console client.
 const GATE = '/api/v1/profile/disclaimer/admin-1/admin-console';
 const TEXT = 'Administrators keep what they see confidential.';
 
-const notAccepted = { accepted: false, onAcceptedDate: null, version: 2, text: TEXT };
+const notAccepted = { accepted: false, onAcceptedDate: null, version: 2, text: TEXT, textLanguage: 'en', languages: ['en', 'fr'] };
 const accepted = { ...notAccepted, accepted: true, onAcceptedDate: '2025-01-31T13:05:09.000Z' };
 
 const requestsOf = (fetchMock: Awaited<ReturnType<typeof renderApp>>['fetchMock']) =>
@@ -43,6 +43,26 @@ describe('DisclaimerGate', () => {
     expect(new URL(post.url).pathname).toBe(GATE);
     expect(await post.text(), 'an empty body').toBe('');
     expect(await dashboardShown()).toBeInTheDocument();
+  });
+
+  it('says in the reader’s language when the terms exist only in another language, naming it', async () => {
+    const french = { ...notAccepted, text: 'Les administrateurs gardent confidentiel ce qu’ils voient.', textLanguage: 'fr', languages: ['fr'] };
+    const { unmount } = await renderApp({ api: { [`GET ${GATE}`]: french } });
+
+    const dialog = await screen.findByRole('dialog', { name: 'Disclaimer' });
+    expect(within(dialog).getByRole('note')).toHaveTextContent('These terms exist only in French.');
+    expect(within(dialog).getByText(french.text)).toHaveAttribute('lang', 'fr');
+    unmount();
+
+    await renderApp({ api: { [`GET ${GATE}`]: french }, language: 'de' });
+    expect(within(await screen.findByRole('dialog')).getByRole('note')).toHaveTextContent('Diese Bedingungen gibt es nur auf Französisch.');
+  });
+
+  it('says nothing about the language when the terms exist in the reader’s', async () => {
+    await renderApp({ api: { [`GET ${GATE}`]: notAccepted } });
+    const dialog = await screen.findByRole('dialog', { name: 'Disclaimer' });
+    expect(within(dialog).getByText(TEXT)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('note')).not.toBeInTheDocument();
   });
 
   it('keeps the dialog, with the error, when the acceptance fails', async () => {

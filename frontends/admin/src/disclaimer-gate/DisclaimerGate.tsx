@@ -1,24 +1,14 @@
 import { skipToken } from '@reduxjs/toolkit/query/react';
+import { TermsLanguageNotice } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Modal from 'antd/es/modal';
-import type { User } from 'oidc-client-ts';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuthUser } from '../auth/auth-context';
 import { ApiErrorAlert } from '../shell/ApiErrorAlert';
-import { useAcceptDisclaimerGateMutation, useDisclaimerGateQuery, type GateTarget } from './disclaimer-gate-api';
+import { useAcceptDisclaimerGateMutation, useDisclaimerGateQuery } from './disclaimer-gate-api';
+import { gateTargetOf } from './gate-target';
 import './disclaimer-gate.css';
-
-/**
- * The console's own application: the client its ID token was issued to (`azp`, else the audience),
- * and the signed-in user.
- */
-export function gateTargetOf(user: User | null): GateTarget | undefined {
-  if (!user) return undefined;
-  const { sub, azp, aud } = user.profile;
-  const applicationName = typeof azp === 'string' ? azp : Array.isArray(aud) ? aud[0] : aud;
-  return applicationName ? { userId: sub, applicationName } : undefined;
-}
 
 /**
  * The profile disclaimer gate (admin spec 2, 5, 9): the console asks whether the signed-in user
@@ -52,8 +42,9 @@ export function DisclaimerGate({ children }: { children: ReactNode }) {
       >
         <p>{t('disclaimerGate.intro')}</p>
         <ApiErrorAlert error={acceptance.error} className="disclaimer-gate__error" />
+        <TermsLanguageNotice className="disclaimer-gate__notice" languages={data?.languages ?? []} textLanguage={data?.textLanguage} />
         {/* A scrollable region must be reachable by keyboard to be scrolled without a mouse. */}
-        <section className="disclaimer-gate__text" tabIndex={0} aria-labelledby={titleId}>
+        <section className="disclaimer-gate__text" tabIndex={0} aria-labelledby={titleId} lang={data?.textLanguage ?? undefined}>
           {data?.text}
         </section>
       </Modal>

@@ -8,7 +8,7 @@ export const de: AdminPhrases = {
     signingIn: 'Anmeldung läuft…',
     redirectingToSignIn: 'Weiterleitung zur Anmeldeseite…',
     signingOut: 'Abmeldung läuft…',
-    leaving: 'Die Administrationskonsole ist Administratoren vorbehalten. Weiterleitung…',
+    leaving: 'Ihre Rollen öffnen keine Seite der Administrationskonsole. Weiterleitung zum Portal…',
     closedElsewhere: 'Sie haben sich in einem anderen Tab abgemeldet.',
     signIn: 'Anmelden',
     signOut: 'Abmelden',
@@ -111,6 +111,8 @@ export const de: AdminPhrases = {
     title: 'Noch nicht verfügbar',
     text: 'Die Seite {{screen}} ist noch nicht Teil dieser Version der Administrationskonsole.',
     backToDashboard: 'Zurück zum Dashboard',
+    notOpenTitle: 'Für Ihre Rollen nicht geöffnet',
+    notOpenText: 'Ihre Rollen öffnen die Seite {{screen}} nicht. Ein Administrator kann Ihnen die nötige Rolle geben.',
   },
   screens: {
     application: 'Anwendung',

@@ -9,7 +9,7 @@ export const en = {
     signingIn: 'Signing in…',
     redirectingToSignIn: 'Redirecting to the sign-in page…',
     signingOut: 'Signing out…',
-    leaving: 'The administration console is reserved for administrators. Redirecting…',
+    leaving: 'Your roles open no page of the administration console. Redirecting to the portal…',
     closedElsewhere: 'You signed out in another tab.',
     signIn: 'Sign in',
     signOut: 'Sign out',
@@ -113,6 +113,8 @@ export const en = {
     title: 'Not available yet',
     text: 'The {{screen}} screen is not part of this version of the administration console yet.',
     backToDashboard: 'Back to the dashboard',
+    notOpenTitle: 'Not open to your roles',
+    notOpenText: 'Your roles do not open the {{screen}} page. An administrator can give you the role it needs.',
   },
   screens: {
     application: 'Application',

@@ -8,7 +8,7 @@ export const es: AdminPhrases = {
     signingIn: 'Iniciando sesión…',
     redirectingToSignIn: 'Redirigiendo a la página de inicio de sesión…',
     signingOut: 'Cerrando sesión…',
-    leaving: 'La consola de administración está reservada a los administradores. Redirigiendo…',
+    leaving: 'Sus roles no abren ninguna página de la consola de administración. Redirigiendo al portal…',
     closedElsewhere: 'Ha cerrado la sesión en otra pestaña.',
     signIn: 'Iniciar sesión',
     signOut: 'Cerrar sesión',
@@ -111,6 +111,8 @@ export const es: AdminPhrases = {
     title: 'Aún no disponible',
     text: 'La pantalla {{screen}} aún no forma parte de esta versión de la consola de administración.',
     backToDashboard: 'Volver al panel',
+    notOpenTitle: 'No disponible para sus roles',
+    notOpenText: 'Sus roles no abren la página {{screen}}. Un administrador puede darle el rol necesario.',
   },
   screens: {
     application: 'Aplicación',

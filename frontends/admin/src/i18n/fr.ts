@@ -8,7 +8,7 @@ export const fr: AdminPhrases = {
     signingIn: 'Connexion en cours…',
     redirectingToSignIn: 'Redirection vers la page de connexion…',
     signingOut: 'Déconnexion en cours…',
-    leaving: "La console d'administration est réservée aux administrateurs. Redirection…",
+    leaving: "Vos rôles n'ouvrent aucune page de la console d'administration. Redirection vers le portail…",
     closedElsewhere: 'Vous vous êtes déconnecté dans un autre onglet.',
     signIn: 'Se connecter',
     signOut: 'Se déconnecter',
@@ -111,6 +111,8 @@ export const fr: AdminPhrases = {
     title: 'Pas encore disponible',
     text: "L'écran {{screen}} ne fait pas encore partie de cette version de la console d'administration.",
     backToDashboard: 'Retour au tableau de bord',
+    notOpenTitle: 'Page non ouverte à vos rôles',
+    notOpenText: "Vos rôles n'ouvrent pas la page {{screen}}. Un administrateur peut vous donner le rôle nécessaire.",
   },
   screens: {
     application: 'Application',

@@ -8,7 +8,7 @@ export const it: AdminPhrases = {
     signingIn: 'Accesso in corso…',
     redirectingToSignIn: 'Reindirizzamento alla pagina di accesso…',
     signingOut: 'Disconnessione in corso…',
-    leaving: 'La console di amministrazione è riservata agli amministratori. Reindirizzamento…',
+    leaving: 'I tuoi ruoli non aprono alcuna pagina della console di amministrazione. Reindirizzamento al portale…',
     closedElsewhere: "Hai chiuso la sessione in un'altra scheda.",
     signIn: 'Accedi',
     signOut: 'Esci',
@@ -111,6 +111,8 @@ export const it: AdminPhrases = {
     title: 'Non ancora disponibile',
     text: 'La schermata {{screen}} non fa ancora parte di questa versione della console di amministrazione.',
     backToDashboard: 'Torna alla dashboard',
+    notOpenTitle: 'Non disponibile per i tuoi ruoli',
+    notOpenText: "I tuoi ruoli non aprono la pagina {{screen}}. Un amministratore può darti il ruolo necessario.",
   },
   screens: {
     application: 'Applicazione',

@@ -8,7 +8,7 @@ export const ptBR: AdminPhrases = {
     signingIn: 'Entrando…',
     redirectingToSignIn: 'Redirecionando para a página de login…',
     signingOut: 'Saindo…',
-    leaving: 'O console de administração é reservado aos administradores. Redirecionando…',
+    leaving: 'Suas funções não abrem nenhuma página do console de administração. Redirecionando para o portal…',
     closedElsewhere: 'Você saiu em outra aba.',
     signIn: 'Entrar',
     signOut: 'Sair',
@@ -111,6 +111,8 @@ export const ptBR: AdminPhrases = {
     title: 'Ainda não disponível',
     text: 'A tela {{screen}} ainda não faz parte desta versão do console de administração.',
     backToDashboard: 'Voltar ao painel',
+    notOpenTitle: 'Não disponível para suas funções',
+    notOpenText: 'Suas funções não abrem a página {{screen}}. Um administrador pode lhe dar a função necessária.',
   },
   screens: {
     application: 'Aplicativo',

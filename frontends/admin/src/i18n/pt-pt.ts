@@ -8,7 +8,7 @@ export const ptPT: AdminPhrases = {
     signingIn: 'A iniciar sessão…',
     redirectingToSignIn: 'A redirecionar para a página de início de sessão…',
     signingOut: 'A terminar sessão…',
-    leaving: 'A consola de administração está reservada aos administradores. A redirecionar…',
+    leaving: 'As suas funções não abrem nenhuma página da consola de administração. A redirecionar para o portal…',
     closedElsewhere: 'Terminou a sessão noutro separador.',
     signIn: 'Iniciar sessão',
     signOut: 'Terminar sessão',
@@ -111,6 +111,8 @@ export const ptPT: AdminPhrases = {
     title: 'Ainda não disponível',
     text: 'O ecrã {{screen}} ainda não faz parte desta versão da consola de administração.',
     backToDashboard: 'Voltar ao painel',
+    notOpenTitle: 'Não disponível para as suas funções',
+    notOpenText: 'As suas funções não abrem a página {{screen}}. Um administrador pode dar-lhe a função necessária.',
   },
   screens: {
     application: 'Aplicação',

@@ -46,6 +46,15 @@ describe('side menu', () => {
     ]);
   });
 
+  it.each([
+    [['AreaAdministrator'], ['Home', 'Users', 'Groups', 'Logs', 'Areas', 'Tenants', 'Permissions']],
+    [['TenantAdministrator'], ['Home', 'Users', 'Groups', 'Applications', 'Logs', 'Areas', 'Tenants', 'Permissions']],
+    [['Manager'], ['Home', 'Logs', 'Areas', 'Tenants', 'Permissions']],
+    [['Manager', 'AreaAdministrator', 'IdentityConsultant'], ['Home', 'Users', 'Groups', 'Logs', 'Areas', 'Tenants', 'Permissions']],
+  ])('gives %j the entries of the pages the API opens to them, and no other', async (roles, entries) => {
+    expect((await menuLinks(roles)).map(([label]) => label)).toEqual(entries);
+  });
+
   it('marks no entry as coming soon: every screen of the menu is built, Logs included', async () => {
     await renderApp({ roles: ['God'], language: 'de' });
     await screen.findByRole('heading', { level: 1, name: 'Willkommen, Ada Admin' });
@@ -66,6 +75,15 @@ describe('side menu', () => {
     };
     expect(rule('.admin-shell__sider .ant-menu-inline .ant-menu-item')).toMatch(/height: auto;[\s\S]*white-space: normal;/);
     expect(rule('.admin-shell__sider .ant-menu-inline .ant-menu-title-content')).toMatch(/overflow: visible;[\s\S]*white-space: normal;[\s\S]*text-overflow: clip;/);
+  });
+
+  it('wraps menu labels between words, hyphenating a long word in the page’s language rather than splitting it anywhere, and keeps the open menu in place', () => {
+    const shellCss = readFileSync(`${import.meta.dirname}/shell.css`, 'utf8');
+    const label = shellCss.slice(shellCss.indexOf('.admin-shell__menu-label {'), shellCss.indexOf('}', shellCss.indexOf('.admin-shell__menu-label {')));
+    expect(label).toMatch(/overflow-wrap: normal;[\s\S]*hyphens: auto;/);
+    expect(shellCss).not.toMatch(/anywhere|break-all/);
+    const wide = shellCss.slice(shellCss.indexOf('@media (min-width: 992px)'));
+    expect(wide.slice(0, wide.indexOf('}\n}'))).toMatch(/\.admin-shell__sider \{[\s\S]*position: sticky;[\s\S]*top: 0;[\s\S]*height: 100vh;/);
   });
 
   it('goes to the page of an entry', async () => {

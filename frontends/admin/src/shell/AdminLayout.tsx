@@ -78,7 +78,7 @@ export function AdminLayout() {
         id={SIDER_ID}
         className="admin-shell__sider"
         theme="light"
-        width={240}
+        width={264}
         collapsible
         collapsed={collapsed}
         collapsedWidth={narrow ? 0 : 64}

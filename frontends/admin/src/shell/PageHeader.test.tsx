@@ -36,7 +36,7 @@ describe('PageHeader', () => {
     expect(screen.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/admin');
   });
 
-  it('prefers the breadcrumbs a list put in the navigation state', async () => {
+  it('shows the trail the page derives from its route, whatever trail the opening link carried, so a reload shows the same', async () => {
     await renderPage(
       <PageHeader title="Reader" breadcrumbs={[{ title: 'Applications', to: '/applications' }, { title: 'Reader' }]} />,
       {
@@ -45,12 +45,12 @@ describe('PageHeader', () => {
         state: breadcrumbState([
           { title: 'Users', to: '/users' },
           { title: 'Ada Admin', to: '/users/1' },
-          { title: 'Reader' },
+          { title: 'Old name' },
         ]),
       },
     );
 
-    expect(trail()).toEqual([['Home', '/'], ['Users', '/users'], ['Ada Admin', '/users/1'], ['Reader']]);
+    expect(trail()).toEqual([['Home', '/'], ['Applications', '/applications'], ['Reader']]);
   });
 
   it('ignores a navigation state that holds no well-formed breadcrumbs', async () => {

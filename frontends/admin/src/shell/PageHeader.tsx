@@ -4,7 +4,7 @@ import Breadcrumb from 'antd/es/breadcrumb';
 import Button from 'antd/es/button';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import './shell.css';
 
 /** One step of the breadcrumb trail; the last one usually has no link. */
@@ -15,8 +15,8 @@ export interface Crumb {
 }
 
 /**
- * What a list puts in a link's navigation state so the page it opens shows where the user came
- * from: `<Link to={…} state={breadcrumbState([...])}>`.
+ * What a list puts in a link's navigation state so the page it opens knows where the user came
+ * from (its back arrow leads there): `<Link to={…} state={breadcrumbState([...])}>`.
  */
 export interface BreadcrumbState {
   breadcrumbs: Crumb[];
@@ -41,7 +41,10 @@ export function breadcrumbsFromState(state: unknown): Crumb[] | undefined {
 export interface PageHeaderProps {
   /** The page's heading (the page's only h1). */
   title: string;
-  /** The trail after the Home icon; navigation state from the previous page wins over it. */
+  /**
+   * The trail after the Home icon, made by the page from its route and the names it fetched: the
+   * same after a reload, a sign-in or in a new tab as when reached by a link.
+   */
   breadcrumbs?: Crumb[];
   /** A back arrow: to this route, or one step back in the history with `true`. */
   back?: string | true;
@@ -55,9 +58,8 @@ export interface PageHeaderProps {
  */
 export function PageHeader({ title, breadcrumbs, back, extra }: PageHeaderProps) {
   const { t } = useTranslation('admin');
-  const location = useLocation();
   const navigate = useNavigate();
-  const trail = breadcrumbsFromState(location.state) ?? breadcrumbs ?? [];
+  const trail = breadcrumbs ?? [];
 
   const items = [
     {

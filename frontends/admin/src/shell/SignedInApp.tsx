@@ -18,11 +18,11 @@ export interface SessionLike {
   auth: OidcAuth;
 }
 
-export interface SignedInAppProps extends Pick<RequireAdminProps, 'delayMs' | 'leave'> {
+export interface SignedInAppProps extends Pick<RequireAdminProps, 'delayMs' | 'delayFrom' | 'leave'> {
   load?: () => Promise<SessionLike>;
 }
 
-function SignedInShell({ auth, ...gate }: { auth: OidcAuth } & Pick<RequireAdminProps, 'delayMs' | 'leave'>) {
+function SignedInShell({ auth, ...gate }: { auth: OidcAuth } & Pick<RequireAdminProps, 'delayMs' | 'delayFrom' | 'leave'>) {
   const dependencies = useApiDependencies(auth);
   const store = useMemo(() => createAdminStore(dependencies), [dependencies]);
   // Downloads and uploads (outside RTK Query) use the same session.

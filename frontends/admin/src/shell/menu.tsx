@@ -12,8 +12,7 @@ import UnlockOutlined from '@ant-design/icons/UnlockOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import type { ReactNode } from 'react';
 import type { AdminPhrases } from '../i18n/en';
-import { Roles } from '../auth/roles';
-import type { CurrentUser } from '../auth/use-current-user';
+import { mayOpenPage, type ConsolePage } from '../auth/console-access';
 
 export type MenuKey = keyof AdminPhrases['menu'];
 
@@ -22,32 +21,33 @@ export interface MenuEntry {
   /** Route inside the console. */
   path: string;
   icon: ReactNode;
-  /** Any of these roles shows the entry (God counts as Administrator); none: everybody. */
-  roles?: string[];
+  /** The page the entry opens: shown to the roles that may open it; none (home): everybody. */
+  page?: ConsolePage;
   /** The screen is specified but not built yet: its page says so, and the menu marks it. */
   notYet?: true;
 }
 
-// The spec's side menu, in its order. God holds every Administrator right, so it sees the
-// Administrator entries as well as its own.
+// The spec's side menu, in its order. Each entry shows for the roles the admin API answers its
+// page's call (auth/console-access.ts): God sees the Administrator entries as well as its own, a
+// delegated administrator the part of the console its roles reach.
 const ENTRIES: readonly MenuEntry[] = [
   { key: 'home', path: '/', icon: <HomeOutlined /> },
-  { key: 'users', path: '/users', icon: <UserOutlined />, roles: [Roles.Administrator, Roles.AreaAdministrator] },
-  { key: 'groups', path: '/groups', icon: <TeamOutlined />, roles: [Roles.Administrator, Roles.AreaAdministrator] },
-  { key: 'applications', path: '/applications', icon: <AppstoreOutlined />, roles: [Roles.Administrator] },
-  { key: 'logs', path: '/logs', icon: <FileSearchOutlined />, roles: [Roles.Administrator] },
-  { key: 'areas', path: '/areas', icon: <EnvironmentOutlined />, roles: [Roles.Administrator] },
-  { key: 'tenants', path: '/tenants', icon: <ApartmentOutlined />, roles: [Roles.Administrator] },
-  { key: 'permissions', path: '/permissions', icon: <UnlockOutlined />, roles: [Roles.Administrator] },
-  { key: 'pats', path: '/pats', icon: <KeyOutlined />, roles: [Roles.Administrator] },
-  { key: 'twoModeAuth', path: '/twomodeauth', icon: <SafetyCertificateOutlined />, roles: [Roles.Administrator] },
-  { key: 'rightsRequests', path: '/rightsRequests', icon: <AuditOutlined />, roles: [Roles.Administrator] },
-  { key: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, roles: [Roles.God] },
+  { key: 'users', path: '/users', icon: <UserOutlined />, page: 'users' },
+  { key: 'groups', path: '/groups', icon: <TeamOutlined />, page: 'groups' },
+  { key: 'applications', path: '/applications', icon: <AppstoreOutlined />, page: 'applications' },
+  { key: 'logs', path: '/logs', icon: <FileSearchOutlined />, page: 'logs' },
+  { key: 'areas', path: '/areas', icon: <EnvironmentOutlined />, page: 'areas' },
+  { key: 'tenants', path: '/tenants', icon: <ApartmentOutlined />, page: 'tenants' },
+  { key: 'permissions', path: '/permissions', icon: <UnlockOutlined />, page: 'permissions' },
+  { key: 'pats', path: '/pats', icon: <KeyOutlined />, page: 'pats' },
+  { key: 'twoModeAuth', path: '/twomodeauth', icon: <SafetyCertificateOutlined />, page: 'twomodeauth' },
+  { key: 'rightsRequests', path: '/rightsRequests', icon: <AuditOutlined />, page: 'rightsRequests' },
+  { key: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, page: 'securityConfig' },
 ];
 
 /** The side menu's entries the user may see. */
-export function menuEntries(user: Pick<CurrentUser, 'hasRole'>): MenuEntry[] {
-  return ENTRIES.filter((entry) => !entry.roles || user.hasRole(...entry.roles));
+export function menuEntries(user: { readonly roles: readonly string[] }): MenuEntry[] {
+  return ENTRIES.filter((entry) => !entry.page || mayOpenPage(user.roles, entry.page));
 }
 
 /** The entry a location belongs to: its first path segment ('/users/42' is under Users). */

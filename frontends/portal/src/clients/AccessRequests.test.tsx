@@ -35,13 +35,14 @@ function request(overrides: Partial<OperationRequest> & Pick<OperationRequest, '
     approvers: ['Carol Approver'],
     roles: [{ roleId: 'r1', roleName: 'Reader', applicationId: 'crm', applicationName: 'CRM' }],
     isInheritable: true,
+    version: 1,
     reason: null,
     ...overrides,
   };
 }
 
 const ANN = request({ id: 'ann', displayName: 'Ann Lee' });
-const BEN = request({ id: 'ben', displayName: 'Ben Ode' });
+const BEN = request({ id: 'ben', displayName: 'Ben Ode', version: 3 });
 const MINE = request({ id: 'mine', displayName: 'My Own', isMine: true, canApprove: false });
 
 function stub(items: OperationRequest[], extra: Record<string, unknown> = {}) {
@@ -93,6 +94,23 @@ describe('AccessRequests', () => {
     expect(within(row('My Own')).getByRole('button', { name: 'Cancel request' })).toBeInTheDocument();
   });
 
+  it('shows the roles each request asks for: the application’s display name, then the role', async () => {
+    const asking = request({
+      id: 'eve',
+      displayName: 'Eve Ask',
+      roles: [
+        { roleId: 'r1', roleName: 'Reader', applicationId: 'crm', applicationName: 'Customer Relations' },
+        { roleId: 'r2', roleName: 'Clerk', applicationId: 'erp', applicationName: 'Resource Planning' },
+      ],
+    });
+    stub([asking]);
+    renderSignedIn(<AccessRequests tenant={TENANT} />, { i18n });
+    await screen.findByText('Eve Ask');
+
+    const roles = [...row('Eve Ask').querySelectorAll('.role-tag')].map((tag) => tag.textContent);
+    expect(roles).toEqual(['Customer Relations: Reader', 'Resource Planning: Clerk']);
+  });
+
   it('shows the bulk buttons only while every selected row is waiting and approvable', async () => {
     stub([ANN, BEN, MINE]);
     renderSignedIn(<AccessRequests tenant={TENANT} />, { i18n });
@@ -122,6 +140,8 @@ describe('AccessRequests', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
 
     await waitFor(() => expect(sent('POST').map((r) => new URL(r.url).pathname)).toEqual(['/api/v1/admin/operationRequests/approve/ann']));
+    // The approval names the version the approver saw: a request changed since is not applied.
+    expect(await sent('POST')[0]!.json()).toEqual({ version: 1 });
     await waitFor(() => expect(listCalls()).toBeGreaterThan(before));
   });
 
@@ -148,7 +168,7 @@ describe('AccessRequests', () => {
     fireEvent.click(within(await dialogTitled('Approve access?')).getByRole('button', { name: 'Approve' }));
 
     expect(await screen.findByText('This request was already decided.')).toBeInTheDocument();
-    expect(await sent('POST')[0]!.json()).toEqual({ ids: ['ann', 'ben'] });
+    expect(await sent('POST')[0]!.json()).toEqual({ ids: ['ann', 'ben'], versions: { ann: 1, ben: 3 } });
   });
 
   it('cancels its own request, and shows a failure for five seconds', async () => {

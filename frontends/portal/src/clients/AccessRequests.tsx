@@ -1,6 +1,6 @@
 import HistoryOutlined from '@ant-design/icons/HistoryOutlined';
 import { OPERATION_REQUEST_STATUSES } from '@gatehouse/contracts';
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { ReadableTable, RoleTag, identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Drawer from 'antd/es/drawer';
@@ -80,7 +80,8 @@ export function AccessRequests({ tenant }: { tenant: TenantOption | undefined })
   const [status, setStatus] = useState<Status | undefined>('WaitingForApprover');
   const [page, setPage] = useState(1);
   const [selectedIds, setSelectedIds] = useState<string[]>([]);
-  const [confirming, setConfirming] = useState<{ ids: string[]; bulk: boolean }>();
+  // The requests as the approver saw them: the approval names each one's version.
+  const [confirming, setConfirming] = useState<{ requests: Array<Pick<OperationRequest, 'id' | 'version'>>; bulk: boolean }>();
   const [historyOf, setHistoryOf] = useState<OperationRequest>();
   const [errors, showErrors] = useTimedMessages(OPERATION_ERROR_MS);
   const requests = useOperationRequestsQuery({ tenantId: tenant?.id ?? '', status, skip: (page - 1) * PAGE_SIZE, take: PAGE_SIZE }, { skip: !tenant });
@@ -104,19 +105,20 @@ export function AccessRequests({ tenant }: { tenant: TenantOption | undefined })
 
   const approve = async () => {
     if (!confirming) return;
-    const { ids, bulk } = confirming;
+    const { requests: seen, bulk } = confirming;
     setConfirming(undefined);
-    if (bulk) await act(() => approveMany(ids), true);
-    else await act(() => approveOne(ids[0]!));
+    if (bulk) await act(() => approveMany(seen), true);
+    else await act(() => approveOne(seen[0]!));
   };
 
   const columns: ColumnsType<OperationRequest> = [
-    { key: 'displayName', title: t('clients.requests.name'), dataIndex: 'displayName' },
-    { key: 'email', title: t('clients.requests.email'), dataIndex: 'email' },
+    identifying({ key: 'displayName', title: t('clients.requests.name'), dataIndex: 'displayName' }),
+    identifying({ key: 'email', title: t('clients.requests.email'), dataIndex: 'email' }),
     { key: 'tenantName', title: t('clients.requests.tenant'), dataIndex: 'tenantName' },
     { key: 'createdBy', title: t('clients.requests.createdBy'), dataIndex: 'createdByDisplayName' },
     { key: 'modificationDate', title: t('clients.requests.date'), render: (_, request) => formatDateTime(request.modificationDate) },
-    { key: 'roles', title: t('clients.requests.roles'), render: (_, request) => request.roles.map((role) => <Tag key={role.roleId}>{`${role.applicationName}: ${role.roleName}`}</Tag>) },
+    // The roles asked for: not held (yet), so without an origin.
+    { key: 'roles', title: t('clients.requests.roles'), render: (_, request) => request.roles.map((role) => <RoleTag key={role.roleId} application={role.applicationName} role={role.roleName} />) },
     { key: 'status', title: t('clients.requests.status'), render: (_, request) => <Tag>{t(`clients.status.${request.status}`)}</Tag> },
     {
       key: 'actions',
@@ -126,7 +128,7 @@ export function AccessRequests({ tenant }: { tenant: TenantOption | undefined })
         <Space size="small" wrap>
           {isDecidable(request) ? (
             <>
-              <Button size="small" type="primary" onClick={() => setConfirming({ ids: [request.id], bulk: false })}>
+              <Button size="small" type="primary" onClick={() => setConfirming({ requests: [request], bulk: false })}>
                 {t('clients.requests.approve')}
               </Button>
               <Button size="small" danger onClick={() => void act(() => rejectOne(request.id))}>
@@ -162,7 +164,7 @@ export function AccessRequests({ tenant }: { tenant: TenantOption | undefined })
         />
         {canDecideAll(selected) ? (
           <>
-            <Button type="primary" onClick={() => setConfirming({ ids: selected.map((item) => item.id), bulk: true })}>
+            <Button type="primary" onClick={() => setConfirming({ requests: selected, bulk: true })}>
               {t('clients.requests.approveSelected')}
             </Button>
             <Button danger onClick={() => void act(() => rejectMany(selected.map((item) => item.id)), true)}>
@@ -175,8 +177,7 @@ export function AccessRequests({ tenant }: { tenant: TenantOption | undefined })
         <Alert key={error} type="error" showIcon title={error} />
       ))}
       {requests.error ? <Alert type="error" showIcon title={failureMessage(requests.error, common)} /> : null}
-      <Table<OperationRequest>
-        scroll={{ x: 'max-content' }}
+      <ReadableTable<OperationRequest>
         rowKey="id"
         columns={columns}
         dataSource={items}

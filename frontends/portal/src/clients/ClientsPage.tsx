@@ -48,10 +48,10 @@ function ClientsScreen() {
   );
 }
 
-/** My Clients (/clients): for consultants and administrators; anybody else is sent home. */
+/** My Clients (/clients): for consultants and administrators; anybody else is told so. */
 export default function ClientsPage() {
   return (
-    <RequireRoles roles={CLIENTS_ROLES}>
+    <RequireRoles roles={CLIENTS_ROLES} screen="clients">
       <ClientsScreen />
     </RequireRoles>
   );

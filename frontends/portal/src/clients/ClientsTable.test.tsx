@@ -3,7 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n, jsonResponse, renderSignedIn, stubApi } from '../test-utils';
 import type { ClientUser } from './clients-api';
-import { ClientsTable } from './ClientsTable';
+import { CLIENTS_COLUMNS_KEY, ClientsTable } from './ClientsTable';
 
 const TENANT = { id: '10000000-0000-0000-0000-000000000001', title: 'Acme' };
 const USERS = `/api/v1/admin/clients/${TENANT.id}/users`;
@@ -47,7 +47,8 @@ describe('ClientsTable', () => {
     renderSignedIn(<ClientsTable tenant={TENANT} canAutoApprove={false} onSaved={vi.fn()} />, { i18n });
 
     const ann = (await screen.findByText('Ann Lee')).closest('tr')!;
-    expect(within(ann).getAllByText('ann@acme.com', { selector: 'td' })).toHaveLength(2);
+    // The user name and the e-mail, each whole in its cell.
+    expect(within(ann).getAllByText('ann@acme.com').map((name) => name.closest('td'))).toHaveLength(2);
     expect(ann.querySelector('s')).toBeNull();
     expect(within(ann).queryByRole('img', { name: 'User pending approval.' })).not.toBeInTheDocument();
     expect(within(ann).getByText('Team 10')).toBeInTheDocument();
@@ -56,9 +57,36 @@ describe('ClientsTable', () => {
     expect(within(ann).getByText('Applied')).toBeInTheDocument();
 
     const dan = screen.getByText('Dan Draft').closest('tr')!;
-    expect(within(dan).getByText('dan@acme.com', { selector: 's' })).toBeInTheDocument();
+    expect(within(dan).getAllByText('dan@acme.com')[0]!.closest('s')).not.toBeNull();
     expect(within(dan).getByRole('img', { name: 'User pending approval.' })).toBeInTheDocument();
     expect(within(dan).getByText('Waiting')).toBeInTheDocument();
+  });
+
+  it('labels a draft not yet submitted as Draft, and one whose request waits as Waiting', async () => {
+    const unsubmitted = user({ id: 'sue', fullName: 'Sue Saved', userName: 'sue@acme.com', draft: true, status: 'Draft' });
+    stubApi({ [`GET ${USERS}`]: { items: [unsubmitted, DRAFT], count: 2 } });
+    renderSignedIn(<ClientsTable tenant={TENANT} canAutoApprove={false} onSaved={vi.fn()} />, { i18n });
+
+    const sue = (await screen.findByText('Sue Saved')).closest('tr')!;
+    expect(within(sue).getByText('Draft')).toBeInTheDocument();
+    expect(within(sue).queryByText('Applied')).not.toBeInTheDocument();
+    const dan = screen.getByText('Dan Draft').closest('tr')!;
+    expect(within(dan).getByText('Waiting')).toBeInTheDocument();
+  });
+
+  it('never cuts a name, a user name or an e-mail, and lets the user hide the other columns, remembered in this browser', async () => {
+    stubApi({ [`GET ${USERS}`]: { items: [ANN], count: 1 } });
+    renderSignedIn(<ClientsTable tenant={TENANT} canAutoApprove={false} onSaved={vi.fn()} />, { i18n });
+    await screen.findByText('Ann Lee');
+
+    for (const name of ['Name', 'User name', 'E-mail']) expect(screen.getByRole('columnheader', { name })).toHaveClass('gh-identifying');
+    fireEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    const choices = await screen.findByRole('group', { name: 'Columns shown' });
+    expect(within(choices).queryByRole('checkbox', { name: 'E-mail' })).not.toBeInTheDocument();
+    fireEvent.click(within(choices).getByRole('checkbox', { name: 'Work position' }));
+
+    await waitFor(() => expect(screen.queryByRole('columnheader', { name: 'Work position' })).not.toBeInTheDocument());
+    expect(JSON.parse(localStorage.getItem(CLIENTS_COLUMNS_KEY)!)).toEqual(['jobTitle']);
   });
 
   it('filters by user type (Internal 1, External 2)', async () => {

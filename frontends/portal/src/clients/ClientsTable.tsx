@@ -2,11 +2,11 @@ import EditOutlined from '@ant-design/icons/EditOutlined';
 import LockOutlined from '@ant-design/icons/LockOutlined';
 import MailOutlined from '@ant-design/icons/MailOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { BreakableText, ReadableTable, identifying, useColumnChoice, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Select from 'antd/es/select';
-import Table, { type ColumnsType } from 'antd/es/table';
+import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,9 +17,15 @@ import type { TenantOption } from './TenantSelect';
 import { OPERATION_ERROR_MS, UserWizard } from './UserWizard';
 import { BulkUploadMenu } from './bulk/BulkUploadMenu';
 
+/** A draft is not submitted yet, a waiting user waits for an approval, an applied one has their access. */
+const USER_STATUS_COLORS: Record<ClientUser['status'], string | undefined> = { Draft: undefined, Waiting: 'orange', Applied: 'green' };
+
 /** The departments shown before the +N counter (spec 9). */
 export const TEAMS_SHOWN = 10;
 const PAGE_SIZE = 10;
+
+/** Where the user's choice of the table's columns is kept. */
+export const CLIENTS_COLUMNS_KEY = 'IDENTITY-CLIENTS-COLUMNS';
 
 export interface ClientsTableProps {
   tenant: TenantOption | undefined;
@@ -60,20 +66,23 @@ export function ClientsTable({ tenant, canAutoApprove, onSaved }: ClientsTablePr
   };
 
   const columns: ColumnsType<ClientUser> = [
-    { key: 'fullName', title: t('clients.columns.name'), dataIndex: 'fullName' },
-    {
+    identifying({ key: 'fullName', title: t('clients.columns.name'), dataIndex: 'fullName' }),
+    identifying({
       key: 'userName',
       title: t('clients.columns.userName'),
       render: (_, user) =>
         user.locked || user.draft ? (
           <span className="clients-user--locked" title={user.draft ? t('clients.pendingApproval') : t('clients.locked')}>
-            <LockOutlined aria-label={user.draft ? t('clients.pendingApproval') : t('clients.locked')} /> <s>{user.userName}</s>
+            <LockOutlined aria-label={user.draft ? t('clients.pendingApproval') : t('clients.locked')} />{' '}
+            <s>
+              <BreakableText text={user.userName} />
+            </s>
           </span>
         ) : (
-          user.userName
+          <BreakableText text={user.userName} />
         ),
-    },
-    { key: 'email', title: t('clients.columns.email'), dataIndex: 'email' },
+    }),
+    identifying({ key: 'email', title: t('clients.columns.email'), dataIndex: 'email' }),
     { key: 'jobTitle', title: t('clients.columns.jobTitle'), dataIndex: 'jobTitle' },
     { key: 'teams', title: t('clients.columns.teams'), render: (_, user) => <TeamTags teams={user.teams} /> },
     { key: 'modifiedOn', title: t('clients.columns.modifiedOn'), render: (_, user) => formatDateTime(user.modifiedOn) },
@@ -88,7 +97,7 @@ export function ClientsTable({ tenant, canAutoApprove, onSaved }: ClientsTablePr
       key: 'status',
       fixed: 'right',
       title: t('clients.columns.status'),
-      render: (_, user) => <Tag color={user.status === 'Waiting' ? 'orange' : 'green'}>{t(`clients.userStatus.${user.status}`)}</Tag>,
+      render: (_, user) => <Tag color={USER_STATUS_COLORS[user.status]}>{t(`clients.userStatus.${user.status}`)}</Tag>,
     },
     {
       key: 'edit',
@@ -97,6 +106,7 @@ export function ClientsTable({ tenant, canAutoApprove, onSaved }: ClientsTablePr
       render: (_, user) => <Button type="text" icon={<EditOutlined aria-hidden />} aria-label={t('clients.edit', { name: user.fullName })} onClick={() => setWizard({ user })} />,
     },
   ];
+  const choice = useColumnChoice(CLIENTS_COLUMNS_KEY, columns);
 
   return (
     <div className="clients-view">
@@ -119,15 +129,15 @@ export function ClientsTable({ tenant, canAutoApprove, onSaved }: ClientsTablePr
         <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => setWizard({})}>
           {t('clients.new')}
         </Button>
+        {choice.chooser}
       </div>
       {errors.map((error) => (
         <Alert key={error} type="error" showIcon title={error} />
       ))}
       {users.error ? <Alert type="error" showIcon title={failureMessage(users.error, common)} /> : null}
-      <Table<ClientUser>
-        scroll={{ x: 'max-content' }}
+      <ReadableTable<ClientUser>
         rowKey="id"
-        columns={columns}
+        columns={choice.columns}
         dataSource={tenant ? (users.data?.items ?? []) : []}
         loading={users.isFetching}
         pagination={{ current: page, pageSize: PAGE_SIZE, total: users.data?.count ?? 0, onChange: setPage, showSizeChanger: false }}

@@ -1,8 +1,9 @@
 import CloseOutlined from '@ant-design/icons/CloseOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import { OWN_ROLE_ORIGIN, type RoleOrigin, type ServiceManagerRoleReason } from '@gatehouse/contracts';
+import { RoleTag } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Select from 'antd/es/select';
-import Tag from 'antd/es/tag';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -13,9 +14,16 @@ export interface EditableRole {
   roleId: string;
   roleName: string;
   held: 'Own' | 'ByHierarchy' | 'Both' | null;
-  /** False when held by hierarchy only: shown, never sent. */
+  /** False when the caller may not change it: shown, never sent. */
   editable: boolean;
+  /** Why the caller may not change it, when the API says so. */
+  reason?: ServiceManagerRoleReason | null;
+  /** How the identity holds it, when the API says so. */
+  origins?: readonly RoleOrigin[];
 }
+
+/** How the identity holds the role: the API's origins, else (held in its own name) its own name. */
+const originsOf = (role: EditableRole): readonly RoleOrigin[] => role.origins ?? (role.held === 'Own' || role.held === 'Both' ? [OWN_ROLE_ORIGIN] : []);
 
 export interface PermissionApplication {
   applicationId: string;
@@ -38,8 +46,9 @@ export interface PermissionEditorProps {
 }
 
 /**
- * The roles of the identity by application: inherited ones shown but locked, own ones removable, and
- * a role added by picking its application and the role, then confirming.
+ * The roles of the identity by application, each with how it is held: those the caller may not
+ * change shown with the reason, the others removable; a role added by picking its application and
+ * the role, then confirming.
  */
 export function PermissionEditor({ applications, selected, onChange, onAddingChange }: PermissionEditorProps) {
   const { t } = useTranslation('portal');
@@ -58,9 +67,11 @@ export function PermissionEditor({ applications, selected, onChange, onAddingCha
     startAdding(false);
   };
 
-  const inherited = (role: EditableRole) => !role.editable && role.held !== null;
+  const locked = (role: EditableRole) => !role.editable && role.held !== null;
+  // Without the API's reason, a role held but not changeable is one held by hierarchy.
+  const why = (role: EditableRole) => (role.reason ? t(`clients.roles.reasons.${role.reason}`) : t('clients.roles.inherited'));
   const shown = applications
-    .map((app) => ({ ...app, roles: app.roles.filter((role) => inherited(role) || selected.includes(role.roleId)) }))
+    .map((app) => ({ ...app, roles: app.roles.filter((role) => locked(role) || selected.includes(role.roleId)) }))
     .filter((app) => app.roles.length > 0);
   const addable = (app: PermissionApplication) => app.roles.filter((role) => role.editable && !selected.includes(role.roleId));
   const appOptions = applications.filter((app) => addable(app).length > 0).map((app) => ({ value: app.applicationId, label: app.applicationName }));
@@ -75,13 +86,12 @@ export function PermissionEditor({ applications, selected, onChange, onAddingCha
         {shown.length === 0 ? <p className="permission-editor__empty">{t('clients.roles.none')}</p> : null}
         {shown.map((app) => (
           <section key={app.applicationId} aria-label={app.applicationName} className="permission-editor__app">
-            <h3>{app.applicationName}</h3>
             <ul>
               {app.roles.map((role) => (
                 <li key={role.roleId} data-testid={`role-${role.roleId}`}>
-                  <span>{role.roleName}</span>
-                  {inherited(role) ? (
-                    <Tag>{t('clients.roles.inherited')}</Tag>
+                  <RoleTag application={app.applicationName} role={role.roleName} origins={originsOf(role)} />
+                  {locked(role) ? (
+                    <span className="permission-editor__reason">{why(role)}</span>
                   ) : (
                     <Button
                       type="text"

@@ -55,9 +55,9 @@ const PERMISSIONS: IdentityPermissions = {
       applicationId: 'crm',
       applicationName: 'CRM',
       roles: [
-        { roleId: 'r-own', roleName: 'Reader', held: 'Own', editable: true },
-        { roleId: 'r-inherited', roleName: 'Auditor', held: 'ByHierarchy', editable: false },
-        { roleId: 'r-new', roleName: 'Editor', held: null, editable: true },
+        { roleId: 'r-own', roleName: 'Reader', held: 'Own', editable: true, origins: [{ via: 'own', groupName: null, tenantName: null }] },
+        { roleId: 'r-inherited', roleName: 'Auditor', held: 'ByHierarchy', editable: false, origins: [{ via: 'hierarchy', groupName: null, tenantName: 'Acme Group' }] },
+        { roleId: 'r-new', roleName: 'Editor', held: null, editable: true, origins: [] },
       ],
     },
   ],
@@ -239,10 +239,11 @@ describe('UserWizard, step 1 (User’s Permissions)', () => {
     const { sent } = await toPermissions();
     const list = screen.getByRole('region', { name: 'Roles' });
     expect(list).toHaveStyle({ maxHeight: '420px' });
-    expect(within(list).getByTestId('role-r-own')).toHaveTextContent('Reader');
+    expect(within(list).getByTestId('role-r-own')).toHaveTextContent('CRM: Reader · own name');
     expect(within(list).getByRole('button', { name: 'Remove Reader (CRM)' })).toBeInTheDocument();
     const inherited = within(list).getByTestId('role-r-inherited');
-    expect(inherited).toHaveTextContent('AuditorInherited');
+    expect(inherited).toHaveTextContent('CRM: Auditor · inherited from Acme Group');
+    expect(within(inherited).getByText('Inherited')).toBeInTheDocument();
     expect(within(inherited).queryByRole('button')).not.toBeInTheDocument();
     expect(within(list).queryByText('Editor')).not.toBeInTheDocument();
     const [request] = sent('GET', '/api/v1/admin/operationRequests/permissions');

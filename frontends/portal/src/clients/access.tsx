@@ -1,7 +1,9 @@
 import { isApproverCategory } from '@gatehouse/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import Button from 'antd/es/button';
+import Result from 'antd/es/result';
+import { useNavigate } from 'react-router';
 import { useMyProfileQuery } from '../api/portal-api';
 import { useProfile } from '../auth/auth-context';
 import { rolesOf } from '../shell/ShellLayout';
@@ -26,11 +28,33 @@ export function useCanAutoApprove(): boolean {
   return roles.includes('Administrator') || roles.includes('God') || isApproverCategory(profile?.internal_category);
 }
 
-/** Shows a screen only to the roles it is for; anybody else is sent home (the portal's identity url). */
-export function RequireRoles({ roles, children }: { roles: readonly string[]; children: ReactNode }) {
+/**
+ * Shows a screen only to the roles it is for; anybody else who follows a link or bookmark there is
+ * told whom the page is for, with the way home. The API checks every call again.
+ */
+export function RequireRoles({ roles, screen, children }: { roles: readonly string[]; screen: 'clients' | 'serviceManager'; children: ReactNode }) {
   const { t } = useTranslation('portal');
+  const navigate = useNavigate();
   const held = usePortalRoles();
   if (!held) return <PageLoader label={t('shell.busy')} />;
-  if (!roles.some((role) => held.includes(role))) return <Navigate to="/" replace />;
+  if (!roles.some((role) => held.includes(role))) {
+    return (
+      <section aria-labelledby="not-for-you-title">
+        <h1 id="not-for-you-title" className="shell-page-title">
+          {t(`menu.${screen}`)}
+        </h1>
+        <Result
+          status="403"
+          title={t('shell.notForYou.title')}
+          subTitle={t(`shell.notForYou.${screen}`)}
+          extra={
+            <Button type="primary" onClick={() => void navigate('/')}>
+              {t('auth.backHome')}
+            </Button>
+          }
+        />
+      </section>
+    );
+  }
   return <>{children}</>;
 }

@@ -114,8 +114,9 @@ export const clientsApi = portalApi.enhanceEndpoints({ addTagTypes: ['ClientUser
       query: ({ id, ...body }) => ({ url: pathOf({ path: EDIT }, { id }), method: 'PUT', body }),
       invalidatesTags: ['OperationRequest', 'ClientUser'],
     }),
-    approveRequest: build.mutation<OperationRequest, string>({
-      query: (id) => ({ url: pathOf({ path: APPROVE }, { id }), method: 'POST' }),
+    /** Approves the request as the version the approver saw. */
+    approveRequest: build.mutation<OperationRequest, Pick<OperationRequest, 'id' | 'version'>>({
+      query: ({ id, version }) => ({ url: pathOf({ path: APPROVE }, { id }), method: 'POST', body: { version } }),
       invalidatesTags: ['OperationRequest', 'ClientUser'],
     }),
     rejectRequest: build.mutation<OperationRequest, string>({
@@ -126,8 +127,12 @@ export const clientsApi = portalApi.enhanceEndpoints({ addTagTypes: ['ClientUser
       query: (id) => ({ url: pathOf({ path: CANCEL }, { id }), method: 'POST' }),
       invalidatesTags: ['OperationRequest', 'ClientUser'],
     }),
-    approveRequests: build.mutation<BulkOutcome, string[]>({
-      query: (ids) => ({ url: APPROVE_BULK, method: 'POST', body: { ids } }),
+    approveRequests: build.mutation<BulkOutcome, Array<Pick<OperationRequest, 'id' | 'version'>>>({
+      query: (requests) => ({
+        url: APPROVE_BULK,
+        method: 'POST',
+        body: { ids: requests.map((request) => request.id), versions: Object.fromEntries(requests.map((request) => [request.id, request.version])) },
+      }),
       invalidatesTags: ['OperationRequest', 'ClientUser'],
     }),
     rejectRequests: build.mutation<BulkOutcome, string[]>({

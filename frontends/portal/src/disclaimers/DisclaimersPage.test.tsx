@@ -22,6 +22,8 @@ function item(overrides: Partial<DisclaimerItem> & Pick<DisclaimerItem, 'appInfo
     icon: null,
     version: 1,
     text: `Terms of ${overrides.displayAppName}.`,
+    textLanguage: 'en',
+    languages: ['en'],
     accepted: false,
     onAcceptedDate: null,
     ...overrides,
@@ -111,6 +113,26 @@ describe('DisclaimersPage', () => {
     expect(alert).toHaveTextContent(message);
     await waitFor(() => expect(within(card('CRM')).getByRole('region')).toHaveTextContent('New CRM terms.'));
     expect(listCalls()).toBe(2);
+  });
+
+  it('says in the reader’s language when terms exist only in another language, naming it', async () => {
+    const frenchOnly = item({ appInfoId: 'wiki', displayAppName: 'Wiki', text: 'Conditions du wiki.', textLanguage: 'fr', languages: ['fr'] });
+    stubList([page([frenchOnly, CRM])]);
+    const { unmount } = renderSignedIn(<DisclaimersPage />, { i18n });
+
+    await screen.findByRole('heading', { level: 2, name: 'Wiki' });
+    expect(within(card('Wiki')).getByRole('note')).toHaveTextContent('These terms exist only in French.');
+    expect(within(card('Wiki')).getByRole('region', { name: 'Wiki' })).toHaveAttribute('lang', 'fr');
+    expect(within(card('CRM')).queryByRole('note'), 'the CRM terms exist in English').not.toBeInTheDocument();
+    unmount();
+
+    const german = await createTestI18n('de');
+    const both = { ...CRM, textLanguage: 'en', languages: ['en', 'fr'] };
+    stubList([page([frenchOnly, both])]);
+    renderSignedIn(<DisclaimersPage />, { i18n: german });
+    await screen.findByRole('heading', { level: 2, name: 'Wiki' });
+    expect(within(card('Wiki')).getByRole('note')).toHaveTextContent('Diese Bedingungen gibt es nur auf Französisch.');
+    expect(within(card('CRM')).getByRole('note')).toHaveTextContent('Diese Bedingungen gibt es nur auf Englisch und Französisch.');
   });
 
   it('says so when no application asks for a disclaimer, and when the list cannot be loaded', async () => {

@@ -1,5 +1,5 @@
 import CheckCircleFilled from '@ant-design/icons/CheckCircleFilled';
-import { apiErrorMessage, useFormatDateTime } from '@gatehouse/frontend-shared';
+import { apiErrorMessage, TermsLanguageNotice, useFormatDateTime } from '@gatehouse/frontend-shared';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
@@ -48,8 +48,9 @@ function DisclaimerCard({ item, onAccept }: DisclaimerCardProps) {
           </Button>
         )}
       </div>
+      <TermsLanguageNotice className="disclaimer-card__notice" languages={item.languages} textLanguage={item.textLanguage} />
       {/* A long text scrolls in its box, which the keyboard can reach to scroll it. */}
-      <div className="disclaimer-card__text" tabIndex={0} role="region" aria-labelledby={titleId}>
+      <div className="disclaimer-card__text" tabIndex={0} role="region" aria-labelledby={titleId} lang={item.textLanguage ?? undefined}>
         {item.text}
       </div>
     </li>

@@ -139,7 +139,7 @@ describe('HomePage', () => {
     await waitOneSecond();
 
     expect(
-      await screen.findByText('It seems that you dont have access to any application. Please contact your administartor'),
+      await screen.findByText('It seems that you do not have access to any application yet. Please contact your administrator.'),
     ).toBeInTheDocument();
     expect(leavePortal).not.toHaveBeenCalled();
   });

@@ -21,9 +21,9 @@ export const NOTIFICATIONS_POLL_MS = 30_000;
  * the page is shown (at once when it is shown again); it opens the notifications drawer.
  */
 export function NotificationsBell() {
-  const { t } = useTranslation('portal');
+  const { t, i18n } = useTranslation('portal');
   const visible = usePageVisible();
-  const { data, refetch, isUninitialized } = useActiveNotificationsQuery(undefined, { pollingInterval: visible ? NOTIFICATIONS_POLL_MS : 0 });
+  const { data, refetch, isUninitialized } = useActiveNotificationsQuery(i18n.language, { pollingInterval: visible ? NOTIFICATIONS_POLL_MS : 0 });
   const [open, setOpen] = useState(false);
   const wasVisible = useRef(visible);
 

@@ -1,9 +1,10 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { changeLanguage } from '@gatehouse/frontend-shared';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestI18n, jsonResponse, renderSignedIn, stubApi } from '../test-utils';
 import { NotificationsBell } from './NotificationsBell';
-import { FILE, TASKS, fakeNotificationsApi, note, requested, task } from './testing';
+import { ACTIVE, FILE, TASKS, fakeNotificationsApi, note, requested, task } from './testing';
 
 // Local times, so that the expected texts do not depend on the machine's time zone.
 const NEWEST = new Date(2025, 10, 24, 9, 30, 5);
@@ -76,6 +77,32 @@ describe('NotificationsDrawer', () => {
     expect(within(second!).queryByText('Unread')).not.toBeInTheDocument();
     expect(within(second!).getByText('Read')).toHaveClass('visually-hidden');
     expect(within(second!).getByText('20-11-2025 17:02:00')).toBeInTheDocument();
+  });
+
+  it('asks the list again when the interface changes language: the server writes it in the reader’s', async () => {
+    const switching = await createTestI18n('en');
+    const byLanguage: Record<string, string> = {
+      en: 'You have been given the role Reader (CRM) in Acme',
+      de: 'Ihnen wurde die Rolle Reader (CRM) in Acme zugewiesen',
+    };
+    // The server as it answers in the interface's language (the test store's calls keep the first one's header).
+    let serverLanguage = 'en';
+    const fetchMock = stubApi({
+      [ACTIVE]: () => jsonResponse({ items: [note({ type: 'PermissionAssigned', description: byLanguage[serverLanguage], readed: true })], count: 1, unread: 0 }),
+      [TASKS]: { items: [], count: 0 },
+    });
+    const asked = () => fetchMock.mock.calls.filter(([input]) => new URL((input as Request).url).pathname === '/api/v1/admin/notifications/active').length;
+    renderSignedIn(<NotificationsBell />, { i18n: switching });
+    fireEvent.click(await screen.findByRole('button', { name: /^Notifications/ }));
+    const drawer = await screen.findByRole('dialog', { name: 'Notifications' });
+    expect(await within(drawer).findByText(byLanguage.en!)).toBeInTheDocument();
+    const before = asked();
+
+    serverLanguage = 'de';
+    await act(() => changeLanguage(switching, 'de'));
+    expect(await screen.findByText(byLanguage.de!)).toBeInTheDocument();
+    expect(asked()).toBeGreaterThan(before);
+    localStorage.clear();
   });
 
   it('says "No Notifications" when there are none, offering nothing to mark or delete', async () => {

@@ -61,9 +61,9 @@ function RunningTasks({ tasks }: { tasks: readonly ActiveTask[] }) {
  */
 export function NotificationsDrawer({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('portal');
-  const { t: common } = useTranslation();
+  const { t: common, i18n } = useTranslation();
   const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
-  const list = useActiveNotificationsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const list = useActiveNotificationsQuery(i18n.language, { refetchOnMountOrArgChange: true });
   const tasks = useActiveTasksQuery(undefined, { refetchOnMountOrArgChange: true });
   const [markRead, marking] = useMarkNotificationsReadMutation();
   const [remove, removal] = useDeleteNotificationMutation();

@@ -96,7 +96,7 @@ describe('Your Profile', () => {
   });
 
   it('requires the first name, the last name and the language, with the spec messages, and sends nothing', async () => {
-    const { sent } = renderPage({ language: 'xx' });
+    const { sent } = renderPage({ language: '' });
     await loaded();
 
     type('First name', ' ');
@@ -107,6 +107,34 @@ describe('Your Profile', () => {
     expect(screen.getByText('Please input your last name!')).toBeInTheDocument();
     expect(screen.getByText('Please select your preferred language!')).toBeInTheDocument();
     expect(sent).toEqual([]);
+  });
+
+  it('says at once that a stored language the portal does not offer is invalid, and saves once one is chosen', async () => {
+    const { sent } = renderPage({ language: 'xx' });
+    await loaded();
+
+    expect(await screen.findByText('Invalid preferred language')).toBeInTheDocument();
+    save();
+    await waitFor(() => expect(screen.getAllByText('Invalid preferred language')).toHaveLength(1));
+    expect(sent).toEqual([]);
+
+    await pickLanguage('English');
+    await waitFor(() => expect(screen.queryByText('Invalid preferred language')).toBeNull());
+    save();
+    await waitFor(() => expect(sent).toEqual([{ firstName: 'Jane', lastName: 'Doe', language: 'en' }]));
+  });
+
+  it('shows the server’s refusal of a language under the field', async () => {
+    renderPage({}, {
+      [UPDATE]: () =>
+        jsonResponse(
+          { code: 'errors.validation', message: 'The request is not valid', errors: [{ field: 'language', code: 'users.language_invalid', message: 'Invalid preferred language' }] },
+          400,
+        ),
+    });
+    await loaded();
+    save();
+    expect(await screen.findByText('Invalid preferred language')).toBeInTheDocument();
   });
 
   it('refuses names longer than 100 characters', async () => {

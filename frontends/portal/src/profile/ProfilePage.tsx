@@ -5,7 +5,7 @@ import Form, { type Rule } from 'antd/es/form';
 import Input from 'antd/es/input';
 import message from 'antd/es/message';
 import Select from 'antd/es/select';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { failureMessage, fieldErrorsOf } from '../api/errors';
@@ -25,14 +25,15 @@ export const NAME_MAX_LENGTH = 100;
 export interface ProfileFormValues {
   firstName: string;
   lastName: string;
-  language: Language | undefined;
+  /** As stored: a language the portal does not offer stays, and is shown as invalid. */
+  language: string | undefined;
 }
 
 const EDITABLE_FIELDS = ['firstName', 'lastName', 'language'] as const;
 type ProfileFormKey = (typeof EDITABLE_FIELDS)[number];
 
 function formValuesOf(me: MyProfile): ProfileFormValues {
-  return { firstName: me.firstName ?? '', lastName: me.lastName ?? '', language: isSupportedLanguage(me.language) ? me.language : undefined };
+  return { firstName: me.firstName ?? '', lastName: me.lastName ?? '', language: me.language || undefined };
 }
 
 /** The seven languages, each named in itself (and marked as written in it). */
@@ -81,9 +82,14 @@ function ProfileForm({ me }: { me: MyProfile }) {
   const [failure, setFailure] = useState<string>();
   const { changePassword, dialogs } = useChangePassword();
 
+  useEffect(() => {
+    // A stored language the portal does not offer (set elsewhere) is said at once, not on Save.
+    if (me.language && !isSupportedLanguage(me.language)) form.validateFields(['language']).catch(() => undefined);
+  }, [form, me.language]);
+
   const save = async ({ firstName, lastName, language }: ProfileFormValues) => {
     setFailure(undefined);
-    const result = await update({ firstName, lastName, language: language! });
+    const result = await update({ firstName, lastName, language: language as Language });
     if (result.error) {
       const fields = fieldErrorsOf(result.error).filter((error) => (EDITABLE_FIELDS as readonly string[]).includes(error.field));
       if (fields.length) form.setFields(fields.map((error) => ({ name: error.field as ProfileFormKey, errors: [error.message] })));
@@ -92,7 +98,7 @@ function ProfileForm({ me }: { me: MyProfile }) {
     }
     // The portal speaks the chosen language at once, and remembers it as the preference. Its
     // phrases come first: the confirmation is worded in it, and the page has nothing to wait for.
-    const chosen = language && language !== i18n.language ? language : undefined;
+    const chosen = isSupportedLanguage(language) && language !== i18n.language ? language : undefined;
     if (chosen) await i18n.loadLanguages(chosen);
     void toast.success(chosen ? i18n.getFixedT(chosen, 'portal')('profile.saved') : t('profile.saved'));
     if (chosen) void changeLanguage(i18n, chosen);
@@ -124,7 +130,18 @@ function ProfileForm({ me }: { me: MyProfile }) {
       <Form.Item name="lastName" label={t('profile.lastName')} rules={nameRules(t('profile.lastNameRequired'))}>
         <Input autoComplete="family-name" />
       </Form.Item>
-      <Form.Item name="language" label={t('profile.language')} rules={[{ required: true, message: t('profile.languageRequired') }]}>
+      <Form.Item
+        name="language"
+        label={t('profile.language')}
+        rules={[
+          { required: true, message: t('profile.languageRequired') },
+          {
+            validator: async (_, value?: string) => {
+              if (value && !isSupportedLanguage(value)) throw new Error(t('profile.languageInvalid'));
+            },
+          },
+        ]}
+      >
         <Select options={LANGUAGE_OPTIONS} />
       </Form.Item>
       {failure && <Alert type="error" showIcon role="alert" title={t('profile.saveError')} description={failure} className="profile-page__alert" />}
@@ -140,33 +157,35 @@ function ProfileForm({ me }: { me: MyProfile }) {
   );
 }
 
+/** What a page built on the user's profile shows until it is in: a loader, or the failure with Retry. */
+export function ProfilePending({ profile }: { profile: { isError: boolean; refetch: () => unknown } }) {
+  const { t } = useTranslation('portal');
+  if (!profile.isError) return <PageLoader label={t('shell.busy')} />;
+  return (
+    <Alert
+      type="error"
+      showIcon
+      role="alert"
+      title={t('profile.loadError')}
+      action={<Button onClick={() => void profile.refetch()}>{t('profile.retry')}</Button>}
+    />
+  );
+}
+
 /** "Your Profile" (/profile): the signed-in user's own data, picture and downloads. */
 export default function ProfilePage() {
   const { t } = useTranslation('portal');
   const titleId = useId();
   const profile = useMyProfileQuery();
 
-  let content;
-  if (profile.data) {
-    content = (
-      <div className="profile-page__grid">
-        <ProfileSide me={profile.data} />
-        <ProfileForm me={profile.data} />
-      </div>
-    );
-  } else if (profile.isError) {
-    content = (
-      <Alert
-        type="error"
-        showIcon
-        role="alert"
-        title={t('profile.loadError')}
-        action={<Button onClick={() => void profile.refetch()}>{t('profile.retry')}</Button>}
-      />
-    );
-  } else {
-    content = <PageLoader label={t('shell.busy')} />;
-  }
+  const content = profile.data ? (
+    <div className="profile-page__grid">
+      <ProfileSide me={profile.data} />
+      <ProfileForm me={profile.data} />
+    </div>
+  ) : (
+    <ProfilePending profile={profile} />
+  );
 
   return (
     <section className="profile-page" aria-labelledby={titleId}>

@@ -6,7 +6,7 @@ import { apiErrorMessage, errorBodyOf } from '@gatehouse/frontend-shared';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
-import Checkbox from 'antd/es/checkbox';
+import Checkbox, { type CheckboxGroupProps } from 'antd/es/checkbox';
 import DatePicker, { type DatePickerProps } from 'antd/es/date-picker';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
@@ -88,10 +88,20 @@ interface RightsFieldsProps {
   representative: boolean;
 }
 
+/**
+ * The rights to choose, a group of checkboxes named by its label. The form marks a required
+ * field `aria-required`, which ARIA does not allow on a group: the group leaves it out, and a
+ * request without a right says so in the field's error, tied to the group.
+ */
+function RightsChoice({ 'aria-required': _required, ...props }: CheckboxGroupProps<Right> & { 'aria-required'?: unknown }) {
+  return <Checkbox.Group<Right> {...props} />;
+}
+
 /** The request's fields, in the spec's order. */
 function RightsFields({ representative }: RightsFieldsProps) {
   const { t } = useTranslation('portal');
   const rules = rightsFormRules(t);
+  const rightsLabelId = useId();
   return (
     <>
       <Form.Item name="requestDate" label={t('rights.requestDate')} rules={rules.requestDate}>
@@ -115,8 +125,8 @@ function RightsFields({ representative }: RightsFieldsProps) {
           <TextArea rows={3} maxLength={RIGHTS_TEXT_LIMITS.representativeData} />
         </Form.Item>
       )}
-      <Form.Item name="rightsToExcercise" label={t('rights.rightsToExercise')} rules={rules.rightsToExcercise}>
-        <Checkbox.Group options={RIGHTS.map((right) => ({ value: right, label: t(`rights.right.${right}`) }))} />
+      <Form.Item name="rightsToExcercise" label={<span id={rightsLabelId}>{t('rights.rightsToExercise')}</span>} rules={rules.rightsToExcercise}>
+        <RightsChoice aria-labelledby={rightsLabelId} options={RIGHTS.map((right) => ({ value: right, label: t(`rights.right.${right}`) }))} />
       </Form.Item>
       <Form.Item name="requestDetails" label={t('rights.requestDetails')}>
         <TextArea rows={4} maxLength={RIGHTS_TEXT_LIMITS.requestDetails} />

@@ -9,6 +9,7 @@ const ACME = { id: '10000000-0000-0000-0000-000000000001', title: 'Acme' };
 const BETA = { id: '10000000-0000-0000-0000-000000000002', title: 'Beta' };
 const TENANTS = 'GET /api/v1/admin/serviceManager/tenants';
 const USER_ID = 'b0000000-0000-0000-0000-000000000001';
+const OWN = { via: 'own', groupName: null, tenantName: null } as const;
 
 let i18n: I18n;
 
@@ -21,7 +22,10 @@ const ANN: ServiceManagerUser = {
   fullName: 'Ann Lee',
   userName: 'ann@acme.com',
   email: 'ann@acme.com',
-  roles: [{ roleId: 'r1', roleName: 'Reader', applicationId: 'crm', applicationName: 'CRM', hierarchyType: 'Own' }],
+  roles: [
+    { roleId: 'r1', roleName: 'Reader', applicationId: 'crm', applicationName: 'CRM', applicationDisplayName: 'CRM', hierarchyType: 'Own', origins: [OWN] },
+    { roleId: 'r3', roleName: 'Billing', applicationId: 'erp', applicationName: 'ERP', applicationDisplayName: 'ERP', hierarchyType: 'Own', origins: [OWN] },
+  ],
 };
 
 const PERMISSIONS: ServiceManagerPermissions = {
@@ -33,9 +37,15 @@ const PERMISSIONS: ServiceManagerPermissions = {
       applicationId: 'crm',
       applicationName: 'CRM',
       roles: [
-        { roleId: 'r1', roleName: 'Reader', held: 'Own', editable: true },
-        { roleId: 'r2', roleName: 'Auditor', held: 'ByHierarchy', editable: false },
+        { roleId: 'r1', roleName: 'Reader', held: 'Own', editable: true, reason: null, origins: [OWN] },
+        { roleId: 'r2', roleName: 'Auditor', held: 'ByHierarchy', editable: false, reason: 'group', origins: [{ via: 'group', groupName: 'Sales', tenantName: null }] },
+        { roleId: 'r4', roleName: 'Writer', held: null, editable: true, reason: null, origins: [] },
       ],
+    },
+    {
+      applicationId: 'erp',
+      applicationName: 'ERP',
+      roles: [{ roleId: 'r3', roleName: 'Billing', held: 'Own', editable: false, reason: 'notManaged', origins: [OWN] }],
     },
   ],
 };
@@ -57,7 +67,8 @@ describe('ServiceManagerPage', () => {
     expect(await screen.findByText('Ann Lee')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Service Manager' })).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Tenant' }).closest('.ant-select')).toHaveTextContent('Acme');
-    expect(screen.getByText('CRM: Reader')).toBeInTheDocument();
+    expect(screen.getByText('CRM: Reader').closest('.role-tag')).toHaveTextContent('CRM: Reader · own name');
+    expect(screen.getByText('ERP: Billing')).toBeInTheDocument();
     const tenantsCall = requests().find((request) => request.url.includes('/serviceManager/tenants'))!;
     expect(Object.fromEntries(new URL(tenantsCall.url).searchParams)).toEqual({ skip: '0', take: '10', orderBy: 'title asc' });
     expect(requests().some((request) => request.url.includes(BETA.id))).toBe(false);
@@ -82,6 +93,34 @@ describe('ServiceManagerPage', () => {
     expect(screen.queryByText('You manage no tenant yet.')).not.toBeInTheDocument();
   });
 
+  it('shows the roles the user holds in the editor, saying which may not be changed here and why', async () => {
+    renderPage({
+      [TENANTS]: { items: [ACME], count: 1 },
+      [`GET /api/v1/admin/serviceManager/${ACME.id}/users`]: { items: [ANN], count: 1 },
+      [`GET /api/v1/admin/serviceManager/${ACME.id}/users/${USER_ID}/permissions`]: PERMISSIONS,
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit the roles of Ann Lee' }));
+    const list = await screen.findByRole('region', { name: 'Roles' });
+
+    expect(within(list).queryByText('No role yet.')).not.toBeInTheDocument();
+    const row = (roleId: string) => within(list).getByTestId(`role-${roleId}`);
+    // Held in their own name and changeable: removable, no reason.
+    expect(row('r1')).toHaveTextContent('CRM: Reader · own name');
+    expect(within(row('r1')).getByRole('button', { name: 'Remove Reader (CRM)' })).toBeInTheDocument();
+    // Held through a group: the group named, the reason in plain words, nothing to press.
+    expect(row('r2')).toHaveTextContent('CRM: Auditor · through the group Sales');
+    expect(row('r2')).toHaveTextContent('Held through a group: it changes on the group.');
+    expect(within(row('r2')).queryByRole('button')).not.toBeInTheDocument();
+    // Their own, but outside what a service manager manages.
+    expect(row('r3')).toHaveTextContent('ERP: Billing · own name');
+    expect(row('r3')).toHaveTextContent('Not one of the roles a service manager manages.');
+    expect(within(row('r3')).queryByRole('button')).not.toBeInTheDocument();
+    // Not held: offered, not listed.
+    expect(within(list).queryByTestId('role-r4')).not.toBeInTheDocument();
+    // Nothing changed yet: nothing to save.
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+  });
+
   it('edits the user’s own roles in a dialog and sends them without the inherited ones', async () => {
     const { requests } = renderPage({
       [TENANTS]: { items: [ACME], count: 1 },
@@ -91,7 +130,7 @@ describe('ServiceManagerPage', () => {
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Edit the roles of Ann Lee' }));
     const list = await screen.findByRole('region', { name: 'Roles' });
-    expect(within(list).getByText('Inherited')).toBeInTheDocument();
+    expect(within(list).getByText('Held through a group: it changes on the group.')).toBeInTheDocument();
 
     fireEvent.click(within(list).getByRole('button', { name: 'Remove Reader (CRM)' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

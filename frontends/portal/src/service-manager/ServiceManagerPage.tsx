@@ -1,12 +1,12 @@
 import EditOutlined from '@ant-design/icons/EditOutlined';
+import { ReadableTable, RoleTag, identifying } from '@gatehouse/frontend-shared';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Empty from 'antd/es/empty';
 import message from 'antd/es/message';
 import Modal from 'antd/es/modal';
 import Skeleton from 'antd/es/skeleton';
-import Table, { type ColumnsType } from 'antd/es/table';
-import Tag from 'antd/es/tag';
+import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureMessage } from '../api/errors';
@@ -35,7 +35,10 @@ interface RolesDialogProps {
   onSaved: () => void;
 }
 
-/** The user's roles of service-manager visibility in the tenant, changed at once on Save. */
+/**
+ * The user's roles in the tenant, each with how it is held and, when the caller may not change it,
+ * why (the API's reason); those of service-manager visibility changed at once on Save.
+ */
 function RolesDialog({ tenant, user, onClose, onSaved }: RolesDialogProps) {
   const { t } = useTranslation('portal');
   const { t: common } = useTranslation();
@@ -65,7 +68,7 @@ function RolesDialog({ tenant, user, onClose, onSaved }: RolesDialogProps) {
       title={t('serviceManager.editTitle', { name: user.fullName })}
       okText={t('serviceManager.save')}
       cancelText={t('clients.wizard.cancel')}
-      okButtonProps={{ disabled: !roles || adding, loading: saving.isLoading }}
+      okButtonProps={{ disabled: !edited || adding, loading: saving.isLoading }}
       onOk={() => void submit()}
       onCancel={onClose}
       maskClosable={false}
@@ -97,16 +100,13 @@ function ServiceManagerScreen() {
   };
 
   const columns: ColumnsType<ServiceManagerUser> = [
-    { key: 'fullName', title: t('clients.columns.name'), dataIndex: 'fullName' },
-    { key: 'userName', title: t('clients.columns.userName'), dataIndex: 'userName' },
-    { key: 'email', title: t('clients.columns.email'), dataIndex: 'email' },
+    identifying({ key: 'fullName', title: t('clients.columns.name'), dataIndex: 'fullName' }),
+    identifying({ key: 'userName', title: t('clients.columns.userName'), dataIndex: 'userName' }),
+    identifying({ key: 'email', title: t('clients.columns.email'), dataIndex: 'email' }),
     {
       key: 'roles',
       title: t('serviceManager.roles'),
-      render: (_, user) =>
-        user.roles.map((role) => (
-          <Tag key={role.roleId} color={role.hierarchyType === 'ByHierarchy' ? undefined : 'blue'}>{`${role.applicationName}: ${role.roleName}`}</Tag>
-        )),
+      render: (_, user) => user.roles.map((role) => <RoleTag key={role.roleId} application={role.applicationDisplayName} role={role.roleName} origins={role.origins} />),
     },
     {
       key: 'edit',
@@ -137,8 +137,7 @@ function ServiceManagerScreen() {
             <TenantSelect label={t('clients.tenant')} placeholder={t('clients.selectTenant')} value={tenant} onChange={chooseTenant} useTenants={useServiceManagerTenantsQuery} autoSelectFirst />
           </div>
           {users.error ? <Alert type="error" showIcon title={failureMessage(users.error, common)} /> : null}
-          <Table<ServiceManagerUser>
-            scroll={{ x: 'max-content' }}
+          <ReadableTable<ServiceManagerUser>
             rowKey="id"
             columns={columns}
             dataSource={tenant ? (users.data?.items ?? []) : []}
@@ -154,10 +153,10 @@ function ServiceManagerScreen() {
   );
 }
 
-/** Service Manager (/service-manager): for service managers; anybody else is sent home. */
+/** Service Manager (/service-manager): for service managers; anybody else is told so. */
 export default function ServiceManagerPage() {
   return (
-    <RequireRoles roles={SERVICE_MANAGER_ROLES}>
+    <RequireRoles roles={SERVICE_MANAGER_ROLES} screen="serviceManager">
       <ServiceManagerScreen />
     </RequireRoles>
   );

@@ -158,7 +158,7 @@ describe('ShellLayout top bar', () => {
     fireEvent.click(within(await openChangePassword()).getByRole('button', { name: 'Ok' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Change password request Success' });
-    expect(dialog).toHaveTextContent('Please check your email inbox. We have sent instructions on how reset your password.');
+    expect(dialog).toHaveTextContent('Please check your email inbox. We have sent you instructions to reset your password.');
     const requests = resetRequests(fetchMock);
     expect(requests).toHaveLength(1);
     expect(requests[0]?.headers.get('Authorization')).toBe('Bearer access-1');

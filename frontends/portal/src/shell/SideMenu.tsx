@@ -42,18 +42,20 @@ export function SideMenu({ roles, collapsed = false, onToggle, onNavigate }: Sid
 
   return (
     <nav id={SIDE_MENU_ID} className={collapsed ? 'side-menu side-menu--collapsed' : 'side-menu'} aria-label={t('shell.portalMenu')}>
-      {onToggle && (
-        <Button
-          type="text"
-          className="side-menu__toggle"
-          icon={collapsed ? <MenuUnfoldOutlined aria-hidden /> : <MenuFoldOutlined aria-hidden />}
-          aria-label={collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}
-          aria-expanded={!collapsed}
-          aria-controls={SIDE_MENU_ID}
-          onClick={onToggle}
-        />
-      )}
-      <Menu mode="inline" inlineCollapsed={collapsed} selectedKeys={selected ? [selected] : []} items={items} onClick={() => onNavigate?.()} />
+      <div className="side-menu__inner">
+        {onToggle && (
+          <Button
+            type="text"
+            className="side-menu__toggle"
+            icon={collapsed ? <MenuUnfoldOutlined aria-hidden /> : <MenuFoldOutlined aria-hidden />}
+            aria-label={collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}
+            aria-expanded={!collapsed}
+            aria-controls={SIDE_MENU_ID}
+            onClick={onToggle}
+          />
+        )}
+        <Menu mode="inline" inlineCollapsed={collapsed} selectedKeys={selected ? [selected] : []} items={items} onClick={() => onNavigate?.()} />
+      </div>
     </nav>
   );
 }

@@ -23,8 +23,11 @@ const LIST_TAG = { type: 'Notification' as const, id: 'LIST' };
  */
 export function notificationEndpoints<Tag extends string, Path extends string>(build: EndpointBuilder<typeof authorizedBaseQuery, Tag | NotificationTag, Path>) {
   return {
-    /** The newest 100, with the unread count (the badge). */
-    activeNotifications: build.query<NotificationList, void>({
+    /**
+     * The newest 100, with the unread count (the badge), written by the server in the interface's
+     * language: the argument, so that another language asks again.
+     */
+    activeNotifications: build.query<NotificationList, string>({
       query: () => ACTIVE,
       providesTags: [LIST_TAG],
     }),

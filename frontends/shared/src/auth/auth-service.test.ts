@@ -2,6 +2,7 @@ import { User } from 'oidc-client-ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../testing/user';
 import { AuthService, SIGNED_IN_AT_KEY, SIGNED_OUT_AT_KEY, type AuthServiceOptions, type OidcUserManager } from './auth-service';
+import { forgetSignedOut, hasSignedOutNotice } from './signed-out-notice';
 import { createTokenLock, TOKEN_REFRESH_LOCK } from './token-lock';
 
 /**
@@ -297,6 +298,18 @@ describe('AuthService sign-in and sign-out', () => {
 
     expect(manager.signoutRedirect).toHaveBeenCalled();
     expect(localStorage.getItem(SIGNED_IN_AT_KEY)).toBeNull();
+    // The sign-in page the tab ends on says "Login has successfully ended".
+    expect(hasSignedOutNotice()).toBe(true);
+    forgetSignedOut();
+  });
+
+  it('leaves no sign-out notice when the provider could not be reached', async () => {
+    const manager = fakeUserManager(store, new FakeProvider());
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage });
+    manager.signoutRedirect.mockRejectedValueOnce(new Error('offline'));
+
+    await expect(auth.signOut()).rejects.toThrow('offline');
+    expect(hasSignedOutNotice()).toBe(false);
   });
 
   it("follows another tab's sign-out through the storage event", async () => {

@@ -1,6 +1,7 @@
 import type { User } from 'oidc-client-ts';
 import { DEFAULT_CALLBACK_PATH, safeReturnTo } from './return-to';
 import { sessionExpiresAt, type SessionClaims } from './session-expiry';
+import { forgetSignedOut, noteSignedOut } from './signed-out-notice';
 import type { TokenLock } from './token-lock';
 
 /** The part of oidc-client-ts's UserManager the SPAs use (tests hand in a fake). */
@@ -236,10 +237,13 @@ export class AuthService implements OidcAuth {
     } catch {
       // Without storage the other tabs sign in again; the provider session ends all the same.
     }
+    // The sign-in page this tab ends on says the sign-out went through.
+    noteSignedOut();
     try {
       await this.options.userManager.signoutRedirect();
     } catch (error) {
       this.ended = undefined;
+      forgetSignedOut();
       throw error;
     }
   }

@@ -51,9 +51,10 @@ export interface SpaTestOptions {
 /**
  * How long `findBy…` and `waitFor` wait for what a test expects. A first render of an antd page
  * under jsdom takes a second or more while the machine runs other suites beside it (CI runs four
- * at once); what never comes still fails the test, after this long.
+ * at once), and ten or more on a machine whose two cores share one physical core (a lazily loaded
+ * page is transformed on its first import); what never comes still fails the test, after this long.
  */
-const ASYNC_WAIT_MS = 10_000;
+const ASYNC_WAIT_MS = 30_000;
 
 /**
  * The test setup of an SPA: the browser APIs jsdom lacks, the wait for what a test expects

@@ -11,7 +11,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { PageHeader } from '../../shell/PageHeader';
-import { mayCall } from '../directory/components/access';
+import { mayCall } from '../../auth/console-access';
 import { useBackTo } from '../directory/components/crumbs';
 import { ErrorAlert } from '../directory/components/ErrorAlert';
 import type { Feedback } from '../directory/components/feedback';
@@ -172,6 +172,7 @@ function GeneralCard({ application, editable, feedback, onSecret }: GeneralCardP
         form={form}
         name="application-general"
         disabled={!editable}
+        system={application.system}
         initialValues={formValuesOf(application)}
         storedIconUrl={application.hasIconImage ? applicationIconUrl(application.id, String(application.modifiedOn)) : undefined}
         onFinish={(values) => void save(values)}

@@ -37,11 +37,13 @@ export interface ApplicationFormProps {
   disabled?: boolean;
   /** Where the stored uploaded icon is served, when there is one. */
   storedIconUrl?: string;
+  /** One of the product's own applications: it stays enabled. */
+  system?: boolean;
   onFinish: (values: ApplicationFormValues) => void;
 }
 
 /** An application's General properties, as created and as edited (spec 5: New application). */
-export function ApplicationForm({ form, name, creating = false, initialValues, disabled, storedIconUrl, onFinish }: ApplicationFormProps) {
+export function ApplicationForm({ form, name, creating = false, initialValues, disabled, storedIconUrl, system = false, onFinish }: ApplicationFormProps) {
   const { t } = useApplicationsTranslation();
   const displayName = Form.useWatch('displayName', form) ?? '';
   const type = Form.useWatch('type', form) ?? initialValues.type;
@@ -89,6 +91,9 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
       </Form.Item>
       <UriListField name="redirectUris" label={t('form.redirectUris')} requiredMessage={t('form.redirectUrisRequired')} />
       <UriListField name="postLogoutRedirectUris" label={t('form.postLogoutRedirectUris')} />
+      <Form.Item name="enabled" valuePropName="checked" className="applications-form__flag" extra={t(system ? 'form.enabledSystem' : 'form.enabledHelp')}>
+        <Checkbox disabled={disabled || system}>{t('form.enabled')}</Checkbox>
+      </Form.Item>
       <Form.Item name="prerelease" valuePropName="checked" className="applications-form__flag">
         <Checkbox>{t('form.prerelease')}</Checkbox>
       </Form.Item>

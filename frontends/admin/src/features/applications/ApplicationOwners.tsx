@@ -62,7 +62,7 @@ export function ApplicationOwners({ application, editable, feedback }: Applicati
         <ul className="applications-owners">
           {application.owners.map((owner) => (
             <li key={owner.id}>
-              <Link to={`/users/${encodeURIComponent(owner.id)}`} state={breadcrumbState([...trail, { title: owner.userName }])}>
+              <Link to={`${applicationPath(application.id, 'users')}/${encodeURIComponent(owner.id)}`} state={breadcrumbState([...trail, { title: owner.userName }])}>
                 {ownerName(owner)}
               </Link>
               {editable ? (

@@ -1,7 +1,7 @@
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '@gatehouse/contracts';
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { BreakableText, identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Select from 'antd/es/select';
 import type { ColumnsType } from 'antd/es/table';
@@ -9,7 +9,7 @@ import Tag from 'antd/es/tag';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { breadcrumbState } from '../../shell/PageHeader';
-import { mayCall } from '../directory/components/access';
+import { mayCall } from '../../auth/console-access';
 import { listTableProps, toListQuery, useListState, type ListStateHook } from '../directory/components/list-state';
 import { ListPage } from '../directory/components/ListPage';
 import { useCurrentUser } from '../../auth/use-current-user';
@@ -47,16 +47,16 @@ export default function ApplicationsPage() {
   };
 
   const columns: ColumnsType<ApplicationSummary> = [
-    {
+    identifying({
       key: 'displayName',
       title: t('list.displayName'),
       sorter: true,
       render: (_, application) => (
         <Link to={applicationPath(application.id)} state={breadcrumbState([applicationsCrumb(t), { title: application.displayName }])}>
-          {application.displayName}
+          <BreakableText text={application.displayName} />
         </Link>
       ),
-    },
+    }),
     { key: 'name', dataIndex: 'name', title: t('list.name'), sorter: true, render: (name: string) => <code>{name}</code> },
     {
       key: 'type',
@@ -66,6 +66,11 @@ export default function ApplicationsPage() {
         <>
           {t(`type.${application.type}`)}
           {application.prerelease ? <Tag className="applications-tag">{t('list.prerelease')}</Tag> : null}
+          {application.enabled ? null : (
+            <Tag className="applications-tag" color="red">
+              {t('list.disabled')}
+            </Tag>
+          )}
         </>
       ),
     },

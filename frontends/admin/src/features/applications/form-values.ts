@@ -15,6 +15,8 @@ export interface ApplicationFormValues {
   postLogoutRedirectUris?: string[];
   prerelease?: boolean;
   hideInUserList?: boolean;
+  /** Off: the application signs nobody in. */
+  enabled?: boolean;
   icon?: string;
   /** A new image (data URL), null to remove the uploaded one, undefined to keep it. */
   iconImage?: string | null;
@@ -31,6 +33,7 @@ export const APPLICATION_FIELDS = [
   'publicUrl',
   'redirectUris',
   'postLogoutRedirectUris',
+  'enabled',
   'icon',
   'iconImage',
 ] as const;
@@ -42,6 +45,7 @@ export const NEW_APPLICATION_VALUES: ApplicationFormValues = {
   postLogoutRedirectUris: [],
   prerelease: false,
   hideInUserList: false,
+  enabled: true,
 };
 
 /** An application as its General properties form shows it. */
@@ -56,6 +60,7 @@ export function formValuesOf(application: ApplicationDetail): ApplicationFormVal
     postLogoutRedirectUris: application.postLogoutRedirectUris,
     prerelease: application.prerelease,
     hideInUserList: application.hideInUserList,
+    enabled: application.enabled,
     icon: application.icon ?? '',
     iconImage: undefined,
   };
@@ -76,6 +81,7 @@ export function changesOf(values: ApplicationFormValues): ApplicationChanges {
     postLogoutRedirectUris: uris(values.postLogoutRedirectUris),
     prerelease: values.prerelease ?? false,
     hideInUserList: values.hideInUserList ?? false,
+    enabled: values.enabled ?? true,
     icon: text(values.icon) || null,
     ...(values.iconImage === undefined ? {} : { iconImage: values.iconImage }),
   };

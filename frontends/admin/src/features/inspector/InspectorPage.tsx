@@ -1,10 +1,9 @@
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { ReadableTable, identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
 import Empty from 'antd/es/empty';
 import Input from 'antd/es/input';
-import Table from 'antd/es/table';
 import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import { useId, useState, type FormEvent } from 'react';
@@ -50,7 +49,7 @@ function SubjectCard({ result }: { result: TokenInspection }) {
   const { t } = useTranslation('admin');
   const { subject } = result;
   const columns: ColumnsType<InspectedRoleGroup> = [
-    { key: 'application', dataIndex: 'applicationName', title: t('inspector.application') },
+    identifying({ key: 'application', dataIndex: 'applicationName', title: t('inspector.application') }),
     { key: 'tenant', dataIndex: 'tenantName', title: t('inspector.tenant') },
     {
       key: 'roles',
@@ -74,7 +73,7 @@ function SubjectCard({ result }: { result: TokenInspection }) {
             <Descriptions.Item label={t('inspector.account')}>{t(`inspector.accountStates.${accountState(subject)}`)}</Descriptions.Item>
           </Descriptions>
           <h3 className="inspector__heading">{t('inspector.roles')}</h3>
-          <Table<InspectedRoleGroup>
+          <ReadableTable<InspectedRoleGroup>
             size="small"
             rowKey={(group) => `${group.applicationId} ${group.tenantId}`}
             columns={columns}

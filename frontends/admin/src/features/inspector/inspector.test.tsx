@@ -117,7 +117,7 @@ describe('InspectorPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
   it('shows the server’s refusal', async () => {
     await renderPage(<InspectorPage />, {
       route: '/inspector',
-      api: { [INSPECT]: new Response(JSON.stringify({ code: 'errors.forbidden', message: 'You dont have permission to perform this action' }), { status: 403 }) },
+      api: { [INSPECT]: new Response(JSON.stringify({ code: 'errors.forbidden', message: 'You do not have permission to perform this action' }), { status: 403 }) },
     });
     paste(TOKEN);
     fireEvent.click(await screen.findByRole('button', { name: 'Inspect' }));

@@ -29,8 +29,8 @@ export function AuthenticationLogsTab({ feedback }: { feedback: Feedback }) {
   const [exportLogs] = useExportAuthenticationLogsMutation();
 
   const columns: ColumnsType<AuthenticationLog> = [
-    { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
     userColumn<AuthenticationLog>(t('columns.userName')),
+    { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
     {
       key: 'result',
       title: t('columns.result'),
@@ -40,7 +40,7 @@ export function AuthenticationLogsTab({ feedback }: { feedback: Feedback }) {
     { key: 'authenticationProvider', dataIndex: 'authenticationProvider', title: t('columns.provider'), sorter: true },
     { key: 'applicationName', dataIndex: 'applicationName', title: t('columns.application'), sorter: true },
     { key: 'ip', dataIndex: 'ip', title: t('columns.ip'), sorter: true },
-    { key: 'reason', dataIndex: 'reason', title: t('columns.reason'), ellipsis: true },
+    { key: 'reason', dataIndex: 'reason', title: t('columns.reason') },
   ];
 
   return (

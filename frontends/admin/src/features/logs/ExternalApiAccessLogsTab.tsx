@@ -17,8 +17,8 @@ export function ExternalApiAccessLogsTab() {
   const logs = useExternalApiAccessLogsQuery(logQueryOf(list[0]), { refetchOnMountOrArgChange: true });
 
   const columns: ColumnsType<ExternalApiAccessLog> = [
-    { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
     userColumn<ExternalApiAccessLog>(t('columns.userName')),
+    { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
     { key: 'apiEntry', dataIndex: 'apiEntry', title: t('columns.apiEntry'), sorter: true },
     { key: 'ip', dataIndex: 'ip', title: t('columns.ip'), sorter: true },
   ];

@@ -1,7 +1,7 @@
 import SearchOutlined from '@ant-design/icons/SearchOutlined';
-import { useMediaQuery } from '@gatehouse/frontend-shared';
+import { ReadableTable, useMediaQuery } from '@gatehouse/frontend-shared';
 import Input from 'antd/es/input/Input';
-import Table, { type TableProps } from 'antd/es/table';
+import type { TableProps } from 'antd/es/table';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { ListResult } from '../../api/admin-api';
@@ -103,16 +103,20 @@ export function LogTable<T extends { id: string }>({ label, columns, list, resul
         {toolbar ? <div className="directory-table__actions">{toolbar}</div> : null}
       </div>
       <ErrorAlert error={error} className="directory-table__error" />
-      <Table<T>
+      <ReadableTable<T>
         rowKey="id"
         columns={sortedColumns}
         dataSource={data?.items ?? []}
         loading={isFetching}
         size={narrow ? 'small' : preferredSize()}
-        scroll={{ x: 'max-content' }}
         expandable={
           details
-            ? { expandedRowRender: (row) => details(row), rowExpandable: (row) => details(row) !== null }
+            ? {
+                expandedRowRender: (row) => details(row),
+                rowExpandable: (row) => details(row) !== null,
+                // At the left with the columns that stay in view when the table scrolls sideways.
+                fixed: 'left',
+              }
             : undefined
         }
         pagination={{

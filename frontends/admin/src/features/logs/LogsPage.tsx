@@ -2,7 +2,6 @@ import Tabs from 'antd/es/tabs';
 import { PageHeader } from '../../shell/PageHeader';
 import { useRememberedTab } from '../../shell/use-remembered-tab';
 import { useFeedback } from '../directory/components/feedback';
-import { RequirePermissionsRole } from '../permissions/RequirePermissionsRole';
 import { AuthenticationLogsTab } from './AuthenticationLogsTab';
 import { ExternalApiAccessLogsTab } from './ExternalApiAccessLogsTab';
 import { SessionLogsTab } from './SessionLogsTab';
@@ -19,11 +18,7 @@ export const LOGS_TAB_KEY = 'IDENTITY-LOGS-TAB';
 
 /** /admin/logs: the four logs, for a role containing Administrator or Manager (the Permissions page's rule). */
 export default function LogsPage() {
-  return (
-    <RequirePermissionsRole>
-      <LogTabs />
-    </RequirePermissionsRole>
-  );
+  return <LogTabs />;
 }
 
 function LogTabs() {

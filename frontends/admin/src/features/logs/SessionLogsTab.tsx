@@ -19,8 +19,8 @@ export function SessionLogsTab() {
   const logs = useSessionLogsQuery(logQueryOf(list[0]), { refetchOnMountOrArgChange: true });
 
   const columns: ColumnsType<SessionLog> = [
-    { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
     userColumn<SessionLog>(t('columns.userName')),
+    { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
     { key: 'applicationName', dataIndex: 'applicationName', title: t('columns.application'), sorter: true },
     { key: 'tenantName', dataIndex: 'tenantName', title: t('columns.tenant') },
     {

@@ -2,7 +2,7 @@ import { SYSTEM_LOG_OPERATIONS } from '@gatehouse/contracts';
 import { useFormatDateTime } from '@gatehouse/frontend-shared';
 import type { ColumnsType } from 'antd/es/table';
 import { useCurrentUser } from '../../auth/use-current-user';
-import { mayCall } from '../directory/components/access';
+import { mayCall } from '../../auth/console-access';
 import type { Feedback } from '../directory/components/feedback';
 import type { ListStateHook } from '../directory/components/list-state';
 import { TenantSelect, UserSelect } from '../directory/components/selects';
@@ -23,8 +23,8 @@ export function SystemLogsTab({ feedback }: { feedback: Feedback }) {
   const [exportLogs] = useExportSystemLogsMutation();
 
   const columns: ColumnsType<SystemLog> = [
-    { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
     userColumn<SystemLog>(t('columns.userName')),
+    { key: 'date', title: t('columns.date'), sorter: true, width: 180, render: (_, log) => formatDateTime(log.date) },
     { key: 'tenantName', dataIndex: 'tenantName', title: t('columns.tenant'), sorter: true },
     { key: 'operation', dataIndex: 'operation', title: t('columns.operation'), sorter: true },
   ];

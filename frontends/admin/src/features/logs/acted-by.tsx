@@ -1,3 +1,4 @@
+import { BreakableText, identifying } from '@gatehouse/frontend-shared';
 import Tag from 'antd/es/tag';
 import type { ColumnType } from 'antd/es/table';
 import { useLogsTranslation } from './use-logs-translation';
@@ -14,7 +15,7 @@ function UserCell({ row }: { row: ActedRow }) {
   const { t } = useLogsTranslation();
   return (
     <>
-      {row.userName}
+      {row.userName ? <BreakableText text={row.userName} /> : null}
       {row.actorId ? (
         <>
           {' '}
@@ -27,7 +28,7 @@ function UserCell({ row }: { row: ActedRow }) {
   );
 }
 
-/** Every tab's user column, sortable by user name. */
+/** Every tab's user column, sortable by user name, first of its row: the column that says whose row it is, never cut and in view on a phone too. */
 export function userColumn<Row extends ActedRow>(title: string): ColumnType<Row> {
-  return { key: 'userName', dataIndex: 'userName', title, sorter: true, render: (_, row) => <UserCell row={row} /> };
+  return identifying({ key: 'userName', dataIndex: 'userName', title, sorter: true, render: (_, row) => <UserCell row={row} /> });
 }

@@ -1,3 +1,4 @@
+import { BreakableText, identifying } from '@gatehouse/frontend-shared';
 import Switch from 'antd/es/switch';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -49,16 +50,16 @@ export default function MfaConfigurationPage() {
   };
 
   const columns: ColumnsType<MfaTenant> = [
-    {
+    identifying({
       key: 'title',
       title: t('mfa.tenant'),
       sorter: true,
       render: (_, tenant) => (
         <Link to={`/tenants/${encodeURIComponent(tenant.id)}`} state={breadcrumbState([{ title: t('mfa.title'), to: '/twomodeauth' }, { title: tenant.title }])}>
-          {tenant.title}
+          <BreakableText text={tenant.title} />
         </Link>
       ),
-    },
+    }),
     { key: 'areaName', dataIndex: 'areaName', title: t('mfa.area'), sorter: true },
     { key: 'parentTitle', dataIndex: 'parentTitle', title: t('mfa.parent'), sorter: true },
     {

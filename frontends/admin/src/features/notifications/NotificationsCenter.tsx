@@ -16,8 +16,9 @@ import './notifications.css';
  * once when the flyout is open); NewProcess shows a toast until the process ends.
  */
 export default function NotificationsCenter() {
-  const { t, typeLabel } = useNotificationsTranslation();
-  const list = useActiveNotificationsQuery();
+  const { t, i18n, typeLabel } = useNotificationsTranslation();
+  // Written by the server in the interface's language: another language asks again.
+  const list = useActiveNotificationsQuery(i18n.language);
   const [markRead] = useMarkNotificationsReadMutation();
   const [toasts, toastHolder] = notification.useNotification();
   const processes = useProcessToasts(toasts);

@@ -21,8 +21,8 @@ export interface NotificationsDrawerProps {
 
 /** The flyout: the newest notifications, each removable, or all at once. */
 export function NotificationsDrawer({ fresh, onClose }: NotificationsDrawerProps) {
-  const { t } = useNotificationsTranslation();
-  const list = useActiveNotificationsQuery();
+  const { t, i18n } = useNotificationsTranslation();
+  const list = useActiveNotificationsQuery(i18n.language);
   const [remove, removal] = useDeleteNotificationMutation();
   const [removeAll, removalOfAll] = useDeleteAllNotificationsMutation();
   const [result, setResult] = useState<NotificationData>();

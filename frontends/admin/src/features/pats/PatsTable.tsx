@@ -1,4 +1,4 @@
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import { useState, type ReactNode } from 'react';
@@ -84,7 +84,7 @@ export function PatsTable({ title, list, tokens, withOwner = false, filters, too
   const now = tokens.fulfilledTimeStamp ?? firstRender;
 
   const columns: ColumnsType<PersonalAccessToken> = [
-    { key: 'name', dataIndex: 'name', title: t('pats.name'), sorter: true },
+    identifying({ key: 'name', dataIndex: 'name', title: t('pats.name'), sorter: true }),
     { key: 'applicationName', title: t('pats.application'), sorter: true, render: (_, token) => token.applicationDisplayName },
     { key: 'hint', title: t('pats.token'), render: (_, token) => <code className="pats__hint">{token.hint}</code> },
     ...(withOwner ? [{ key: 'createByName', dataIndex: 'createByName', title: t('pats.owner'), sorter: true }] : []),

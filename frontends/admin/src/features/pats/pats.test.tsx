@@ -114,8 +114,8 @@ describe('PatsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
           jsonResponse(
             {
               code: 'pats.application_forbidden',
-              message: 'You dont have permission to obtain a PAT token for this application',
-              errors: [{ field: 'applicationName', code: 'pats.application_forbidden', message: 'You dont have permission to obtain a PAT token for this application' }],
+              message: 'You do not have permission to get a personal access token for this application',
+              errors: [{ field: 'applicationName', code: 'pats.application_forbidden', message: 'You do not have permission to get a personal access token for this application' }],
             },
             403,
           ),
@@ -127,7 +127,7 @@ describe('PatsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await choose('Application', 'CRM', dialog);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
 
-    expect(await within(dialog).findByText('You dont have permission to obtain a PAT token for this application')).toBeInTheDocument();
+    expect(await within(dialog).findByText('You do not have permission to get a personal access token for this application')).toBeInTheDocument();
     expect(screen.queryByText('PAT created')).not.toBeInTheDocument();
   });
 

@@ -1,3 +1,4 @@
+import { BreakableText, identifying } from '@gatehouse/frontend-shared';
 import Card from 'antd/es/card';
 import Skeleton from 'antd/es/skeleton';
 import type { ColumnsType } from 'antd/es/table';
@@ -10,7 +11,6 @@ import { listTableProps, toListQuery, useListState } from '../directory/componen
 import { groupPermissionsPath, permissionsCrumb, permissionsPath } from './crumbs';
 import type { GroupNavigationState } from './IdentityGroupsTab';
 import { useTenantIdentityGroupQuery, useTenantIdentityGroupUsersQuery, type TenantIdentityGroup, type TenantIdentityGroupUser } from './permissions-api';
-import { RequirePermissionsRole } from './RequirePermissionsRole';
 import { TenantBadges } from './TenantBadges';
 import { usePermissionsTranslation } from './use-permissions-translation';
 import './permissions.css';
@@ -27,11 +27,7 @@ function groupFromState(state: unknown, groupId: string): TenantIdentityGroup | 
  * shared).
  */
 export default function GroupPermissionsPage() {
-  return (
-    <RequirePermissionsRole>
-      <GroupPermissions />
-    </RequirePermissionsRole>
-  );
+  return <GroupPermissions />;
 }
 
 function GroupPermissions() {
@@ -71,18 +67,18 @@ function GroupUsers({ group }: { group: TenantIdentityGroup }) {
   const trail = [permissionsCrumb(t, 'groups'), { title: group.name, to: groupPermissionsPath(group.id) }];
 
   const columns: ColumnsType<TenantIdentityGroupUser> = [
-    {
+    identifying({
       key: 'userName',
       title: t('columns.userName'),
       sorter: true,
       render: (_, user) => (
         <Link to={`/users/${encodeURIComponent(user.userId)}`} state={breadcrumbState([...trail, { title: user.userName }])}>
-          {user.userName}
+          <BreakableText text={user.userName} />
         </Link>
       ),
-    },
+    }),
     { key: 'displayName', dataIndex: 'displayName', title: t('columns.name'), sorter: true },
-    { key: 'email', dataIndex: 'email', title: t('columns.email'), sorter: true },
+    identifying({ key: 'email', dataIndex: 'email', title: t('columns.email'), sorter: true }),
     { key: 'permission', title: t('columns.permission'), render: (_, user) => t(`permission.${user.permission}`) },
   ];
 

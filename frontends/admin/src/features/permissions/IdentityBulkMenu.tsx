@@ -5,7 +5,7 @@ import Dropdown from 'antd/es/dropdown';
 import { useState } from 'react';
 import { downloadFile } from '../../api/admin-api';
 import { useCurrentUser } from '../../auth/use-current-user';
-import { mayCall } from '../directory/components/access';
+import { mayCall } from '../../auth/console-access';
 import { BulkImportDialog } from '../directory/components/BulkImportDialog';
 import { errorMessage } from '../directory/components/errors';
 import type { Feedback } from '../directory/components/feedback';

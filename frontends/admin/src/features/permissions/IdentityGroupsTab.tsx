@@ -1,3 +1,4 @@
+import { BreakableText, ClampedText, identifying } from '@gatehouse/frontend-shared';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { breadcrumbState } from '../../shell/PageHeader';
@@ -28,7 +29,7 @@ export function IdentityGroupsTab() {
   const groups = useTenantIdentityGroupsQuery(toListQuery(list[0]));
 
   const columns: ColumnsType<TenantIdentityGroup> = [
-    {
+    identifying({
       key: 'name',
       title: t('columns.name'),
       sorter: true,
@@ -36,12 +37,12 @@ export function IdentityGroupsTab() {
         const state: GroupNavigationState = { ...breadcrumbState([permissionsCrumb(t, 'groups'), { title: group.name }]), group };
         return (
           <Link to={groupPermissionsPath(group.id)} state={state}>
-            {group.name}
+            <BreakableText text={group.name} />
           </Link>
         );
       },
-    },
-    { key: 'description', dataIndex: 'description', title: t('columns.description') },
+    }),
+    { key: 'description', title: t('columns.description'), render: (_, group) => <ClampedText text={group.description} /> },
     { key: 'areaName', dataIndex: 'areaName', title: t('columns.area'), sorter: true },
     { key: 'membersCount', dataIndex: 'membersCount', title: t('columns.members'), align: 'right' },
     { key: 'tenants', title: t('columns.tenants'), render: (_, group) => <TenantBadges tenants={group.tenants} /> },

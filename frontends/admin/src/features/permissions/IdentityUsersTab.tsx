@@ -1,3 +1,4 @@
+import { BreakableText, identifying } from '@gatehouse/frontend-shared';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { breadcrumbState } from '../../shell/PageHeader';
@@ -22,18 +23,18 @@ export function IdentityUsersTab() {
   const users = useTenantIdentityUsersQuery(toListQuery(list[0]));
 
   const columns: ColumnsType<TenantIdentityUser> = [
-    {
+    identifying({
       key: 'userName',
       title: t('columns.userName'),
       sorter: true,
       render: (_, user) => (
         <Link to={`/users/${encodeURIComponent(user.id)}`} state={breadcrumbState([permissionsCrumb(t, 'users'), { title: user.userName }])}>
-          {user.userName}
+          <BreakableText text={user.userName} />
         </Link>
       ),
-    },
+    }),
     { key: 'displayName', dataIndex: 'displayName', title: t('columns.name'), sorter: true },
-    { key: 'email', dataIndex: 'email', title: t('columns.email'), sorter: true },
+    identifying({ key: 'email', dataIndex: 'email', title: t('columns.email'), sorter: true }),
     { key: 'areaName', dataIndex: 'areaName', title: t('columns.area'), sorter: true },
     { key: 'tenants', title: t('columns.tenants'), render: (_, user) => <TenantBadges tenants={user.tenants} /> },
   ];

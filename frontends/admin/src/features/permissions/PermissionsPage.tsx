@@ -7,7 +7,6 @@ import { useRememberedTab } from '../../shell/use-remembered-tab';
 import { permissionsCrumb, PERMISSION_TABS, USER_PERMISSIONS_PATH, type PermissionTab } from './crumbs';
 import { IdentityGroupsTab } from './IdentityGroupsTab';
 import { IdentityUsersTab } from './IdentityUsersTab';
-import { RequirePermissionsRole } from './RequirePermissionsRole';
 import { usePermissionsTranslation } from './use-permissions-translation';
 import './permissions.css';
 
@@ -16,11 +15,7 @@ export const PERMISSIONS_TAB_KEY = 'IDENTITY-PERMISSIONS-TAB';
 
 /** /admin/permissions: who holds roles in which tenants, users and groups, with the tenant-role imports. */
 export default function PermissionsPage() {
-  return (
-    <RequirePermissionsRole>
-      <PermissionsTabs />
-    </RequirePermissionsRole>
-  );
+  return <PermissionsTabs />;
 }
 
 function PermissionsTabs() {

@@ -9,17 +9,12 @@ import { ErrorAlert } from '../directory/components/ErrorAlert';
 import { UserSelect } from '../directory/components/selects';
 import { permissionsCrumb, permissionsPath } from './crumbs';
 import { useUserPermissionsQuery, type UserPermissions } from './permissions-api';
-import { RequirePermissionsRole } from './RequirePermissionsRole';
 import { usePermissionsTranslation } from './use-permissions-translation';
 import './permissions.css';
 
 /** /admin/permissions/users/check: pick a user, see their groups and, per application, their roles. */
 export default function UserPermissionsPage() {
-  return (
-    <RequirePermissionsRole>
-      <UserPermissionsCheck />
-    </RequirePermissionsRole>
-  );
+  return <UserPermissionsCheck />;
 }
 
 function UserPermissionsCheck() {

@@ -50,14 +50,6 @@ describe('PermissionsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     });
   }
 
-  it('sends a user without an Administrator or Manager role to the console’s home, asking nothing', async () => {
-    const { fetchMock } = await renderPermissions({ roles: ['User'] });
-
-    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/$/);
-    expect(sentTo(fetchMock, USERS)).toHaveLength(0);
-    expect(sentTo(fetchMock, GROUPS)).toHaveLength(0);
-  });
-
   it.each([['Manager'], ['TenantAdministrator'], ['AreaAdministrator'], ['God']])('lets a %s in', async (role) => {
     await renderPermissions({ roles: [role] });
     expect(await screen.findByRole('heading', { level: 1, name: 'Permissions' })).toBeInTheDocument();
@@ -243,17 +235,6 @@ describe('GroupPermissionsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Group Details' })).toBeInTheDocument();
   });
 
-  it('sends a user without an Administrator or Manager role to the console’s home', async () => {
-    const { fetchMock } = await renderPage(<GroupPermissionsPage />, {
-      route: '/permissions/g1',
-      pattern: '/permissions/:identityId',
-      roles: ['User'],
-      namespaces: [...NAMESPACES],
-      api: { [GROUP]: sales },
-    });
-    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/$/);
-    expect(sentTo(fetchMock, GROUP)).toHaveLength(0);
-  });
 });
 
 describe('UserPermissionsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
@@ -315,8 +296,4 @@ describe('UserPermissionsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(await screen.findByText("You don't have permission to perform this action")).toBeInTheDocument();
   });
 
-  it('sends a user without an Administrator or Manager role to the console’s home', async () => {
-    await renderCheck({ roles: ['User'] });
-    expect(await screen.findByTestId('location')).toHaveTextContent(/^\/$/);
-  });
 });

@@ -1,5 +1,5 @@
 import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Descriptions from 'antd/es/descriptions';
 import Drawer from 'antd/es/drawer';
@@ -118,8 +118,8 @@ export default function RightsRequestsPage() {
   const columns: ColumnsType<RightsRequestSummary> = [
     { key: 'createdAt', title: t('rightsRequests.receivedAt'), sorter: true, render: (_, row) => formatDateTime(row.createdAt) },
     { key: 'requestDate', title: t('rightsRequests.requestDate'), sorter: true, render: (_, row) => shownDay(row.requestDate) },
-    { key: 'fullName', dataIndex: 'fullName', title: t('rightsRequests.fullName'), sorter: true },
-    { key: 'email', dataIndex: 'email', title: t('rightsRequests.email'), sorter: true },
+    identifying({ key: 'fullName', dataIndex: 'fullName', title: t('rightsRequests.fullName'), sorter: true }),
+    identifying({ key: 'email', dataIndex: 'email', title: t('rightsRequests.email'), sorter: true }),
     { key: 'requestType', title: t('rightsRequests.requestType'), render: (_, row) => t(`rightsRequests.type.${row.requestType}`) },
     { key: 'rights', title: t('rightsRequests.rights'), render: (_, row) => <RightTags rights={row.rights} /> },
     { key: 'fileCount', dataIndex: 'fileCount', title: t('rightsRequests.documents'), align: 'right' },

@@ -1,5 +1,5 @@
 import EditOutlined from '@ant-design/icons/EditOutlined';
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import message from 'antd/es/message';
 import type { ColumnsType } from 'antd/es/table';
@@ -28,7 +28,7 @@ export default function SecurityConfigPage() {
   const [toast, toastHolder] = message.useMessage();
 
   const columns: ColumnsType<SecurityConfig> = [
-    { key: 'title', dataIndex: 'title', title: t('securityConfig.columns.title'), sorter: true },
+    identifying({ key: 'title', dataIndex: 'title', title: t('securityConfig.columns.title'), sorter: true }),
     { key: 'description', title: t('securityConfig.columns.description'), render: (_, config) => t(`securityConfig.descriptions.${config.id}`) },
     { key: 'modifiedBy', title: t('securityConfig.columns.modifiedBy'), render: (_, config) => config.modifiedByDisplayName ?? t('securityConfig.defaults') },
     { key: 'modifiedOn', title: t('securityConfig.columns.modifiedOn'), render: (_, config) => (config.modifiedOn ? formatDateTime(config.modifiedOn) : '') },

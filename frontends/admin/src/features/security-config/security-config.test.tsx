@@ -137,9 +137,9 @@ describe('SecurityConfigPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
 });
 
 describe('/admin/securityConfig', { timeout: PAGE_TEST_TIMEOUT }, () => {
-  it('is God’s: an Administrator gets the 403 message, and the menu does not offer it', async () => {
+  it('is God’s: an Administrator is told the page is not open to their roles, and the menu does not offer it', async () => {
     await renderApp({ path: '/securityConfig', roles: ['Administrator'] });
-    expect(await screen.findByText("You don't have permission to perform this action")).toBeInTheDocument();
+    expect(await screen.findByText('Not open to your roles')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Security Configuration/ })).not.toBeInTheDocument();
   });
 

@@ -15,6 +15,7 @@ interface RevokeValues {
 /** An application a member holds roles of here, and whether every one of them comes by hierarchy. */
 export interface HeldApplication {
   applicationId: string;
+  /** The application as users see it (its display name). */
   applicationName: string;
   onlyByHierarchy: boolean;
 }
@@ -23,7 +24,7 @@ export interface HeldApplication {
 export function heldApplications(member: Pick<TenantMember, 'roles'>): HeldApplication[] {
   const applications = new Map<string, HeldApplication>();
   for (const role of member.roles) {
-    const held = applications.get(role.applicationId) ?? { applicationId: role.applicationId, applicationName: role.applicationName, onlyByHierarchy: true };
+    const held = applications.get(role.applicationId) ?? { applicationId: role.applicationId, applicationName: role.applicationDisplayName, onlyByHierarchy: true };
     if (role.hierarchyType !== 'ByHierarchy') held.onlyByHierarchy = false;
     applications.set(role.applicationId, held);
   }

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { PageHeader } from '../../shell/PageHeader';
-import { mayCall } from '../directory/components/access';
+import { mayCall } from '../../auth/console-access';
 import { useBackTo } from '../directory/components/crumbs';
 import { ErrorAlert } from '../directory/components/ErrorAlert';
 import { useFeedback } from '../directory/components/feedback';

@@ -4,6 +4,7 @@ import StopOutlined from '@ant-design/icons/StopOutlined';
 import TeamOutlined from '@ant-design/icons/TeamOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import type { HierarchyType, IdentityType } from '@gatehouse/contracts';
+import { BreakableText, RoleTag, identifying } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Switch from 'antd/es/switch';
 import type { ColumnsType } from 'antd/es/table';
@@ -12,7 +13,7 @@ import Tooltip from 'antd/es/tooltip';
 import { useState } from 'react';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useJobQueuedNotice } from '../../shell/use-job-queued-notice';
-import { mayCall } from '../directory/components/access';
+import { mayCall } from '../../auth/console-access';
 import { DataTable } from '../directory/components/DataTable';
 import { errorMessage } from '../directory/components/errors';
 import type { Feedback } from '../directory/components/feedback';
@@ -22,9 +23,6 @@ import { AddTenantMemberDialog } from './AddTenantMemberDialog';
 import { RevokeAccessDialog } from './RevokeAccessDialog';
 import { useExportTenantMembersMutation, useTenantMembersQuery, type TenantDetail, type TenantMember } from './tenants-api';
 import { useTenantsTranslation } from './use-tenants-translation';
-
-/** The members table scrolls sideways only below this width, which the Members tab has at 1366 px. */
-const MEMBERS_TABLE_MIN_WIDTH = 640;
 
 const HIERARCHY_COLORS: Record<HierarchyType, string> = { Own: 'green', ByHierarchy: 'orange', Both: 'blue' };
 
@@ -79,20 +77,23 @@ export function TenantMembers({ tenant, feedback }: TenantMembersProps) {
   };
 
   const columns: ColumnsType<TenantMember> = [
-    {
+    identifying({
       key: 'displayName',
       title: t('members.name'),
       sorter: true,
-      ellipsis: true,
       render: (_, member) => (
         <span className="tenants-member">
           <span className="tenants-member__name">
-            <IdentityIcon type={member.identityType} label={t(`identityType.${member.identityType}`)} /> {member.displayName}
+            <IdentityIcon type={member.identityType} label={t(`identityType.${member.identityType}`)} /> <BreakableText text={member.displayName} />
           </span>
-          {member.email ? <span className="tenants-member__email">{member.email}</span> : null}
+          {member.email ? (
+            <span className="tenants-member__email">
+              <BreakableText text={member.email} />
+            </span>
+          ) : null}
         </span>
       ),
-    },
+    }),
     {
       key: 'hierarchyType',
       title: t('members.access'),
@@ -111,10 +112,7 @@ export function TenantMembers({ tenant, feedback }: TenantMembersProps) {
       render: (_, member) => (
         <span className="tenants-roles">
           {member.roles.map((role) => (
-            <Tag key={`${role.applicationId}-${role.roleId}`} color={role.hierarchyType === 'ByHierarchy' ? undefined : 'blue'}>
-              {role.applicationName}:{' '}
-              {role.hierarchyType === 'ByHierarchy' ? t('members.roleByHierarchy', { role: role.roleName }) : role.roleName}
-            </Tag>
+            <RoleTag key={`${role.applicationId}-${role.roleId}`} application={role.applicationDisplayName} role={role.roleName} origins={role.origins} />
           ))}
         </span>
       ),
@@ -147,7 +145,6 @@ export function TenantMembers({ tenant, feedback }: TenantMembersProps) {
         label={t('detail.members')}
         rowKey="identityId"
         columns={columns}
-        minWidth={MEMBERS_TABLE_MIN_WIDTH}
         {...listTableProps(list, members)}
         filters={
           user.isAdministrator ? (

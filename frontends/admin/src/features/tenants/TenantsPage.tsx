@@ -3,7 +3,7 @@ import CheckOutlined from '@ant-design/icons/CheckOutlined';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import FileExcelOutlined from '@ant-design/icons/FileExcelOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { BreakableText, identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import type { ColumnsType } from 'antd/es/table';
 import Tooltip from 'antd/es/tooltip';
@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useJobQueuedNotice } from '../../shell/use-job-queued-notice';
-import { mayCall } from '../directory/components/access';
+import { mayCall } from '../../auth/console-access';
 import { errorMessage } from '../directory/components/errors';
 import { useFeedback } from '../directory/components/feedback';
 import { listTableProps, toListQuery, useListState, type ListState, type ListStateHook } from '../directory/components/list-state';
@@ -29,8 +29,8 @@ import './tenants.css';
 /** Where the list's query is remembered (the pattern of the other lists' keys). */
 export const TENANTS_LIST_KEY = 'IDENTITY-TENANTS-LIST';
 
-/** The table scrolls sideways only below this width: at 1366 px, beside the open menu, every column is in view. */
-const TENANTS_TABLE_MIN_WIDTH = 1060;
+/** Where the user's choice of the list's columns is kept. */
+export const TENANTS_COLUMNS_KEY = 'IDENTITY-TENANTS-COLUMNS';
 
 /** The list's API parameters: its state, and each tenant's ancestors (the parent column's path). */
 export function tenantsQueryOf(state: ListState) {
@@ -95,23 +95,21 @@ export default function TenantsPage() {
   };
 
   const columns: ColumnsType<Tenant> = [
-    {
+    identifying({
       key: 'title',
       title: t('list.name'),
       sorter: true,
-      ellipsis: true,
       render: (_, tenant) => (
         <Link to={tenantPath(tenant.id)} state={tenantLinkState(t, tenant.title)}>
-          {tenant.title}
+          <BreakableText text={tenant.title} />
         </Link>
       ),
-    },
-    { key: 'areaName', dataIndex: 'areaName', title: t('list.area'), sorter: true, ellipsis: true },
+    }),
+    { key: 'areaName', dataIndex: 'areaName', title: t('list.area'), sorter: true },
     {
       key: 'parentTitle',
       title: t('list.parent'),
       sorter: true,
-      ellipsis: true,
       render: (_, tenant) => {
         const ancestry = ancestryOf(tenant);
         return ancestry ? <Tooltip title={ancestry}>{tenant.parentTitle}</Tooltip> : tenant.parentTitle;
@@ -163,7 +161,7 @@ export default function TenantsPage() {
         title={t('list.title')}
         rowKey="id"
         columns={columns}
-        minWidth={TENANTS_TABLE_MIN_WIDTH}
+        columnsStorageKey={TENANTS_COLUMNS_KEY}
         {...listTableProps(list, tenants)}
         filters={<TenantFilters list={list} />}
         toolbar={

@@ -11,6 +11,7 @@ import { acme, madrid, memberRow, NAMESPACES, paris, parisDetail, TENANTS } from
 const MEMBERS = 'GET /api/v1/admin/tenants/t-paris/members';
 const ADD = 'POST /api/v1/admin/tenants/t-paris/members';
 const REVOKE = 'POST /api/v1/admin/tenants/members/revokeAccess';
+const OWN = { via: 'own', groupName: null, tenantName: null } as const;
 
 const ana = memberRow({
   identityId: 'u-ana',
@@ -18,8 +19,16 @@ const ana = memberRow({
   email: 'ana@example.com',
   hierarchyType: 'Both',
   roles: [
-    { roleId: 'r-crm-sales', roleName: 'Sales', applicationId: 'crm', applicationName: 'CRM', hierarchyType: 'Own' },
-    { roleId: 'r-wiki-editor', roleName: 'Editor', applicationId: 'wiki', applicationName: 'Wiki', hierarchyType: 'ByHierarchy' },
+    { roleId: 'r-crm-sales', roleName: 'Sales', applicationId: 'crm', applicationName: 'crm', applicationDisplayName: 'CRM', hierarchyType: 'Own', origins: [OWN] },
+    {
+      roleId: 'r-wiki-editor',
+      roleName: 'Editor',
+      applicationId: 'wiki',
+      applicationName: 'wiki',
+      applicationDisplayName: 'Wiki',
+      hierarchyType: 'ByHierarchy',
+      origins: [{ via: 'hierarchy', groupName: null, tenantName: 'Acme' }],
+    },
   ],
 });
 const salesTeam = memberRow({
@@ -30,7 +39,17 @@ const salesTeam = memberRow({
   email: null,
   isInheritable: false,
   hierarchyType: 'ByHierarchy',
-  roles: [{ roleId: 'r-crm-viewer', roleName: 'Viewer', applicationId: 'crm', applicationName: 'CRM', hierarchyType: 'ByHierarchy' }],
+  roles: [
+    {
+      roleId: 'r-crm-viewer',
+      roleName: 'Viewer',
+      applicationId: 'crm',
+      applicationName: 'crm',
+      applicationDisplayName: 'CRM',
+      hierarchyType: 'ByHierarchy',
+      origins: [{ via: 'hierarchy', groupName: null, tenantName: 'Acme' }],
+    },
+  ],
 });
 
 const ROLES = list([
@@ -79,8 +98,9 @@ describe('the Members tab', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(within(anaRow).getByRole('img', { name: 'User' })).toBeInTheDocument();
     expect(within(anaRow).getByText('Inheritable')).toHaveClass('ant-tag');
     expect(within(anaRow).getByText('Both')).toHaveClass('ant-tag');
-    expect(within(anaRow).getByText('CRM: Sales')).toHaveClass('ant-tag');
-    expect(within(anaRow).getByText('Wiki: Editor (by hierarchy)')).toHaveClass('ant-tag');
+    // One way to show a role: the application's display name, the role, how it is held.
+    expect(within(anaRow).getByText('CRM: Sales').closest('.ant-tag')).toHaveTextContent('CRM: Sales · own name');
+    expect(within(anaRow).getByText('Wiki: Editor').closest('.ant-tag')).toHaveTextContent('Wiki: Editor · inherited from Acme');
     const teamRow = rowOf('Sales team');
     expect(within(teamRow).getByRole('img', { name: 'Group' })).toBeInTheDocument();
     expect(within(teamRow).getByText('By hierarchy')).toHaveClass('ant-tag');

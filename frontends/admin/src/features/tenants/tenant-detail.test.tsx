@@ -157,14 +157,14 @@ describe('TenantDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Change Parent Tenant' }));
     expect(picker()).toBeEnabled();
     await choose('Parent tenant', 'Madrid (North)');
-    let confirm = await dialogWith('Are you sure you want to change this entity parent?');
+    let confirm = await dialogWith('Are you sure you want to change the parent of this tenant?');
     expect(confirm).toHaveTextContent('This action can affect users permissions');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(shownParent()).toMatch(/^Acme\b/));
     expect(sentTo(fetchMock, MOVE_PARIS)).toHaveLength(0);
 
     await choose('Parent tenant', 'Madrid (North)');
-    confirm = await dialogWith('Are you sure you want to change this entity parent?');
+    confirm = await dialogWith('Are you sure you want to change the parent of this tenant?');
     fireEvent.click(within(confirm).getByRole('button', { name: 'OK' }));
     expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
     expect(await bodiesTo(fetchMock, MOVE_PARIS)).toEqual([{ newParentId: 't-madrid' }]);
@@ -178,7 +178,7 @@ describe('TenantDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await screen.findByRole('heading', { level: 1, name: 'Paris' });
     fireEvent.click(screen.getByRole('button', { name: 'Change Parent Tenant' }));
     await choose('Parent tenant', 'Madrid (North)');
-    fireEvent.click(within(await dialogWith('Are you sure you want to change this entity parent?')).getByRole('button', { name: 'OK' }));
+    fireEvent.click(within(await dialogWith('Are you sure you want to change the parent of this tenant?')).getByRole('button', { name: 'OK' }));
 
     expect(await screen.findByText('A tenant cannot be moved under itself or one of its descendants')).toBeInTheDocument();
     const picker = screen.getByRole('combobox', { name: 'Parent tenant' });
@@ -202,7 +202,7 @@ describe('TenantDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
       dragOnto('Louvre', 'Berlin');
 
-      const confirm = await dialogWith('Are you sure you want to change this entity parent?');
+      const confirm = await dialogWith('Are you sure you want to change the parent of this tenant?');
       expect(confirm).toHaveTextContent('This action can affect users permissions');
       // The tree shows the move while it is confirmed.
       expect(treeOutline()).toEqual(['Acme', '  Berlin', '    Louvre', '  Paris']);
@@ -221,7 +221,7 @@ describe('TenantDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
       dragOnto('Louvre', 'Berlin', { gap: true });
 
-      fireEvent.click(within(await dialogWith('Are you sure you want to change this entity parent?')).getByRole('button', { name: 'OK' }));
+      fireEvent.click(within(await dialogWith('Are you sure you want to change the parent of this tenant?')).getByRole('button', { name: 'OK' }));
       await waitFor(() => expect(sentTo(fetchMock, MOVE_LOUVRE)).toHaveLength(1));
       expect(await bodiesTo(fetchMock, MOVE_LOUVRE)).toEqual([{ newParentId: 't-acme' }]);
     });
@@ -231,7 +231,7 @@ describe('TenantDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
       await screen.findByRole('heading', { level: 1, name: 'Paris' });
 
       dragOnto('Louvre', 'Berlin');
-      const confirm = await dialogWith('Are you sure you want to change this entity parent?');
+      const confirm = await dialogWith('Are you sure you want to change the parent of this tenant?');
       fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
 
       await waitFor(() => expect(treeOutline()).toEqual(ORIGINAL_OUTLINE));
@@ -245,7 +245,7 @@ describe('TenantDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
       await screen.findByRole('heading', { level: 1, name: 'Paris' });
 
       dragOnto('Louvre', 'Berlin');
-      fireEvent.click(within(await dialogWith('Are you sure you want to change this entity parent?')).getByRole('button', { name: 'OK' }));
+      fireEvent.click(within(await dialogWith('Are you sure you want to change the parent of this tenant?')).getByRole('button', { name: 'OK' }));
 
       expect(await screen.findByText('You can only manage the tenants of your own areas')).toBeInTheDocument();
       expect(treeOutline()).toEqual(ORIGINAL_OUTLINE);
@@ -253,7 +253,7 @@ describe('TenantDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
       answer = new Response('', { status: 502 });
       dragOnto('Louvre', 'Berlin');
-      fireEvent.click(within(await dialogWith('Are you sure you want to change this entity parent?')).getByRole('button', { name: 'OK' }));
+      fireEvent.click(within(await dialogWith('Are you sure you want to change the parent of this tenant?')).getByRole('button', { name: 'OK' }));
       expect(await screen.findByText('Unexpected error')).toBeInTheDocument();
       expect(treeOutline()).toEqual(ORIGINAL_OUTLINE);
       expect(screen.getByRole('heading', { level: 1, name: 'Paris' })).toBeInTheDocument();
@@ -266,7 +266,7 @@ describe('TenantDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
       dragOnto('Louvre', 'Paris');
 
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(screen.queryByText('Are you sure you want to change this entity parent?')).not.toBeInTheDocument();
+      expect(screen.queryByText('Are you sure you want to change the parent of this tenant?')).not.toBeInTheDocument();
     });
   });
 

@@ -55,13 +55,13 @@ describe('/account/changePassword: the link is checked on load', () => {
       json(400, {
         success: false,
         code: 'account.invalid_token',
-        errors: ['Invalid or expired login link. Please contact your contact or your time tracking administrator to have one resent.'],
+        errors: ['Invalid or expired sign-in link. Please ask your contact or your administrator to send you a new one.'],
       }),
     );
     renderAccount(LINK);
 
     const dialog = await dialogWith('This link cannot be used');
-    expect(dialog).toHaveTextContent('Invalid or expired login link. Please contact your contact or your time tracking administrator');
+    expect(dialog).toHaveTextContent('Invalid or expired sign-in link. Please ask your contact or your administrator');
     expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
     expect(navigateTo).not.toHaveBeenCalled();
 
@@ -96,7 +96,7 @@ describe('/account/changePassword: the link is checked on load', () => {
   it('refuses a link without its token, without asking the server about it', async () => {
     renderAccount('changePassword?identityName=ana%40client.example');
 
-    expect(await dialogWith('Invalid or expired login link.')).toBeInTheDocument();
+    expect(await dialogWith('Invalid or expired sign-in link.')).toBeInTheDocument();
     // The configuration (the footer's contact link) is all the page reads.
     const paths = api.fetch.mock.calls.map(([input]) => new URL(String(input), window.location.origin).pathname);
     expect(paths).toEqual(['/api/v1/config']);
@@ -133,11 +133,11 @@ describe('/account/changePassword: the new password', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     api.on(
       'POST /api/v1/account/changePassword',
-      json(200, { success: true, errors: [], message: 'Password has been successfully reseted', redirectTo: '/home' }),
+      json(200, { success: true, errors: [], message: 'Your password has been reset', redirectTo: '/home' }),
     );
     await submit('Str0ng&Secure!');
 
-    expect(await screen.findByRole('status')).toHaveTextContent('Password has been successfully reseted');
+    expect(await screen.findByRole('status')).toHaveTextContent('Your password has been reset');
     expect(screen.queryByText('Password has been successfully changed')).not.toBeInTheDocument();
     expect(api.posted('/api/v1/account/changePassword')).toEqual([
       { identityName: 'ana@client.example', token: 'abc+def', newPassword: 'Str0ng&Secure!', confirmPassword: 'Str0ng&Secure!', returnUrl: '/home' },
@@ -242,7 +242,7 @@ describe('/account/changePassword: the new password', () => {
   it('explains a link used up meanwhile, then returns to the base page', async () => {
     api.on(
       'POST /api/v1/account/changePassword',
-      json(400, { success: false, code: 'account.invalid_token', errors: ['Invalid or expired login link.'] }),
+      json(400, { success: false, code: 'account.invalid_token', errors: ['Invalid or expired sign-in link.'] }),
     );
     await submit('Str0ng&Secure!');
 

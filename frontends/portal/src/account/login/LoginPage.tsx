@@ -1,5 +1,7 @@
 import type { GroupSignInRule } from '@gatehouse/contracts';
-import { useMemo, useState } from 'react';
+import { forgetSignedOut, hasSignedOutNotice } from '@gatehouse/frontend-shared';
+import Alert from 'antd/es/alert';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { externalLoginUrl, navigateTo, sameOriginPath, type AccountConfig, type InteractionDetails } from '../account-api';
 import { AccountLayout } from '../layout/AccountLayout';
@@ -35,9 +37,15 @@ export function LoginPage() {
   const fallbackUrl = safeReturnUrl ?? '/';
   const config = setup.status === 'ready' ? setup.config : undefined;
   const groupSignIn = useMemo(() => groupSignInOf(config), [config]);
+  // A sign-out of this tab ends here: said once ("Login has successfully ended").
+  const [signedOut] = useState(hasSignedOutNotice);
+  useEffect(() => {
+    if (signedOut) forgetSignedOut();
+  }, [signedOut]);
 
   return (
     <AccountLayout>
+      {signedOut && <Alert className="account-step__alert" type="success" showIcon title={t('login.signedOut')} />}
       {setup.status === 'loading' ? (
         <Loading />
       ) : (

@@ -68,8 +68,11 @@ export function interpretLogin(response: AccountResponse<LoginResponse>, fallbac
  * spec's unknown-error message.
  */
 export function refusalTexts(refusal: Refusal, t: AccountT): string[] {
-  if (refusal.code === 'account.locked' && refusal.lockedUntil && !Number.isNaN(Date.parse(refusal.lockedUntil))) {
-    return [t('login.locked', { until: formatDateTime(refusal.lockedUntil, { notSet: '' }), count: refusal.lockedAfter ?? DEFAULT_LOCKOUT_ATTEMPTS })];
+  if (refusal.lockedUntil && !Number.isNaN(Date.parse(refusal.lockedUntil))) {
+    const locked = t('login.locked', { until: formatDateTime(refusal.lockedUntil, { notSet: '' }), count: refusal.lockedAfter ?? DEFAULT_LOCKOUT_ATTEMPTS });
+    if (refusal.code === 'account.locked') return [locked];
+    // "User Is Locked Out" (said once the password was right), then the lock in local time.
+    if (refusal.code === 'account.locked_out' && refusal.messages.length) return [refusal.messages[0]!, locked];
   }
   return refusal.messages.length ? refusal.messages : [t('login.unknownError')];
 }

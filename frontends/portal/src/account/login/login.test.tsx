@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { noteSignedOut } from '@gatehouse/frontend-shared';
 import { navigateTo } from '../account-api';
 import { json, loginAnswer, mockApi, renderAccount, type ApiMock } from '../test-utils';
 
@@ -400,7 +401,7 @@ describe('/account/login: forgot password', () => {
     fireEvent.click(within(confirm).getByRole('button', { name: 'Send' }));
 
     const success = await dialogWith('Change password request Success');
-    expect(success).toHaveTextContent('Please check your email inbox. We have sent instructions on how reset your password.');
+    expect(success).toHaveTextContent('Please check your email inbox. We have sent you instructions to reset your password.');
     expect(api.posted('/api/v1/account/resetPassword')).toEqual([{ username: 'ana@client.example', language: 'en' }]);
   });
 
@@ -416,10 +417,12 @@ describe('/account/login: forgot password', () => {
     expect(api.posted('/api/v1/account/resetPassword')).toEqual([]);
   });
 
-  it('lists the server’s reasons when the reset is refused, and asks to contact an administrator otherwise', async () => {
+  it('lists the server’s reasons when the reset is refused, and otherwise asks to contact an administrator and to verify the e-mail', async () => {
+    // The answer never depends on the account (locked, pending or unknown ones are answered as any
+    // other): what refuses a request is the caller's own, such as too many requests.
     api.on(
       'POST /api/v1/account/resetPassword',
-      json(400, { success: false, code: 'account.reset_user_locked', errors: ['Cannot reset password, user is locked'] }),
+      json(429, { success: false, code: 'errors.too_many_requests', errors: ['Too many requests. Try again in 30 seconds.'] }),
     );
     renderAccount('login');
     await openLocalForm();
@@ -428,7 +431,8 @@ describe('/account/login: forgot password', () => {
     fireEvent.click(within(await dialogWith('Reset your password?')).getByRole('button', { name: 'Send' }));
 
     const refused = await dialogWith('Change password request fail');
-    expect(refused).toHaveTextContent('Cannot reset password, user is locked');
+    expect(refused).toHaveTextContent('Too many requests. Try again in 30 seconds.');
+    expect(refused).not.toHaveTextContent('Please verify your email.');
     fireEvent.click(within(refused).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
@@ -436,7 +440,7 @@ describe('/account/login: forgot password', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Forgot your password?' }));
     fireEvent.click(within(await dialogWith('Reset your password?')).getByRole('button', { name: 'Send' }));
     const failed = await dialogWith('Change password request fail');
-    expect(failed).toHaveTextContent('Please contact to an Administrator');
+    expect(failed).toHaveTextContent('Please contact to an AdministratorPlease verify your email.');
   });
 });
 
@@ -462,6 +466,17 @@ describe('/account/login: page furniture', () => {
 
     fireEvent.click(within(dialog).getByText('Close'));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'General terms of use' })).not.toBeInTheDocument());
+  });
+
+  it('says "Login has successfully ended" once, on the sign-in page a sign-out of this tab ends on', async () => {
+    noteSignedOut();
+    const { unmount } = renderAccount('login');
+    expect(await screen.findByText('Login has successfully ended')).toBeInTheDocument();
+    unmount();
+
+    renderAccount('login');
+    await screen.findByRole('heading', { name: 'How do you want to sign in?' });
+    expect(screen.queryByText('Login has successfully ended')).not.toBeInTheDocument();
   });
 
   it('shows the contact link only when a support address is configured', async () => {

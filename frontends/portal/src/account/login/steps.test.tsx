@@ -85,6 +85,33 @@ describe('credentials → two-step verification', () => {
     expect(screen.getByLabelText('Verification code')).toHaveValue('');
   });
 
+  it('says "User Is Locked Out" when a wrong code locks the account, with the end of the lock in local time', async () => {
+    const until = '2030-01-02T03:04:05.000Z';
+    api.on(
+      'POST /api/v1/account/verifyCode',
+      json(
+        423,
+        loginAnswer({
+          code: 'account.locked_out',
+          errors: ['User Is Locked Out', 'Your account is locked after 5 failed attempts. Try again after 2030-01-02 03:04 UTC.'],
+          lockedUntil: until,
+          lockedAfter: 5,
+        }),
+      ),
+    );
+    await submitCredentials();
+    type(await screen.findByLabelText('Verification code'), '000000');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+
+    const [headline, detail] = await screen.findAllByRole('alert');
+    expect(headline).toHaveTextContent('User Is Locked Out');
+    const local = new Date(until);
+    const two = (n: number) => String(n).padStart(2, '0');
+    expect(detail).toHaveTextContent(
+      `Your account is locked after 5 failed attempts. Try again after ${two(local.getDate())}-${two(local.getMonth() + 1)}-${local.getFullYear()} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}.`,
+    );
+  });
+
   it('shows "Code expired!" when the server says so, then resends a code with a new countdown', async () => {
     api.on('POST /api/v1/account/verifyCode', json(400, loginAnswer({ code: 'account.code_expired', errors: ['Code expired!'] })));
     api.on('POST /api/v1/account/resendCode', json(200, { success: true, errors: [], codeExpiresAt: inFiveMinutes() }));

@@ -17,7 +17,7 @@ export function useForgotPassword(openDialog: (spec: DialogSpec) => void, readUs
         openDialog({ type: 'success', title: t('forgot.successTitle'), content: t('forgot.successText'), okText: t('forgot.ok') });
         return;
       }
-      // The server's reasons (locked, pending approval) help; a crash's reference does not.
+      // The server's reasons (too many requests, a refused field) help; a crash's reference does not.
       if (status < 500) messages = messagesOf(body);
     } catch (error) {
       if (!(error instanceof AccountRequestError)) throw error;
@@ -32,7 +32,12 @@ export function useForgotPassword(openDialog: (spec: DialogSpec) => void, readUs
           ))}
         </ul>
       ) : (
-        t('forgot.failureText')
+        // The spec's "error text followed by 'Please verify your email.'": the same for every user
+        // name, since the server answers a reset request before it looks the account up.
+        <>
+          <p>{t('forgot.failureText')}</p>
+          <p>{t('forgot.verifyEmail')}</p>
+        </>
       ),
       okText: t('forgot.ok'),
     });

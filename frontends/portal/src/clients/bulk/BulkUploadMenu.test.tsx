@@ -87,11 +87,11 @@ describe('BulkUploadMenu', () => {
   });
 
   it('shows the server’s message when a template is refused', async () => {
-    stubApi({ [TEMPLATE]: jsonResponse({ code: 'errors.forbidden', message: 'You dont have permission to perform this action', errors: [] }, 403) });
+    stubApi({ [TEMPLATE]: jsonResponse({ code: 'errors.forbidden', message: 'You do not have permission to perform this action', errors: [] }, 403) });
     renderSignedIn(<BulkUploadMenu tenantId={TENANT} />, { i18n });
     const menu = await openMenu();
     fireEvent.click(within(menu).getAllByText('Download the template')[0]!);
-    expect(await screen.findByRole('alert')).toHaveTextContent('You dont have permission to perform this action');
+    expect(await screen.findByRole('alert')).toHaveTextContent('You do not have permission to perform this action');
     expect(saved).toHaveLength(0);
   });
 

@@ -29,6 +29,7 @@ export const clients: typeof en = {
     edit: 'Berechtigungen',
   },
   userStatus: {
+    Draft: 'Entwurf',
     Waiting: 'Wartend',
     Applied: 'Angewendet',
   },
@@ -80,6 +81,15 @@ export const clients: typeof en = {
     role: 'Rolle',
     confirmAdd: 'Hinzufügen',
     cancelAdd: 'Abbrechen',
+    reasons: {
+      group: 'Über eine Gruppe gehalten: Änderung an der Gruppe.',
+      hierarchy: 'Von einem übergeordneten Mandanten geerbt: Änderung dort.',
+      notManaged: 'Keine der Rollen, die ein Service Manager verwaltet.',
+      hierarchyOnly: 'Wird nur über die Mandantenhierarchie vergeben.',
+      yourOwn: 'Ihre eigenen Rollen: Jemand anderes ändert sie.',
+      outranks: 'Dieser Benutzer hat Administrationsrollen: Nur ein Administrator ändert seine Rollen.',
+      notAllowed: 'Sie dürfen diese Rolle nicht ändern.',
+    },
   },
   requests: {
     statusFilter: 'Status',

@@ -29,6 +29,7 @@ export const clients = {
     edit: 'Permissions',
   },
   userStatus: {
+    Draft: 'Draft',
     Waiting: 'Waiting',
     Applied: 'Applied',
   },
@@ -80,6 +81,16 @@ export const clients = {
     role: 'Role',
     confirmAdd: 'Add',
     cancelAdd: 'Cancel',
+    // Why the caller may not change a role (the API's reason).
+    reasons: {
+      group: 'Held through a group: it changes on the group.',
+      hierarchy: 'Inherited from a parent tenant: it changes there.',
+      notManaged: 'Not one of the roles a service manager manages.',
+      hierarchyOnly: 'Only ever given through the tenant hierarchy.',
+      yourOwn: 'Your own roles: someone else changes them.',
+      outranks: 'This user holds administration roles: only an administrator changes their roles.',
+      notAllowed: 'You may not change this role.',
+    },
   },
   requests: {
     statusFilter: 'Status',

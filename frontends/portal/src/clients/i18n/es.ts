@@ -29,6 +29,7 @@ export const clients: typeof en = {
     edit: 'Permisos',
   },
   userStatus: {
+    Draft: 'Borrador',
     Waiting: 'En espera',
     Applied: 'Aplicado',
   },
@@ -80,6 +81,15 @@ export const clients: typeof en = {
     role: 'Rol',
     confirmAdd: 'Añadir',
     cancelAdd: 'Cancelar',
+    reasons: {
+      group: 'Obtenido a través de un grupo: se cambia en el grupo.',
+      hierarchy: 'Heredado de un inquilino superior: se cambia allí.',
+      notManaged: 'No es uno de los roles que gestiona un gestor de servicio.',
+      hierarchyOnly: 'Solo se da a través de la jerarquía de inquilinos.',
+      yourOwn: 'Sus propios roles: los cambia otra persona.',
+      outranks: 'Este usuario tiene roles de administración: solo un administrador cambia sus roles.',
+      notAllowed: 'No puede cambiar este rol.',
+    },
   },
   requests: {
     statusFilter: 'Estado',

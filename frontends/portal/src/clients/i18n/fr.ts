@@ -29,6 +29,7 @@ export const clients: typeof en = {
     edit: 'Permissions',
   },
   userStatus: {
+    Draft: 'Brouillon',
     Waiting: 'En attente',
     Applied: 'Appliqué',
   },
@@ -80,6 +81,15 @@ export const clients: typeof en = {
     role: 'Rôle',
     confirmAdd: 'Ajouter',
     cancelAdd: 'Annuler',
+    reasons: {
+      group: 'Détenu via un groupe : il se modifie sur le groupe.',
+      hierarchy: "Hérité d'un locataire parent : il se modifie là-bas.",
+      notManaged: 'Ne fait pas partie des rôles gérés par un gestionnaire de service.',
+      hierarchyOnly: 'Donné uniquement par la hiérarchie des locataires.',
+      yourOwn: "Vos propres rôles : quelqu'un d'autre les modifie.",
+      outranks: "Cet utilisateur détient des rôles d'administration : seul un administrateur modifie ses rôles.",
+      notAllowed: 'Vous ne pouvez pas modifier ce rôle.',
+    },
   },
   requests: {
     statusFilter: 'Statut',

@@ -29,6 +29,7 @@ export const clients: typeof en = {
     edit: 'Permessi',
   },
   userStatus: {
+    Draft: 'Bozza',
     Waiting: 'In attesa',
     Applied: 'Applicato',
   },
@@ -80,6 +81,15 @@ export const clients: typeof en = {
     role: 'Ruolo',
     confirmAdd: 'Aggiungi',
     cancelAdd: 'Annulla',
+    reasons: {
+      group: 'Ottenuto tramite un gruppo: si modifica sul gruppo.',
+      hierarchy: 'Ereditato da un tenant superiore: si modifica lì.',
+      notManaged: 'Non è uno dei ruoli gestiti da un service manager.',
+      hierarchyOnly: 'Assegnato solo tramite la gerarchia dei tenant.',
+      yourOwn: 'I tuoi ruoli: li modifica qualcun altro.',
+      outranks: 'Questo utente ha ruoli di amministrazione: solo un amministratore modifica i suoi ruoli.',
+      notAllowed: 'Non puoi modificare questo ruolo.',
+    },
   },
   requests: {
     statusFilter: 'Stato',

@@ -29,6 +29,7 @@ export const clients: typeof en = {
     edit: 'Permissões',
   },
   userStatus: {
+    Draft: 'Rascunho',
     Waiting: 'Em espera',
     Applied: 'Aplicado',
   },
@@ -80,6 +81,15 @@ export const clients: typeof en = {
     role: 'Função',
     confirmAdd: 'Adicionar',
     cancelAdd: 'Cancelar',
+    reasons: {
+      group: 'Obtido por meio de um grupo: é alterado no grupo.',
+      hierarchy: 'Herdado de um inquilino superior: é alterado lá.',
+      notManaged: 'Não é uma das funções gerenciadas por um gerente de serviço.',
+      hierarchyOnly: 'Atribuído apenas pela hierarquia de inquilinos.',
+      yourOwn: 'Suas próprias funções: outra pessoa as altera.',
+      outranks: 'Este usuário tem funções de administração: só um administrador altera as funções dele.',
+      notAllowed: 'Você não pode alterar esta função.',
+    },
   },
   requests: {
     statusFilter: 'Estado',

@@ -29,6 +29,7 @@ export const clients: typeof en = {
     edit: 'Permissões',
   },
   userStatus: {
+    Draft: 'Rascunho',
     Waiting: 'Em espera',
     Applied: 'Aplicado',
   },
@@ -80,6 +81,15 @@ export const clients: typeof en = {
     role: 'Função',
     confirmAdd: 'Adicionar',
     cancelAdd: 'Cancelar',
+    reasons: {
+      group: 'Obtido através de um grupo: altera-se no grupo.',
+      hierarchy: 'Herdado de um inquilino superior: altera-se aí.',
+      notManaged: 'Não é uma das funções geridas por um gestor de serviço.',
+      hierarchyOnly: 'Atribuído apenas através da hierarquia de inquilinos.',
+      yourOwn: 'As suas próprias funções: é outra pessoa que as altera.',
+      outranks: 'Este utilizador tem funções de administração: só um administrador altera as suas funções.',
+      notAllowed: 'Não pode alterar esta função.',
+    },
   },
   requests: {
     statusFilter: 'Estado',

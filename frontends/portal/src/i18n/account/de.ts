@@ -29,6 +29,7 @@ export const de: AccountPhrases = {
     forgotPassword: 'Passwort vergessen?',
     submit: 'Anmelden',
     anotherMethod: 'Andere Anmeldemethode wählen',
+    signedOut: 'Die Anmeldung wurde erfolgreich beendet',
     userNameRequired: 'Geben Sie Ihren Benutzernamen ein',
     passwordRequired: 'Geben Sie Ihr Passwort ein',
     unknownError: 'Unbekannter Fehler, bitte laden Sie die Seite neu',
@@ -50,6 +51,7 @@ export const de: AccountPhrases = {
       'Bitte sehen Sie in Ihrem Posteingang nach. Wir haben Ihnen eine Anleitung zum Zurücksetzen Ihres Passworts gesendet.',
     failureTitle: 'Anfrage zur Passwortänderung fehlgeschlagen',
     failureText: 'Bitte wenden Sie sich an einen Administrator',
+    verifyEmail: 'Bitte überprüfen Sie Ihre E-Mail-Adresse.',
   },
   twoFactor: {
     heading: 'Bestätigung in zwei Schritten',

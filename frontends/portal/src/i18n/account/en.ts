@@ -30,6 +30,7 @@ export const en = {
     forgotPassword: 'Forgot your password?',
     submit: 'Log in',
     anotherMethod: 'Select another authentication method',
+    signedOut: 'Login has successfully ended',
     userNameRequired: 'Enter your username',
     passwordRequired: 'Enter your password',
     unknownError: 'Unknow Error , please refresh the page',
@@ -47,9 +48,10 @@ export const en = {
     cancel: 'Cancel',
     ok: 'OK',
     successTitle: 'Change password request Success',
-    successText: 'Please check your email inbox. We have sent instructions on how reset your password.',
+    successText: 'Please check your email inbox. We have sent you instructions to reset your password.',
     failureTitle: 'Change password request fail',
     failureText: 'Please contact to an Administrator',
+    verifyEmail: 'Please verify your email.',
   },
   twoFactor: {
     heading: 'Two-step verification',
@@ -122,7 +124,7 @@ export const en = {
     checking: 'Checking your link…',
     invalidTitle: 'This link cannot be used',
     invalidLink:
-      'Invalid or expired login link. Please contact your contact or your time tracking administrator to have one resent.',
+      'Invalid or expired sign-in link. Please ask your contact or your administrator to send you a new one.',
     errorTitle: 'Error',
     errorText: 'Your link could not be checked. Please try again later.',
     ok: 'OK',

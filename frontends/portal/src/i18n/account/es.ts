@@ -29,6 +29,7 @@ export const es: AccountPhrases = {
     forgotPassword: '¿Ha olvidado su contraseña?',
     submit: 'Iniciar sesión',
     anotherMethod: 'Seleccionar otro método de autenticación',
+    signedOut: 'La sesión se ha cerrado correctamente',
     userNameRequired: 'Introduzca su nombre de usuario',
     passwordRequired: 'Introduzca su contraseña',
     unknownError: 'Error desconocido, por favor actualice la página',
@@ -50,6 +51,7 @@ export const es: AccountPhrases = {
       'Revise su bandeja de entrada. Le hemos enviado las instrucciones para restablecer su contraseña.',
     failureTitle: 'La solicitud de cambio de contraseña ha fallado',
     failureText: 'Póngase en contacto con un administrador',
+    verifyEmail: 'Verifique su correo electrónico.',
   },
   twoFactor: {
     heading: 'Verificación en dos pasos',

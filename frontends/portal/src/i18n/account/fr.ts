@@ -29,6 +29,7 @@ export const fr: AccountPhrases = {
     forgotPassword: 'Mot de passe oublié ?',
     submit: 'Se connecter',
     anotherMethod: 'Choisir une autre méthode d’authentification',
+    signedOut: 'La session a bien été fermée',
     userNameRequired: "Saisissez votre nom d'utilisateur",
     passwordRequired: 'Saisissez votre mot de passe',
     unknownError: 'Erreur inconnue, veuillez actualiser la page',
@@ -50,6 +51,7 @@ export const fr: AccountPhrases = {
       'Veuillez consulter votre boîte de réception. Nous vous avons envoyé les instructions pour réinitialiser votre mot de passe.',
     failureTitle: 'Échec de la demande de changement de mot de passe',
     failureText: 'Veuillez contacter un administrateur',
+    verifyEmail: 'Veuillez vérifier votre adresse e-mail.',
   },
   twoFactor: {
     heading: 'Vérification en deux étapes',

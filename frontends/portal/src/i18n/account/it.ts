@@ -29,6 +29,7 @@ export const it: AccountPhrases = {
     forgotPassword: 'Password dimenticata?',
     submit: 'Accedi',
     anotherMethod: 'Seleziona un altro metodo di autenticazione',
+    signedOut: 'L’accesso è stato chiuso correttamente',
     userNameRequired: 'Inserisci il tuo nome utente',
     passwordRequired: 'Inserisci la tua password',
     unknownError: 'Errore sconosciuto, ricarica la pagina',
@@ -50,6 +51,7 @@ export const it: AccountPhrases = {
       'Controlla la tua casella di posta. Ti abbiamo inviato le istruzioni per reimpostare la password.',
     failureTitle: 'Richiesta di cambio password non riuscita',
     failureText: 'Contatta un amministratore',
+    verifyEmail: 'Verifica il tuo indirizzo e-mail.',
   },
   twoFactor: {
     heading: 'Verifica in due passaggi',

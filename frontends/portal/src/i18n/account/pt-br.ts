@@ -29,6 +29,7 @@ export const ptBR: AccountPhrases = {
     forgotPassword: 'Esqueceu sua senha?',
     submit: 'Entrar',
     anotherMethod: 'Selecionar outro método de autenticação',
+    signedOut: 'A sessão foi encerrada com sucesso',
     userNameRequired: 'Digite seu nome de usuário',
     passwordRequired: 'Digite sua senha',
     unknownError: 'Erro desconhecido, atualize a página',
@@ -49,6 +50,7 @@ export const ptBR: AccountPhrases = {
     successText: 'Verifique sua caixa de entrada. Enviamos as instruções para redefinir sua senha.',
     failureTitle: 'A solicitação de troca de senha falhou',
     failureText: 'Entre em contato com um administrador',
+    verifyEmail: 'Verifique seu e-mail.',
   },
   twoFactor: {
     heading: 'Verificação em duas etapas',

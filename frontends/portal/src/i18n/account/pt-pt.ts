@@ -29,6 +29,7 @@ export const ptPT: AccountPhrases = {
     forgotPassword: 'Esqueceu-se da palavra-passe?',
     submit: 'Iniciar sessão',
     anotherMethod: 'Selecionar outro método de autenticação',
+    signedOut: 'A sessão foi terminada com sucesso',
     userNameRequired: 'Introduza o seu nome de utilizador',
     passwordRequired: 'Introduza a sua palavra-passe',
     unknownError: 'Erro desconhecido, atualize a página',
@@ -50,6 +51,7 @@ export const ptPT: AccountPhrases = {
       'Consulte a sua caixa de correio. Enviámos-lhe as instruções para repor a sua palavra-passe.',
     failureTitle: 'O pedido de alteração da palavra-passe falhou',
     failureText: 'Contacte um administrador',
+    verifyEmail: 'Verifique o seu e-mail.',
   },
   twoFactor: {
     heading: 'Verificação em dois passos',

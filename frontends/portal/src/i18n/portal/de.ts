@@ -31,6 +31,12 @@ export const de: PortalPhrases = {
     termsOfUse: 'Nutzungsbedingungen',
     dataSubjectRights: 'Ihre Datenschutzrechte',
     cookiePolicy: 'Cookie-Richtlinie',
+    // A role-bound page opened by someone its roles do not open it to.
+    notForYou: {
+      title: 'Für Ihre Rollen nicht geöffnet',
+      clients: 'Meine Kunden ist für Identitätsberater und Administratoren. Ein Administrator kann Ihnen die nötige Rolle geben.',
+      serviceManager: 'Service-Manager ist für Service-Manager. Ein Administrator kann Ihnen die nötige Rolle geben.',
+    },
   },
   // While a God user is signed in as the user (Identify As): the banner across the top.
   identifyAs: {
@@ -98,6 +104,7 @@ export const de: PortalPhrases = {
     firstNameRequired: 'Bitte geben Sie Ihren Vornamen ein!',
     lastNameRequired: 'Bitte geben Sie Ihren Nachnamen ein!',
     languageRequired: 'Bitte wählen Sie Ihre bevorzugte Sprache!',
+    languageInvalid: 'Ungültige bevorzugte Sprache',
     tooLong: 'Höchstens {{max}} Zeichen',
     company: 'Aktuelles Unternehmen',
     noCompany: 'Keines gewählt',
@@ -130,6 +137,8 @@ export const de: PortalPhrases = {
     cancel: 'Abbrechen',
     saved: 'Sie arbeiten jetzt für {{title}}.',
     loadError: 'Die Unternehmen konnten nicht geladen werden.',
+    none: 'Sie gehören keinem Unternehmen an: Es gibt keines zur Auswahl.',
+    back: 'Zurück',
   },
   disclaimers: {
     title: 'Hinweise',

@@ -33,6 +33,12 @@ export const en = {
     termsOfUse: 'Terms of use',
     dataSubjectRights: 'Your data protection rights',
     cookiePolicy: 'Cookie policy',
+    // A role-bound page opened by someone its roles do not open it to.
+    notForYou: {
+      title: 'Not open to your roles',
+      clients: 'My Clients is for identity consultants and administrators. An administrator can give you the role it needs.',
+      serviceManager: 'Service Manager is for service managers. An administrator can give you the role it needs.',
+    },
   },
   // While a God user is signed in as the user (Identify As): the banner across the top.
   identifyAs: {
@@ -51,14 +57,14 @@ export const en = {
     welcome: 'Welcome, {{name}}',
     applications: 'Your applications',
     redirecting: 'Wait while redirect...',
-    empty: 'It seems that you dont have access to any application. Please contact your administartor',
+    empty: 'It seems that you do not have access to any application yet. Please contact your administrator.',
     askUs: 'Do you want to access these applications? Ask us!',
     loadErrorTitle: 'An error ocurred',
     prerelease: 'Prerelease',
   },
   changePassword: {
     successTitle: 'Change password request Success',
-    successText: 'Please check your email inbox. We have sent instructions on how reset your password.',
+    successText: 'Please check your email inbox. We have sent you instructions to reset your password.',
     failureTitle: 'Change password request fail',
     failureText: 'Please contact to an Administrator',
     ok: 'Ok',
@@ -99,6 +105,7 @@ export const en = {
     firstNameRequired: 'Please input your first name!',
     lastNameRequired: 'Please input your last name!',
     languageRequired: 'Please select your preferred language!',
+    languageInvalid: 'Invalid preferred language',
     tooLong: 'At most {{max}} characters',
     company: 'Current company',
     noCompany: 'None chosen',
@@ -131,6 +138,8 @@ export const en = {
     cancel: 'Cancel',
     saved: 'You are now working for {{title}}.',
     loadError: 'The companies could not be loaded.',
+    none: 'You belong to no company: there is none to choose.',
+    back: 'Back',
   },
   disclaimers: {
     title: 'Disclaimers',

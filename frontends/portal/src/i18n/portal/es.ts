@@ -31,6 +31,12 @@ export const es: PortalPhrases = {
     termsOfUse: 'Condiciones de uso',
     dataSubjectRights: 'Tus derechos sobre tus datos',
     cookiePolicy: 'Política de cookies',
+    // A role-bound page opened by someone its roles do not open it to.
+    notForYou: {
+      title: 'No disponible para sus roles',
+      clients: 'Mis clientes es para consultores de identidad y administradores. Un administrador puede darle el rol necesario.',
+      serviceManager: 'Gestor de servicios es para gestores de servicios. Un administrador puede darle el rol necesario.',
+    },
   },
   // While a God user is signed in as the user (Identify As): the banner across the top.
   identifyAs: {
@@ -98,6 +104,7 @@ export const es: PortalPhrases = {
     firstNameRequired: '¡Introduzca su nombre!',
     lastNameRequired: '¡Introduzca sus apellidos!',
     languageRequired: '¡Seleccione su idioma preferido!',
+    languageInvalid: 'Idioma preferido no válido',
     tooLong: '{{max}} caracteres como máximo',
     company: 'Empresa actual',
     noCompany: 'Ninguna elegida',
@@ -130,6 +137,8 @@ export const es: PortalPhrases = {
     cancel: 'Cancelar',
     saved: 'Ahora trabaja para {{title}}.',
     loadError: 'No se pudieron cargar las empresas.',
+    none: 'No pertenece a ninguna empresa: no hay ninguna que elegir.',
+    back: 'Volver',
   },
   disclaimers: {
     title: 'Avisos legales',

@@ -31,6 +31,12 @@ export const fr: PortalPhrases = {
     termsOfUse: "Conditions d'utilisation",
     dataSubjectRights: 'Vos droits sur vos données',
     cookiePolicy: 'Politique relative aux cookies',
+    // A role-bound page opened by someone its roles do not open it to.
+    notForYou: {
+      title: 'Page non ouverte à vos rôles',
+      clients: 'Mes clients est réservé aux consultants en identité et aux administrateurs. Un administrateur peut vous donner le rôle nécessaire.',
+      serviceManager: 'Gestionnaire de services est réservé aux gestionnaires de services. Un administrateur peut vous donner le rôle nécessaire.',
+    },
   },
   // While a God user is signed in as the user (Identify As): the banner across the top.
   identifyAs: {
@@ -99,6 +105,7 @@ export const fr: PortalPhrases = {
     firstNameRequired: 'Veuillez saisir votre prénom !',
     lastNameRequired: 'Veuillez saisir votre nom !',
     languageRequired: 'Veuillez choisir votre langue préférée !',
+    languageInvalid: 'Langue préférée non valide',
     tooLong: '{{max}} caractères au maximum',
     company: 'Entreprise actuelle',
     noCompany: 'Aucune choisie',
@@ -131,6 +138,8 @@ export const fr: PortalPhrases = {
     cancel: 'Annuler',
     saved: 'Vous travaillez maintenant pour {{title}}.',
     loadError: "Les entreprises n'ont pas pu être chargées.",
+    none: 'Vous n’appartenez à aucune société : il n’y en a aucune à choisir.',
+    back: 'Retour',
   },
   disclaimers: {
     title: 'Avertissements',

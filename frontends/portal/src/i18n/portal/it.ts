@@ -31,6 +31,12 @@ export const it: PortalPhrases = {
     termsOfUse: "Condizioni d'uso",
     dataSubjectRights: 'I tuoi diritti sui tuoi dati',
     cookiePolicy: 'Informativa sui cookie',
+    // A role-bound page opened by someone its roles do not open it to.
+    notForYou: {
+      title: 'Non disponibile per i tuoi ruoli',
+      clients: 'I miei clienti è per i consulenti di identità e gli amministratori. Un amministratore può darti il ruolo necessario.',
+      serviceManager: 'Gestore dei servizi è per i gestori dei servizi. Un amministratore può darti il ruolo necessario.',
+    },
   },
   // While a God user is signed in as the user (Identify As): the banner across the top.
   identifyAs: {
@@ -98,6 +104,7 @@ export const it: PortalPhrases = {
     firstNameRequired: 'Inserisci il tuo nome!',
     lastNameRequired: 'Inserisci il tuo cognome!',
     languageRequired: 'Seleziona la tua lingua preferita!',
+    languageInvalid: 'Lingua preferita non valida',
     tooLong: 'Al massimo {{max}} caratteri',
     company: 'Azienda attuale',
     noCompany: 'Nessuna scelta',
@@ -130,6 +137,8 @@ export const it: PortalPhrases = {
     cancel: 'Annulla',
     saved: 'Ora lavori per {{title}}.',
     loadError: 'Impossibile caricare le aziende.',
+    none: 'Non appartieni a nessuna azienda: non ce n’è nessuna da scegliere.',
+    back: 'Indietro',
   },
   disclaimers: {
     title: 'Informative',

@@ -31,6 +31,12 @@ export const ptBR: PortalPhrases = {
     termsOfUse: 'Termos de uso',
     dataSubjectRights: 'Seus direitos sobre seus dados',
     cookiePolicy: 'Política de cookies',
+    // A role-bound page opened by someone its roles do not open it to.
+    notForYou: {
+      title: 'Não disponível para suas funções',
+      clients: 'Meus clientes é para consultores de identidade e administradores. Um administrador pode lhe dar a função necessária.',
+      serviceManager: 'Gerente de serviços é para gerentes de serviços. Um administrador pode lhe dar a função necessária.',
+    },
   },
   // While a God user is signed in as the user (Identify As): the banner across the top.
   identifyAs: {
@@ -97,6 +103,7 @@ export const ptBR: PortalPhrases = {
     firstNameRequired: 'Informe seu nome!',
     lastNameRequired: 'Informe seu sobrenome!',
     languageRequired: 'Selecione seu idioma preferido!',
+    languageInvalid: 'Idioma preferido inválido',
     tooLong: 'No máximo {{max}} caracteres',
     company: 'Empresa atual',
     noCompany: 'Nenhuma escolhida',
@@ -129,6 +136,8 @@ export const ptBR: PortalPhrases = {
     cancel: 'Cancelar',
     saved: 'Agora você trabalha para {{title}}.',
     loadError: 'Não foi possível carregar as empresas.',
+    none: 'Você não pertence a nenhuma empresa: não há nenhuma para escolher.',
+    back: 'Voltar',
   },
   disclaimers: {
     title: 'Avisos',

@@ -31,6 +31,12 @@ export const ptPT: PortalPhrases = {
     termsOfUse: 'Termos de utilização',
     dataSubjectRights: 'Os seus direitos sobre os seus dados',
     cookiePolicy: 'Política de cookies',
+    // A role-bound page opened by someone its roles do not open it to.
+    notForYou: {
+      title: 'Não disponível para as suas funções',
+      clients: 'Os meus clientes é para consultores de identidade e administradores. Um administrador pode dar-lhe a função necessária.',
+      serviceManager: 'Gestor de serviços é para gestores de serviços. Um administrador pode dar-lhe a função necessária.',
+    },
   },
   // While a God user is signed in as the user (Identify As): the banner across the top.
   identifyAs: {
@@ -98,6 +104,7 @@ export const ptPT: PortalPhrases = {
     firstNameRequired: 'Introduza o seu nome próprio!',
     lastNameRequired: 'Introduza o seu apelido!',
     languageRequired: 'Selecione o seu idioma preferido!',
+    languageInvalid: 'Idioma preferido inválido',
     tooLong: 'No máximo {{max}} caracteres',
     company: 'Empresa atual',
     noCompany: 'Nenhuma escolhida',
@@ -130,6 +137,8 @@ export const ptPT: PortalPhrases = {
     cancel: 'Cancelar',
     saved: 'Trabalha agora para {{title}}.',
     loadError: 'Não foi possível carregar as empresas.',
+    none: 'Não pertence a nenhuma empresa: não há nenhuma para escolher.',
+    back: 'Voltar',
   },
   disclaimers: {
     title: 'Avisos',

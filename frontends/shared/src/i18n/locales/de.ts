@@ -15,6 +15,17 @@ export const de: Phrases = {
       body: 'Die gesuchte Seite existiert nicht oder wurde gelöscht.',
       action: 'Zurück zur Startseite',
     },
+    roleOrigin: {
+      own: 'eigener Name',
+      group: 'über die Gruppe {{group}}',
+      hierarchy: 'geerbt von {{tenant}}',
+      hierarchyViaGroup: 'geerbt von {{tenant}} über die Gruppe {{group}}',
+    },
+    termsOnlyIn: 'Diese Bedingungen gibt es nur auf {{languages}}.',
+    table: {
+      columns: 'Spalten',
+      columnsShown: 'Angezeigte Spalten',
+    },
   },
   admin: {
     dashboard: {

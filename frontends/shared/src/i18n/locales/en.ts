@@ -17,6 +17,19 @@ export const en = {
       body: 'The page you are looking for does not exist or has been deleted.',
       action: 'Back to home',
     },
+    // How an identity holds a role, after the role on its tag.
+    roleOrigin: {
+      own: 'own name',
+      group: 'through the group {{group}}',
+      hierarchy: 'inherited from {{tenant}}',
+      hierarchyViaGroup: 'inherited from {{tenant}} through the group {{group}}',
+    },
+    /** Terms (a disclaimer) shown in another language than the reader's, because they exist only in these. */
+    termsOnlyIn: 'These terms exist only in {{languages}}.',
+    table: {
+      columns: 'Columns',
+      columnsShown: 'Columns shown',
+    },
   },
   admin: {
     dashboard: {

@@ -15,6 +15,17 @@ export const es: Phrases = {
       body: 'La página que busca no existe o ha sido eliminada.',
       action: 'Volver al inicio',
     },
+    roleOrigin: {
+      own: 'a nombre propio',
+      group: 'a través del grupo {{group}}',
+      hierarchy: 'heredado de {{tenant}}',
+      hierarchyViaGroup: 'heredado de {{tenant}} a través del grupo {{group}}',
+    },
+    termsOnlyIn: 'Estas condiciones solo existen en {{languages}}.',
+    table: {
+      columns: 'Columnas',
+      columnsShown: 'Columnas visibles',
+    },
   },
   admin: {
     dashboard: {

@@ -15,6 +15,17 @@ export const fr: Phrases = {
       body: "La page que vous recherchez n'existe pas ou a été supprimée.",
       action: "Retour à l'accueil",
     },
+    roleOrigin: {
+      own: 'en nom propre',
+      group: 'via le groupe {{group}}',
+      hierarchy: 'hérité de {{tenant}}',
+      hierarchyViaGroup: 'hérité de {{tenant}} via le groupe {{group}}',
+    },
+    termsOnlyIn: 'Ces conditions n’existent qu’en {{languages}}.',
+    table: {
+      columns: 'Colonnes',
+      columnsShown: 'Colonnes affichées',
+    },
   },
   admin: {
     dashboard: {

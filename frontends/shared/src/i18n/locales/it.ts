@@ -15,6 +15,17 @@ export const it: Phrases = {
       body: 'La pagina che cerchi non esiste o è stata eliminata.',
       action: 'Torna alla home',
     },
+    roleOrigin: {
+      own: 'a nome proprio',
+      group: 'tramite il gruppo {{group}}',
+      hierarchy: 'ereditato da {{tenant}}',
+      hierarchyViaGroup: 'ereditato da {{tenant}} tramite il gruppo {{group}}',
+    },
+    termsOnlyIn: 'Queste condizioni esistono solo in {{languages}}.',
+    table: {
+      columns: 'Colonne',
+      columnsShown: 'Colonne visualizzate',
+    },
   },
   admin: {
     dashboard: {

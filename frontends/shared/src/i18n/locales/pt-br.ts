@@ -15,6 +15,17 @@ export const ptBR: Phrases = {
       body: 'A página que você procura não existe ou foi excluída.',
       action: 'Voltar para o início',
     },
+    roleOrigin: {
+      own: 'em nome próprio',
+      group: 'por meio do grupo {{group}}',
+      hierarchy: 'herdado de {{tenant}}',
+      hierarchyViaGroup: 'herdado de {{tenant}} por meio do grupo {{group}}',
+    },
+    termsOnlyIn: 'Estes termos existem apenas em {{languages}}.',
+    table: {
+      columns: 'Colunas',
+      columnsShown: 'Colunas exibidas',
+    },
   },
   admin: {
     dashboard: {

@@ -15,6 +15,17 @@ export const ptPT: Phrases = {
       body: 'A página que procura não existe ou foi eliminada.',
       action: 'Voltar ao início',
     },
+    roleOrigin: {
+      own: 'em nome próprio',
+      group: 'através do grupo {{group}}',
+      hierarchy: 'herdado de {{tenant}}',
+      hierarchyViaGroup: 'herdado de {{tenant}} através do grupo {{group}}',
+    },
+    termsOnlyIn: 'Estes termos existem apenas em {{languages}}.',
+    table: {
+      columns: 'Colunas',
+      columnsShown: 'Colunas apresentadas',
+    },
   },
   admin: {
     dashboard: {

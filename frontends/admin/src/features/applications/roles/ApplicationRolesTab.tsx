@@ -1,6 +1,7 @@
 import CheckOutlined from '@ant-design/icons/CheckOutlined';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import { BreakableText, ClampedText, identifying } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
@@ -42,11 +43,10 @@ function useDeleteRole(applicationId: string, feedback: Feedback) {
 function roleColumns(t: ApplicationRolesT, applicationId: string): ColumnsType<AppRole> {
   const check = (on: boolean, label: string) => (on ? <CheckOutlined aria-label={label} /> : null);
   return [
-    {
+    identifying({
       key: 'name',
       title: t('roles.name'),
       sorter: true,
-      ellipsis: true,
       render: (_, role) => (
         <span className="app-roles-name">
           <Link
@@ -54,7 +54,7 @@ function roleColumns(t: ApplicationRolesT, applicationId: string): ColumnsType<A
             aria-label={t('roles.open', { name: role.name })}
             state={breadcrumbState([...applicationCrumbs(t, applicationId, role.applicationName), { title: role.name }])}
           >
-            {role.name}
+            <BreakableText text={role.name} />
           </Link>
           {role.system ? (
             <Tooltip title={t('roles.systemHelp')}>
@@ -63,8 +63,8 @@ function roleColumns(t: ApplicationRolesT, applicationId: string): ColumnsType<A
           ) : null}
         </span>
       ),
-    },
-    { key: 'description', dataIndex: 'description', title: t('roles.description'), sorter: true, ellipsis: true },
+    }),
+    { key: 'description', title: t('roles.description'), sorter: true, render: (_, role) => <ClampedText text={role.description} /> },
     { key: 'byHierarchy', title: t('roles.byHierarchy'), width: 130, align: 'center', render: (_, role) => check(role.byHierarchy, t('roles.byHierarchy')) },
     { key: 'holders', dataIndex: 'holders', title: t('roles.holders'), width: 110, align: 'right' },
     { key: 'scopesCount', dataIndex: 'scopesCount', title: t('roles.scopes'), width: 100, align: 'right' },

@@ -2,6 +2,7 @@ import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import EditOutlined from '@ant-design/icons/EditOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import { ROLE_SCOPE_MAX, ROLE_SCOPE_PATTERN } from '@gatehouse/contracts';
+import { identifying } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
@@ -101,7 +102,7 @@ export function RoleScopes({ applicationId, roleId, editable, feedback }: RoleSc
     else feedback.success(t('scopes.deleted', { scope: scope.scope }));
   };
 
-  const columns: ColumnsType<RoleScope> = [{ key: 'scope', dataIndex: 'scope', title: t('scopes.scope'), sorter: true }];
+  const columns: ColumnsType<RoleScope> = [identifying({ key: 'scope', dataIndex: 'scope', title: t('scopes.scope'), sorter: true })];
   if (editable) {
     columns.push({
       key: 'actions',

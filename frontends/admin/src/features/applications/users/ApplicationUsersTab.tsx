@@ -1,3 +1,4 @@
+import { BreakableText, identifying } from '@gatehouse/frontend-shared';
 import Select from 'antd/es/select';
 import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
@@ -45,21 +46,20 @@ function UsersFilters({ list: [state, setState] }: { list: ListStateHook }) {
 
 function userColumns(t: ApplicationRolesT, trail: Crumb[]): ColumnsType<ApplicationUser> {
   return [
-    {
+    identifying({
       key: 'userName',
       title: t('users.userName'),
       sorter: true,
-      ellipsis: true,
       render: (_, user) => (
-        <Link to={`/users/${encodeURIComponent(user.id)}`} state={breadcrumbState([...trail, { title: user.userName }])}>
-          {user.userName}
+        <Link to={`${trail[1]!.to}/${encodeURIComponent(user.id)}`} state={breadcrumbState([...trail, { title: user.userName }])}>
+          <BreakableText text={user.userName} />
         </Link>
       ),
-    },
-    { key: 'firstName', dataIndex: 'firstName', title: t('users.firstName'), sorter: true, ellipsis: true },
-    { key: 'lastName', dataIndex: 'lastName', title: t('users.lastName'), sorter: true, ellipsis: true },
-    { key: 'email', dataIndex: 'email', title: t('users.email'), sorter: true, ellipsis: true },
-    { key: 'areaName', dataIndex: 'areaName', title: t('users.area'), sorter: true, ellipsis: true },
+    }),
+    { key: 'firstName', dataIndex: 'firstName', title: t('users.firstName'), sorter: true },
+    { key: 'lastName', dataIndex: 'lastName', title: t('users.lastName'), sorter: true },
+    identifying({ key: 'email', dataIndex: 'email', title: t('users.email'), sorter: true }),
+    { key: 'areaName', dataIndex: 'areaName', title: t('users.area'), sorter: true },
     {
       key: 'roles',
       title: t('users.roles'),

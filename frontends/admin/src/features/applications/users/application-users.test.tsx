@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PageHeader } from '../../../shell/PageHeader';
 import { renderPage } from '../../../test-utils';
-import { AREAS, bodyRows, choose, list, PAGE_TEST_TIMEOUT, queriesTo, type } from '../../directory/test-helpers';
+import { AREAS, bodyRows, choose, list, PAGE_TEST_TIMEOUT, queriesTo, type, userRow } from '../../directory/test-helpers';
+import { UserDetailPage } from '../../directory/users/UserDetailPage';
 import type { ApplicationUser } from './application-users-api';
 import { ApplicationUsersTab } from './ApplicationUsersTab';
 
@@ -38,7 +38,7 @@ describe('ApplicationUsersTab', { timeout: PAGE_TEST_TIMEOUT }, () => {
     const { fetchMock } = await renderTab();
 
     const link = await screen.findByText('ann@example.com');
-    expect(link.closest('a')).toHaveAttribute('href', '/users/u1');
+    expect(link.closest('a')).toHaveAttribute('href', '/applications/crm/users/u1');
     const [first, second] = bodyRows();
     expect(first).toHaveTextContent('Ann');
     expect(first).toHaveTextContent('North');
@@ -65,23 +65,42 @@ describe('ApplicationUsersTab', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await waitFor(() => expect(queriesTo(fetchMock, USERS).at(-1)).toMatchObject({ $search: 'bob', areaId: 'a2' }));
   });
 
-  it('opens a user’s page with a trail that leads back to the application’s users', async () => {
+  it('opens a user’s page under the application’s Users tab, with a trail that leads back to it', async () => {
+    const detail = {
+      ...userRow({ id: 'u1', userName: 'ann@example.com', email: 'ann@mail.example', firstName: 'Ann', lastName: 'Lee' }),
+      jobTitle: null,
+      manager: null,
+      teams: [],
+      emailVerified: true,
+      twoFactorEnabled: false,
+      lastLoginAt: null,
+      createdAt: '2025-01-01T08:00:00Z',
+    };
     await renderPage(
       <MemoryRouter initialEntries={['/applications/crm/users']}>
         <Routes>
           <Route path="/applications/:applicationId/users" element={<ApplicationUsersTab applicationId="crm" applicationName="CRM" />} />
-          <Route path="/users/:id" element={<PageHeader title="A user's page" />} />
+          <Route path="/applications/:applicationId/users/:id" element={<UserDetailPage />} />
         </Routes>
       </MemoryRouter>,
-      { router: false, namespaces: ['admin', 'directory', 'applicationRoles'], api: { [USERS]: list([ann]), 'GET /api/v1/admin/areas': AREAS } },
+      {
+        router: false,
+        namespaces: ['admin', 'directory', 'applicationRoles'],
+        api: {
+          [USERS]: list([ann]),
+          'GET /api/v1/admin/areas': AREAS,
+          'GET /api/v1/admin/users/u1': detail,
+          'GET /api/v1/admin/applications/crm': { id: 'crm', name: 'crm', displayName: 'CRM' },
+        },
+      },
     );
 
     fireEvent.click(await screen.findByText('ann@example.com'));
 
-    expect(await screen.findByRole('heading', { level: 1, name: "A user's page" })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'ann@example.com' })).toBeInTheDocument();
     const trail = within(screen.getByRole('navigation', { name: 'Breadcrumbs' }));
     expect(trail.getByRole('link', { name: 'Applications' })).toHaveAttribute('href', '/applications');
-    expect(trail.getByRole('link', { name: 'CRM' })).toHaveAttribute('href', '/applications/crm/users');
+    expect(await trail.findByRole('link', { name: 'CRM' })).toHaveAttribute('href', '/applications/crm/users');
     expect(trail.getByText('ann@example.com')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
 import CheckOutlined from '@ant-design/icons/CheckOutlined';
+import { identifying } from '@gatehouse/frontend-shared';
 import type { ColumnsType } from 'antd/es/table';
 import { useAreasQuery, type Area } from '../api/lookups-api';
 import { LIST_STORAGE_KEYS, listTableProps, toListQuery, useListState } from '../components/list-state';
@@ -14,7 +15,7 @@ export function AreasPage() {
 
   const flag = (value: boolean, label: string) => (value ? <CheckOutlined aria-label={label} /> : null);
   const columns: ColumnsType<Area> = [
-    { key: 'name', dataIndex: 'name', title: t('areas.name'), sorter: true },
+    identifying({ key: 'name', dataIndex: 'name', title: t('areas.name'), sorter: true }),
     { key: 'default', title: t('areas.default'), sorter: true, align: 'center', render: (_, area) => flag(area.default, t('areas.default')) },
     { key: 'system', title: t('areas.system'), sorter: true, align: 'center', render: (_, area) => flag(area.system, t('areas.system')) },
   ];

@@ -1,10 +1,10 @@
 import ColumnHeightOutlined from '@ant-design/icons/ColumnHeightOutlined';
 import SearchOutlined from '@ant-design/icons/SearchOutlined';
-import { useMediaQuery } from '@gatehouse/frontend-shared';
+import { ReadableTable, useColumnChoice, useMediaQuery } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import Input from 'antd/es/input/Input';
-import Table, { type TableProps } from 'antd/es/table';
+import type { TableProps } from 'antd/es/table';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useEffect, useState, type Key, type ReactNode } from 'react';
 import type { ListResult } from '../../../api/admin-api';
@@ -63,18 +63,19 @@ export interface DataTableProps<T> {
   /** Actions at the right of the toolbar. */
   toolbar?: ReactNode;
   /**
-   * Below this width (px) the table scrolls sideways; above it, it fills the width and its columns
-   * without a width share what is left (with `ellipsis`, long texts are cut with a tooltip). By
-   * default the table is as wide as its content.
+   * Where the user's choice of columns is remembered; given, the toolbar offers the choice (the
+   * lists with many columns). See `useColumnChoice`.
    */
-  minWidth?: number;
+  columnsStorageKey?: string;
   /** Row checkboxes; the selected keys are the caller's. A row `selectable` refuses has its box disabled. */
   selection?: { selectedKeys: Key[]; onChange: (keys: Key[]) => void; selectable?: (row: T) => boolean };
 }
 
 /**
  * The spec's shared table: server-side paging (10, 25 or 50 rows), a debounced search, sorting by
- * column headers, a size preference, and a compact layout without search on narrow screens.
+ * column headers, a size preference, and a compact layout without search on narrow screens. Its
+ * identifying column (marked with `identifying`) is never cut: the table wraps texts and then
+ * scrolls sideways inside itself, that column staying in view at its left.
  */
 export function DataTable<T extends object>({
   label,
@@ -88,7 +89,7 @@ export function DataTable<T extends object>({
   filters,
   toolbar,
   selection,
-  minWidth,
+  columnsStorageKey,
 }: DataTableProps<T>) {
   const { t } = useDirectoryTranslation();
   const narrow = useMediaQuery(NARROW_TABLE_QUERY);
@@ -109,7 +110,8 @@ export function DataTable<T extends object>({
     if (emptyPage) onStateChange({ page: Math.max(1, Math.min(state.page - 1, Math.ceil(count / state.pageSize))) });
   }, [emptyPage, count, state.page, state.pageSize, onStateChange]);
 
-  const sortedColumns = columns.map((column) =>
+  const choice = useColumnChoice(columnsStorageKey, columns);
+  const sortedColumns = choice.columns.map((column) =>
     column.sorter === true && column.key !== undefined
       ? {
           ...column,
@@ -150,6 +152,7 @@ export function DataTable<T extends object>({
         {filters}
         <div className="directory-table__actions">
           {toolbar}
+          {choice.chooser}
           {narrow ? null : (
             <Dropdown
               trigger={['click']}
@@ -166,13 +169,12 @@ export function DataTable<T extends object>({
         </div>
       </div>
       <ErrorAlert error={error} className="directory-table__error" />
-      <Table<T>
+      <ReadableTable<T>
         rowKey={rowKey}
         columns={sortedColumns}
         dataSource={data?.items ?? []}
         loading={loading}
         size={narrow ? 'small' : preferredSize}
-        scroll={{ x: minWidth ?? 'max-content' }}
         rowSelection={
           selection
             ? {

@@ -1,5 +1,5 @@
-import { ENDPOINT_ROLES, SIGNED_IN, type EndpointName } from '@gatehouse/contracts';
-import { useCurrentUser, type CurrentUser } from '../../../auth/use-current-user';
+import { mayCall } from '../../../auth/console-access';
+import { useCurrentUser } from '../../../auth/use-current-user';
 
 /** What the signed-in administrator may do on the directory pages. */
 export interface DirectoryAccess {
@@ -13,12 +13,6 @@ export interface DirectoryAccess {
   /** Administrator or God: revokes inherited access, offers Global, changes user names in bulk. */
   isAdministrator: boolean;
   isGod: boolean;
-}
-
-/** Whether the admin API lets `user` call `endpoint`: the same roles table the server enforces. */
-export function mayCall(user: Pick<CurrentUser, 'hasRole'>, endpoint: EndpointName): boolean {
-  const roles: readonly string[] | typeof SIGNED_IN = ENDPOINT_ROLES[endpoint];
-  return roles === SIGNED_IN || user.hasRole(...roles);
 }
 
 export function useDirectoryAccess(): DirectoryAccess {

@@ -1,7 +1,7 @@
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from '@gatehouse/frontend-shared';
 import Select, { type SelectProps } from 'antd/es/select';
 import { useEffect, useState } from 'react';
-import { useGroupsQuery } from '../api/groups-api';
+import { useGroupsQuery, type Group } from '../api/groups-api';
 import { LOOKUP_LIMIT, useAreasQuery, useTenantLookupQuery } from '../api/lookups-api';
 import { useUsersQuery, type Permission } from '../api/users-api';
 import { useDirectoryTranslation } from '../use-directory-translation';
@@ -93,16 +93,53 @@ export function UserSelect(props: PickerProps) {
   );
 }
 
-/** A group picked by searching the groups list. */
+/** Groups a picker asks for at a time; scrolling to the end of the list asks for the next ones. */
+export const GROUP_PAGE_SIZE = 50;
+/** How close to the end of the list (in pixels) scrolling asks for more. */
+const LOAD_MORE_MARGIN = 48;
+
+/**
+ * The groups a picker offers: searched by the server (by name, from the first), one page at a time,
+ * a page more each time the list is scrolled to its end, up to the whole of the spec's 10,000.
+ */
+export function usePagedGroups(search: string) {
+  // The page reached belongs to the search it was reached with: a new search starts again at the top.
+  const [reached, setReached] = useState({ search, pages: 1 });
+  const pages = reached.search === search ? reached.pages : 1;
+  const page = useGroupsQuery({ $search: search || undefined, top: GROUP_PAGE_SIZE, skip: (pages - 1) * GROUP_PAGE_SIZE, orderBy: 'name asc' });
+  const { currentData } = page;
+  // Each page is added once, when its answer arrives (currentData answers the current search and page only).
+  const [loaded, setLoaded] = useState<{ key: string; search: string; items: Group[] }>({ key: '', search, items: [] });
+  const key = `${pages}|${search}`;
+  if (currentData && loaded.key !== key) {
+    const kept = loaded.search === search && pages > 1 ? loaded.items : [];
+    const known = new Set(kept.map((group) => group.id));
+    setLoaded({ key, search, items: [...kept, ...currentData.items.filter((group) => !known.has(group.id))] });
+  }
+
+  const items = loaded.search === search ? loaded.items : [];
+  const total = currentData?.count ?? page.data?.count ?? 0;
+  const hasMore = items.length < total;
+  const loadMore = () => {
+    if (hasMore && !page.isFetching && items.length >= pages * GROUP_PAGE_SIZE) setReached({ search, pages: pages + 1 });
+  };
+  return { items, loading: page.isFetching, hasMore, loadMore };
+}
+
+/** A group picked by searching the groups on the server; scrolling to the end of the list loads more. */
 export function GroupSelect(props: PickerProps) {
   const [search, setSearch] = useDebouncedSearch();
-  const { data, isFetching } = useGroupsQuery({ $search: search || undefined, top: 50 });
+  const { items, loading, loadMore } = usePagedGroups(search);
   return (
     <Select<string>
       {...props}
-      loading={isFetching}
+      loading={loading}
       showSearch={{ filterOption: false, onSearch: setSearch }}
-      options={(data?.items ?? []).map((group) => ({ value: group.id, label: group.name }))}
+      onPopupScroll={(event) => {
+        const list = event.currentTarget;
+        if (list.scrollTop + list.clientHeight >= list.scrollHeight - LOAD_MORE_MARGIN) loadMore();
+      }}
+      options={items.map((group) => ({ value: group.id, label: group.name }))}
     />
   );
 }

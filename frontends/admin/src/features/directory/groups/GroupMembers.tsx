@@ -2,6 +2,7 @@ import DownloadOutlined from '@ant-design/icons/DownloadOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
 import type { GroupPermission } from '@gatehouse/contracts';
+import { BreakableText, identifying } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import type { ColumnsType } from 'antd/es/table';
@@ -28,12 +29,6 @@ import type { Feedback } from '../components/feedback';
 import { listTableProps, toListQuery, useListState } from '../components/list-state';
 import { PermissionSelect, UserSelect } from '../components/selects';
 import { useDirectoryTranslation } from '../use-directory-translation';
-
-/**
- * The members table scrolls sideways only below this width, which the Members card has at 1366 px;
- * Owner and Remove stay at its right edge when it does scroll.
- */
-export const MEMBERS_TABLE_MIN_WIDTH = 560;
 
 export interface GroupMembersProps {
   group: Pick<Group, 'id' | 'name' | 'userIsOwner'>;
@@ -71,20 +66,19 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
   };
 
   const columns: ColumnsType<GroupMember> = [
-    {
+    identifying({
       key: 'userName',
       title: t('user.userName'),
       sorter: true,
-      ellipsis: true,
       render: (_, member) => (
         <Link to={`/users/${encodeURIComponent(member.userId)}`} state={breadcrumbState([...crumbs, { title: member.userName }])}>
-          {member.userName}
+          <BreakableText text={member.userName} />
         </Link>
       ),
-    },
-    { key: 'firstName', dataIndex: 'firstName', title: t('user.firstName'), ellipsis: true },
-    { key: 'lastName', dataIndex: 'lastName', title: t('user.lastName'), ellipsis: true },
-    { key: 'email', dataIndex: 'email', title: t('user.email'), sorter: true, ellipsis: true },
+    }),
+    { key: 'firstName', dataIndex: 'firstName', title: t('user.firstName') },
+    { key: 'lastName', dataIndex: 'lastName', title: t('user.lastName') },
+    identifying({ key: 'email', dataIndex: 'email', title: t('user.email'), sorter: true }),
     {
       key: 'permission',
       title: t('permission.label'),
@@ -116,7 +110,6 @@ export function GroupMembers({ group, feedback }: GroupMembersProps) {
         label={t('groupDetail.members')}
         rowKey="userId"
         columns={columns}
-        minWidth={MEMBERS_TABLE_MIN_WIDTH}
         {...listTableProps(list, members)}
         toolbar={
           editable ? (

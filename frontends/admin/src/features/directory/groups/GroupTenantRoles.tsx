@@ -1,4 +1,6 @@
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import { OWN_ROLE_ORIGIN, type RoleOrigin } from '@gatehouse/contracts';
+import { RoleTag } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
@@ -19,6 +21,8 @@ export interface GroupTenantRolesProps {
   withGlobal: boolean;
   feedback: Feedback;
 }
+
+const OWN_GRANT: readonly RoleOrigin[] = [OWN_ROLE_ORIGIN];
 
 /** The Tenants card of a group: the roles it grants in each tenant (or globally). */
 export function GroupTenantRoles({ groupId, editable, withGlobal, feedback }: GroupTenantRolesProps) {
@@ -72,10 +76,9 @@ export function GroupTenantRoles({ groupId, editable, withGlobal, feedback }: Gr
                 <Tag variant="outlined">{t('groupDetail.inheritableShort')}</Tag>
               </Tooltip>
             ) : null}
+            {/* The group's own grants: held in its own name. */}
             {entry.roles.map((role) => (
-              <Tag key={`${role.applicationId}-${role.roleId}`}>
-                {role.applicationName}: {role.roleName}
-              </Tag>
+              <RoleTag key={`${role.applicationId}-${role.roleId}`} application={role.applicationDisplayName} role={role.roleName} origins={OWN_GRANT} />
             ))}
           </li>
         ))}

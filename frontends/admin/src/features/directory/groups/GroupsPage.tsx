@@ -1,4 +1,5 @@
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import { BreakableText, ClampedText, identifying } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -37,17 +38,17 @@ export function GroupsPage() {
   };
 
   const columns: ColumnsType<Group> = [
-    {
+    identifying({
       key: 'name',
       title: t('groups.name'),
       sorter: true,
       render: (_, group) => (
         <Link to={`/groups/${encodeURIComponent(group.id)}`} state={breadcrumbState([groupsCrumb(t), { title: group.name }])}>
-          {group.name}
+          <BreakableText text={group.name} />
         </Link>
       ),
-    },
-    { key: 'description', dataIndex: 'description', title: t('groups.description'), sorter: true },
+    }),
+    { key: 'description', title: t('groups.description'), sorter: true, render: (_, group) => <ClampedText text={group.description} /> },
     { key: 'areaName', dataIndex: 'areaName', title: t('groups.area'), sorter: true },
     { key: 'tenants', title: t('groups.tenants'), render: (_, group) => <GroupTenantTags tenants={group.tenants} /> },
     { key: 'membersCount', dataIndex: 'membersCount', title: t('groups.members'), align: 'right' },

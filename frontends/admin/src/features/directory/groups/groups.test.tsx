@@ -6,7 +6,6 @@ import { GLOBAL_TENANT_ID } from '../api/lookups-api';
 import { LIST_STORAGE_KEYS } from '../components/list-state';
 import { AREAS, bodiesTo, bodyRows, choose, dialogWith, formDataTo, groupRow as group, list, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type } from '../test-helpers';
 import { GroupDetailPage } from './GroupDetailPage';
-import { MEMBERS_TABLE_MIN_WIDTH } from './GroupMembers';
 import { GroupsPage } from './GroupsPage';
 
 const GROUPS = 'GET /api/v1/admin/groups';
@@ -131,7 +130,7 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
             tenantId: tenant.id,
             tenantName: tenant.title,
             isInheritable: tenant.id !== null,
-            roles: [{ roleId: 'r1', roleName: 'Viewer', applicationId: 'app-billing', applicationName: 'Billing' }],
+            roles: [{ roleId: 'r1', roleName: 'Viewer', applicationId: 'app-billing', applicationName: 'billing', applicationDisplayName: 'Billing' }],
           })),
         },
         'GET /api/v1/admin/areas': AREAS,
@@ -169,19 +168,18 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(await screen.findByText('The member has been added to the group')).toBeInTheDocument();
   });
 
-  it('keeps Owner and Remove in view in the Members card at 1366 px: pinned right, long texts cut', async () => {
+  it('never cuts a member’s user name or e-mail in the Members card; Owner and Remove stay pinned right', async () => {
     await renderGroup(accounting);
     const link = await screen.findByRole('link', { name: 'ana@example.com' });
 
     const members = screen.getByRole('region', { name: 'Members' });
-    expect(members.querySelector<HTMLElement>('.ant-table-content table, .ant-table-body table')!.style.width).toBe(`${MEMBERS_TABLE_MIN_WIDTH}px`);
-    // The Members card at 1366 px: 3/5 of (1366 - 240 menu - 48 padding - 16 gap), less the card's padding.
-    expect(MEMBERS_TABLE_MIN_WIDTH).toBeLessThanOrEqual(Math.floor(((1366 - 240 - 48 - 16) * 3) / 5) - 48);
+    expect(members.querySelector<HTMLElement>('.ant-table-content table, .ant-table-body table')!.style.tableLayout).toBe('auto');
+    expect(members.querySelector('.ant-table-cell-ellipsis')).toBeNull();
+    for (const name of [/User name/, /Email/]) expect(within(members).getByRole('columnheader', { name })).toHaveClass('gh-identifying');
     const row = link.closest('tr')!;
     const fixedRight = /ant-table-cell-fix-(right|end)/;
     expect(within(row).getByRole('combobox', { name: 'Owner permission of ana@example.com' }).closest('td')!.className).toMatch(fixedRight);
     expect(within(row).getByRole('button', { name: 'Remove ana@example.com' }).closest('td')!.className).toMatch(fixedRight);
-    expect(within(members).getByRole('columnheader', { name: /Email/ })).toHaveClass('ant-table-cell-ellipsis');
   });
 
   it('lets an owner change a member’s permission and remove a member', async () => {
@@ -297,6 +295,14 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Tenant' }));
     expect(await screen.findByTitle('Beta (North)')).toBeInTheDocument();
     expect(screen.queryByTitle('Global')).not.toBeInTheDocument();
+  });
+
+  it('shows the roles the group holds in each tenant the one way roles are shown: application, role, held in its own name', async () => {
+    await renderGroup(accounting);
+    const tags = (await screen.findAllByText('Billing: Viewer')).map((name) => name.closest('.role-tag'));
+    // Global and Acme.
+    expect(tags).toHaveLength(2);
+    for (const tag of tags) expect(tag).toHaveTextContent('Billing: Viewer · own name');
   });
 
   it('removes the roles of a tenant, the Global entry by the empty GUID', async () => {

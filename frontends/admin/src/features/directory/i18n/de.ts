@@ -36,6 +36,7 @@ export const de: DirectoryPhrases = {
     required: 'Berechtigung erforderlich',
   },
   password: {
+    temporary: 'Ein vorläufiges Passwort: Der Benutzer wählt bei der nächsten Anmeldung sein eigenes.',
     password: 'Passwort',
     confirmPassword: 'Passwort bestätigen',
     newPassword: 'Neues Passwort',

@@ -37,6 +37,7 @@ export const en = {
     required: 'Permission required',
   },
   password: {
+    temporary: 'A temporary password: the user chooses their own at their next sign-in.',
     password: 'Password',
     confirmPassword: 'Confirm password',
     newPassword: 'New password',

@@ -36,6 +36,7 @@ export const es: DirectoryPhrases = {
     required: 'Permiso obligatorio',
   },
   password: {
+    temporary: 'Una contraseña temporal: el usuario elige la suya en su próximo inicio de sesión.',
     password: 'Contraseña',
     confirmPassword: 'Confirme la contraseña',
     newPassword: 'Nueva contraseña',

@@ -36,6 +36,7 @@ export const fr: DirectoryPhrases = {
     required: 'Permission requise',
   },
   password: {
+    temporary: "Un mot de passe temporaire : l'utilisateur choisit le sien à sa prochaine connexion.",
     password: 'Mot de passe',
     confirmPassword: 'Confirmez le mot de passe',
     newPassword: 'Nouveau mot de passe',

@@ -36,6 +36,7 @@ export const it: DirectoryPhrases = {
     required: 'Permesso obbligatorio',
   },
   password: {
+    temporary: "Una password temporanea: l'utente sceglie la propria al prossimo accesso.",
     password: 'Password',
     confirmPassword: 'Conferma la password',
     newPassword: 'Nuova password',

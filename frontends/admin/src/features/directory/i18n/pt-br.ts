@@ -36,6 +36,7 @@ export const ptBR: DirectoryPhrases = {
     required: 'Permissão obrigatória',
   },
   password: {
+    temporary: 'Uma senha temporária: o usuário escolhe a sua no próximo acesso.',
     password: 'Senha',
     confirmPassword: 'Confirme a senha',
     newPassword: 'Nova senha',

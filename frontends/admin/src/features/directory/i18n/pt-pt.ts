@@ -36,6 +36,7 @@ export const ptPT: DirectoryPhrases = {
     required: 'Permissão obrigatória',
   },
   password: {
+    temporary: 'Uma palavra-passe temporária: o utilizador escolhe a sua no próximo início de sessão.',
     password: 'Palavra-passe',
     confirmPassword: 'Confirme a palavra-passe',
     newPassword: 'Nova palavra-passe',

@@ -40,7 +40,7 @@ export function ChangePasswordDialog({ user, onClose, onChanged }: ChangePasswor
       <Form<PasswordValues> form={form} name="change-password" layout="vertical" onFinish={(values) => void submit(values)}>
         {/* Lets a password manager file the new password under the right account. */}
         <input type="text" autoComplete="username" value={user.userName} readOnly hidden />
-        <Form.Item name="password" label={t('password.newPassword')} rules={[{ required: true, message: t('password.newRequired') }]}>
+        <Form.Item name="password" label={t('password.newPassword')} extra={t('password.temporary')} rules={[{ required: true, message: t('password.newRequired') }]}>
           <Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item

@@ -81,7 +81,7 @@ export function NewUserModal({ onClose, onCreated }: NewUserModalProps) {
         </Form.Item>
         {createPassword ? (
           <>
-            <Form.Item name="password" label={t('password.password')} rules={[{ required: true, message: t('password.required') }]}>
+            <Form.Item name="password" label={t('password.password')} extra={t('password.temporary')} rules={[{ required: true, message: t('password.required') }]}>
               <Password autoComplete="new-password" />
             </Form.Item>
             <Form.Item

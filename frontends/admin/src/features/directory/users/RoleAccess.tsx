@@ -1,10 +1,10 @@
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import { RoleTag } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
 import Spin from 'antd/es/spin';
 import Switch from 'antd/es/switch';
-import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import { useState } from 'react';
 import { useRevokeUserRolesMutation, useUserRolesQuery, type AccessRole, type ApplicationAccess } from '../api/users-api';
@@ -14,7 +14,7 @@ import type { Feedback } from '../components/feedback';
 import { shownInUserLists } from '../components/user-list-visibility';
 import { useDirectoryTranslation } from '../use-directory-translation';
 import { RoleSelectionDialog } from './RoleSelectionDialog';
-import { ROLE_COLORS } from './UserTenantsTab';
+import { GLOBAL_ROLE_COLOR } from './UserTenantsTab';
 
 export interface RoleAccessProps {
   userId: string;
@@ -101,8 +101,9 @@ export function RoleAccess({ userId, access, feedback }: RoleAccessProps) {
             </div>
             <div className="directory-role-access__roles">
               {application.roles.map((role) => (
-                <RoleTag
+                <RoleBadge
                   key={`${role.roleId}-${role.tenantId}`}
+                  application={application.displayName}
                   role={role}
                   closable={access.canManageRoles && role.removable}
                   onRemove={() => void removeRole(application, role)}
@@ -128,22 +129,24 @@ export function RoleAccess({ userId, access, feedback }: RoleAccessProps) {
   );
 }
 
-function RoleTag({ role, closable, onRemove }: { role: AccessRole; closable: boolean; onRemove: () => void }) {
+function RoleBadge({ application, role, closable, onRemove }: { application: string; role: AccessRole; closable: boolean; onRemove: () => void }) {
   const { t } = useDirectoryTranslation();
-  const where = role.isGlobal ? t('common.global') : role.tenantName;
   const tag = (
-    <Tag
-      color={role.isGlobal ? ROLE_COLORS.global : ROLE_COLORS.tenant}
-      data-removable={role.removable}
-      closable={closable ? { 'aria-label': t('roleAccess.removeRole', { role: role.roleName }) } : false}
-      onClose={(event) => {
-        // The badge goes when the server has removed the role, not before.
-        event.preventDefault();
-        onRemove();
-      }}
-    >
-      {role.roleName} ({where})
-    </Tag>
+    <span className="directory-role-badge" data-removable={role.removable}>
+      <RoleTag
+        application={application}
+        role={role.roleName}
+        tenant={role.isGlobal ? t('common.global') : role.tenantName}
+        origins={role.origins}
+        color={role.isGlobal ? GLOBAL_ROLE_COLOR : undefined}
+        closable={closable ? { 'aria-label': t('roleAccess.removeRole', { role: role.roleName }) } : false}
+        onClose={(event) => {
+          // The badge goes when the server has removed the role, not before.
+          event.preventDefault();
+          onRemove();
+        }}
+      />
+    </span>
   );
   return role.removable ? tag : <Tooltip title={t('roleAccess.inherited')}>{tag}</Tooltip>;
 }

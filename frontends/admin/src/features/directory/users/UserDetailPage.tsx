@@ -7,8 +7,10 @@ import Card from 'antd/es/card';
 import Skeleton from 'antd/es/skeleton';
 import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { PageHeader } from '../../../shell/PageHeader';
+import { PageHeader, type Crumb } from '../../../shell/PageHeader';
+import { useApplicationQuery } from '../../applications/applications-api';
 import { useUserQuery } from '../api/users-api';
 import { useDirectoryAccess } from '../components/access';
 import { useBackTo, usersCrumb } from '../components/crumbs';
@@ -23,21 +25,35 @@ import { UserGroupsTab } from './UserGroupsTab';
 import { UserTenantsTab } from './UserTenantsTab';
 import { UserStatus } from './UserStatus';
 
-/** /admin/users/{id}: a user's properties, groups, tenants and application roles. */
+/**
+ * Where a user's page sits, from its route alone: under Users (`/users/{id}`), or under the Users
+ * tab of an application (`/applications/{applicationId}/users/{id}`, named once it is fetched).
+ */
+function useUserPlace(applicationId: string | undefined): { crumbs: Crumb[]; home: string } {
+  const { t } = useDirectoryTranslation();
+  const { t: admin } = useTranslation('admin');
+  const { data: application } = useApplicationQuery(applicationId ?? '', { skip: !applicationId });
+  if (!applicationId) return { crumbs: [usersCrumb(t)], home: '/users' };
+  const tab = `/applications/${encodeURIComponent(applicationId)}/users`;
+  return { crumbs: [{ title: admin('menu.applications'), to: '/applications' }, { title: application?.displayName ?? applicationId, to: tab }], home: tab };
+}
+
+/** /admin/users/{id} and /admin/applications/{applicationId}/users/{id}: a user's properties, groups, tenants and application roles. */
 export function UserDetailPage() {
-  const { id = '' } = useParams();
+  const { id = '', applicationId } = useParams();
   const { t } = useDirectoryTranslation();
   const access = useDirectoryAccess();
   const feedback = useFeedback();
   const actions = useUserActions(feedback);
   const { data: user, error, isLoading } = useUserQuery(id);
   const [changingPassword, setChangingPassword] = useState(false);
-  const backTo = useBackTo('/users');
+  const place = useUserPlace(applicationId);
+  const backTo = useBackTo(place.home);
 
   if (!user) {
     return (
       <>
-        <PageHeader title={t('users.title')} breadcrumbs={[usersCrumb(t)]} back={backTo} />
+        <PageHeader title={t('users.title')} breadcrumbs={place.crumbs} back={backTo} />
         {isLoading ? <Skeleton active /> : <ErrorAlert error={error} />}
       </>
     );
@@ -70,7 +86,7 @@ export function UserDetailPage() {
     <>
       <PageHeader
         title={user.userName}
-        breadcrumbs={[usersCrumb(t), { title: user.userName }]}
+        breadcrumbs={[...place.crumbs, { title: user.userName }]}
         back={backTo}
         extra={
           <>

@@ -1,6 +1,6 @@
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
+import { BreakableText, ReadableTable, identifying } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
-import Table from 'antd/es/table';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -46,15 +46,15 @@ export function UserGroupsTab({ user, readOnly, feedback }: UserGroupsTabProps) 
   };
 
   const columns: ColumnsType<UserGroup> = [
-    {
+    identifying({
       key: 'groupName',
       title: t('userGroups.group'),
       render: (_, group) => (
         <Link to={`/groups/${encodeURIComponent(group.groupId)}`} state={breadcrumbState([groupsCrumb(t), { title: group.groupName }])}>
-          {group.groupName}
+          <BreakableText text={group.groupName} />
         </Link>
       ),
-    },
+    }),
     { key: 'permission', title: t('permission.label'), render: (_, group) => t(group.permission === 'Owner' ? 'permission.owner' : 'permission.reader') },
     { key: 'areaName', dataIndex: 'areaName', title: t('userGroups.area') },
   ];
@@ -72,7 +72,7 @@ export function UserGroupsTab({ user, readOnly, feedback }: UserGroupsTabProps) 
         </div>
       )}
       <ErrorAlert error={error ?? removeError} />
-      <Table<UserGroup>
+      <ReadableTable<UserGroup>
         rowKey="groupId"
         size="small"
         columns={columns}

@@ -1,21 +1,20 @@
 import ApartmentOutlined from '@ant-design/icons/ApartmentOutlined';
-import Table from 'antd/es/table';
+import { BreakableText, ReadableTable, RoleTag, identifying } from '@gatehouse/frontend-shared';
 import type { ColumnsType } from 'antd/es/table';
-import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import { useUserTenantsQuery, type TenantRole, type UserTenant } from '../api/users-api';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useDirectoryTranslation } from '../use-directory-translation';
 
-/** Colours of role badges: global roles apart from those held in one tenant. */
-export const ROLE_COLORS = { global: 'gold', tenant: 'blue' } as const;
+/** The colour of a role of the Global tenant (which applies everywhere); others take their origin's. */
+export const GLOBAL_ROLE_COLOR = 'gold';
 
-function RoleBadge({ role }: { role: Pick<TenantRole, 'roleName' | 'applicationName' | 'isGlobal'> }) {
+function RoleBadge({ role }: { role: TenantRole }) {
   const { t } = useDirectoryTranslation();
   const tag = (
-    <Tag color={role.isGlobal ? ROLE_COLORS.global : ROLE_COLORS.tenant} data-global={role.isGlobal}>
-      {role.applicationName}: {role.roleName}
-    </Tag>
+    <span className="directory-role-badge" data-global={role.isGlobal}>
+      <RoleTag application={role.applicationDisplayName} role={role.roleName} origins={role.origins} color={role.isGlobal ? GLOBAL_ROLE_COLOR : undefined} />
+    </span>
   );
   return role.isGlobal ? <Tooltip title={t('userTenants.globalRole')}>{tag}</Tooltip> : tag;
 }
@@ -26,12 +25,12 @@ export function UserTenantsTab({ userId }: { userId: string }) {
   const { data, isFetching, error } = useUserTenantsQuery(userId);
 
   const columns: ColumnsType<UserTenant> = [
-    {
+    identifying({
       key: 'tenantName',
       title: t('userTenants.tenant'),
       render: (_, tenant) => (
         <>
-          {tenant.isGlobal ? t('common.global') : tenant.tenantName}{' '}
+          <BreakableText text={tenant.isGlobal ? t('common.global') : tenant.tenantName} />{' '}
           {tenant.hierarchyType === 'ByHierarchy' ? (
             <Tooltip title={t('userTenants.inherited')}>
               <ApartmentOutlined aria-label={t('userTenants.inherited')} />
@@ -39,7 +38,7 @@ export function UserTenantsTab({ userId }: { userId: string }) {
           ) : null}
         </>
       ),
-    },
+    }),
     {
       key: 'roles',
       title: t('userTenants.roles'),
@@ -50,7 +49,7 @@ export function UserTenantsTab({ userId }: { userId: string }) {
   return (
     <>
       <ErrorAlert error={error} />
-      <Table<UserTenant>
+      <ReadableTable<UserTenant>
         rowKey="tenantId"
         size="small"
         columns={columns}

@@ -7,7 +7,7 @@ import MailOutlined from '@ant-design/icons/MailOutlined';
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import UnlockOutlined from '@ant-design/icons/UnlockOutlined';
 import UploadOutlined from '@ant-design/icons/UploadOutlined';
-import { useFormatDateTime } from '@gatehouse/frontend-shared';
+import { BreakableText, identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Dropdown from 'antd/es/dropdown';
 import type { MenuProps } from 'antd/es/menu';
@@ -38,11 +38,8 @@ import { UserStatus } from './UserStatus';
 
 type Import = 'users' | 'userNames';
 
-/**
- * The users table scrolls sideways only below this width: at 1366 px, beside the open menu, every
- * column (Modified on and the row actions included) is in view.
- */
-export const USERS_TABLE_MIN_WIDTH = 1000;
+/** Where the user's choice of the list's columns is kept (the pattern of the lists' keys). */
+export const USERS_COLUMNS_KEY = 'IDENTITY-USERS-COLUMNS';
 
 /** /admin/users: the users list with its filters, imports, export, creation and deletion. */
 export function UsersPage() {
@@ -85,24 +82,25 @@ export function UsersPage() {
 
   const columns: ColumnsType<UserRow> = [
     { key: 'locked', title: t('users.status'), sorter: true, width: 80, align: 'center', render: (_, user) => <UserStatus user={user} /> },
-    {
+    identifying({
       key: 'userName',
       title: t('user.userName'),
       sorter: true,
-      ellipsis: true,
       render: (_, user) =>
         user.draft ? (
-          <del className="directory-draft">{user.userName}</del>
+          <del className="directory-draft">
+            <BreakableText text={user.userName} />
+          </del>
         ) : (
           <Link to={`/users/${encodeURIComponent(user.id)}`} state={breadcrumbState([usersCrumb(t), { title: user.userName }])}>
-            {user.userName}
+            <BreakableText text={user.userName} />
           </Link>
         ),
-    },
-    { key: 'firstName', dataIndex: 'firstName', title: t('user.firstName'), sorter: true, ellipsis: true },
-    { key: 'lastName', dataIndex: 'lastName', title: t('user.lastName'), sorter: true, ellipsis: true },
-    { key: 'email', dataIndex: 'email', title: t('user.email'), sorter: true, ellipsis: true },
-    { key: 'areaName', dataIndex: 'areaName', title: t('user.area'), sorter: true, ellipsis: true },
+    }),
+    { key: 'firstName', dataIndex: 'firstName', title: t('user.firstName'), sorter: true },
+    { key: 'lastName', dataIndex: 'lastName', title: t('user.lastName'), sorter: true },
+    identifying({ key: 'email', dataIndex: 'email', title: t('user.email'), sorter: true }),
+    { key: 'areaName', dataIndex: 'areaName', title: t('user.area'), sorter: true },
     {
       key: 'validateScopes',
       title: t('users.restricted'),
@@ -167,7 +165,7 @@ export function UsersPage() {
         title={t('users.title')}
         rowKey="id"
         columns={columns}
-        minWidth={USERS_TABLE_MIN_WIDTH}
+        columnsStorageKey={USERS_COLUMNS_KEY}
         {...listTableProps(list, users)}
         // An administrator cannot delete their own account: it is never offered.
         selection={access.canWrite ? { selectedKeys: selected, onChange: setSelected, selectable: (user) => user.id !== me.id } : undefined}

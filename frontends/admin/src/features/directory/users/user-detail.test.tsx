@@ -6,6 +6,7 @@ import { AREAS, bodiesTo, choose, dialogWith, groupRow, list, localDateTime, PAG
 import { UserDetailPage } from './UserDetailPage';
 
 const BASE = '/api/v1/admin/users/u1';
+const OWN = { via: 'own', groupName: null, tenantName: null } as const;
 
 const ana: UserDetail = {
   ...userRow({ id: 'u1', userName: 'ana@example.com', email: 'ana.lima@mail.example', firstName: 'Ana', lastName: 'Lima' }),
@@ -40,16 +41,26 @@ const crm: ApplicationAccess = {
   byHierarchy: true,
   throughGroups: [],
   roles: [
-    { roleId: 'r-sales', roleName: 'Sales', description: null, tenantId: 't1', tenantName: 'Acme', isGlobal: false, hierarchyType: 'Own', removable: true },
-    { roleId: 'r-lead', roleName: 'Lead', description: null, tenantId: 't0', tenantName: 'Acme Group', isGlobal: false, hierarchyType: 'ByHierarchy', removable: false },
+    { roleId: 'r-sales', roleName: 'Sales', description: null, tenantId: 't1', tenantName: 'Acme', isGlobal: false, hierarchyType: 'Own', removable: true, origins: [OWN] },
+    {
+      roleId: 'r-lead',
+      roleName: 'Lead',
+      description: null,
+      tenantId: 't0',
+      tenantName: 'Acme Group',
+      isGlobal: false,
+      hierarchyType: 'ByHierarchy',
+      removable: false,
+      origins: [{ via: 'group', groupName: 'Leads', tenantName: null }],
+    },
   ],
   availableRoles: [{ id: 'r-sales', name: 'Sales', description: null, byHierarchy: false }],
 };
 
-function renderDetail(options: { roles?: string[]; api?: ApiRoutes; state?: unknown } = {}) {
+function renderDetail(options: { roles?: string[]; api?: ApiRoutes; state?: unknown; route?: string; pattern?: string } = {}) {
   return renderPage(<UserDetailPage />, {
-    route: '/users/u1',
-    pattern: '/users/:id',
+    route: options.route ?? '/users/u1',
+    pattern: options.pattern ?? '/users/:id',
     roles: options.roles,
     state: options.state,
     api: {
@@ -64,8 +75,17 @@ function renderDetail(options: { roles?: string[]; api?: ApiRoutes; state?: unkn
             isInheritable: false,
             hierarchyType: 'Own',
             roles: [
-              { roleId: 'r-sales', roleName: 'Sales', applicationId: 'app-crm', applicationName: 'CRM', hierarchyType: 'Own', isGlobal: false },
-              { roleId: 'r-admin', roleName: 'Admin', applicationId: 'app-crm', applicationName: 'CRM', hierarchyType: 'Own', isGlobal: true },
+              { roleId: 'r-sales', roleName: 'Sales', applicationId: 'app-crm', applicationName: 'crm', applicationDisplayName: 'CRM', hierarchyType: 'Own', isGlobal: false, origins: [OWN] },
+              {
+                roleId: 'r-admin',
+                roleName: 'Admin',
+                applicationId: 'app-crm',
+                applicationName: 'crm',
+                applicationDisplayName: 'CRM',
+                hierarchyType: 'ByHierarchy',
+                isGlobal: true,
+                origins: [{ via: 'hierarchy', groupName: null, tenantName: 'Global' }],
+              },
             ],
           },
         ],
@@ -92,13 +112,30 @@ describe('UserDetailPage: general properties', { timeout: PAGE_TEST_TIMEOUT }, (
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/users');
   });
 
-  it('goes back along the trail the opening link carried', async () => {
+  it('goes back along the trail the opening link carried, its breadcrumbs those of its own route (the same after a reload)', async () => {
     await renderDetail({
       state: { breadcrumbs: [{ title: 'Groups', to: '/groups' }, { title: 'Accounting', to: '/groups/g1' }, { title: 'ana@example.com' }] },
     });
 
     expect(await screen.findByRole('link', { name: 'Back' })).toHaveAttribute('href', '/groups/g1');
-    expect(within(screen.getByRole('navigation', { name: 'Breadcrumbs' })).getByRole('link', { name: 'Accounting' })).toBeInTheDocument();
+    const trail = screen.getByRole('navigation', { name: 'Breadcrumbs' });
+    expect(within(trail).getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/users');
+    expect(within(trail).queryByRole('link', { name: 'Accounting' })).not.toBeInTheDocument();
+  });
+
+  it('sits under the application’s Users tab at /applications/{id}/users/{userId}, the application named as fetched', async () => {
+    await renderDetail({
+      route: '/applications/crm/users/u1',
+      pattern: '/applications/:applicationId/users/:id',
+      api: { 'GET /api/v1/admin/applications/crm': { id: 'crm', name: 'crm', displayName: 'CRM Suite' } },
+    });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'ana@example.com' })).toBeInTheDocument();
+    const trail = screen.getByRole('navigation', { name: 'Breadcrumbs' });
+    expect(within(trail).getByRole('link', { name: 'Applications' })).toHaveAttribute('href', '/applications');
+    expect(await within(trail).findByRole('link', { name: 'CRM Suite' })).toHaveAttribute('href', '/applications/crm/users');
+    expect(within(trail).getByText('ana@example.com')).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/applications/crm/users');
   });
 
   it('fills the form and shows what the directory owns read-only', async () => {
@@ -253,15 +290,76 @@ describe('UserDetailPage: Member of and Tenants', { timeout: PAGE_TEST_TIMEOUT }
     await waitFor(() => expect(sentTo(fetchMock, `GET ${BASE}/groups`)).toHaveLength(2));
   });
 
-  it('shows the tenant role badges, global roles in their own colour', async () => {
+  it('reaches every group: the picker searches on the server and loads the next page when scrolled to its end', async () => {
+    const groups = Array.from({ length: 120 }, (_, i) => groupRow({ id: `g${i + 1}`, name: `Group ${String(i + 1).padStart(3, '0')}` }));
+    const { fetchMock } = await renderDetail({
+      api: {
+        [`POST ${BASE}/groups`]: () => new Response(null, { status: 201 }),
+        'GET /api/v1/admin/groups': (request: Request) => {
+          const query = new URL(request.url).searchParams;
+          const search = (query.get('$search') ?? '').toLowerCase();
+          const matching = groups.filter((group) => group.name.toLowerCase().includes(search));
+          const skip = Number(query.get('skip') ?? 0);
+          return jsonResponse(list(matching.slice(skip, skip + Number(query.get('top'))), matching.length));
+        },
+      },
+    });
+    await screen.findByRole('link', { name: 'Accounting' });
+    fireEvent.click(screen.getByRole('button', { name: /Add to group/ }));
+    const dialog = await dialogWith('Add user to group');
+    const picker = within(dialog).getByRole('combobox', { name: 'Group' });
+    fireEvent.mouseDown(picker);
+    const pages = () => queriesTo(fetchMock, 'GET /api/v1/admin/groups').map((query) => [query.$search ?? '', query.skip, query.top, query.orderBy]);
+    await waitFor(() => expect(document.querySelector('.ant-select-item-option[title="Group 001"]')).not.toBeNull());
+    expect(pages()).toEqual([['', '0', '50', 'name asc']]);
+
+    // Scrolled to its end, the list asks for the next page once the previous one is in.
+    // The options' scrolling box (its class named after the list: ant-select-dropdown-list-holder).
+    const scrollToEnd = () => fireEvent.scroll(document.querySelector('.ant-select-dropdown [class*="list-holder"]')!);
+    const skips = () => pages().map((page) => page[1]);
+    await waitFor(() => {
+      scrollToEnd();
+      expect(skips()).toContain('50');
+    });
+    await waitFor(() => {
+      scrollToEnd();
+      expect(skips()).toContain('100');
+    });
+    await waitFor(() => expect(picker.closest('.ant-select')).not.toHaveClass('ant-select-loading'));
+    scrollToEnd();
+    scrollToEnd();
+    // All 120 are there: nothing more to ask for.
+    expect(pages()).toEqual([
+      ['', '0', '50', 'name asc'],
+      ['', '50', '50', 'name asc'],
+      ['', '100', '50', 'name asc'],
+    ]);
+
+    fireEvent.change(picker, { target: { value: 'group 119' } });
+    await waitFor(() => expect(pages().at(-1)).toEqual(['group 119', '0', '50', 'name asc']));
+    const found = await waitFor(() => {
+      const options = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')];
+      expect(options.map((option) => option.getAttribute('title'))).toEqual(['Group 119']);
+      return options[0]!;
+    });
+    fireEvent.click(found);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(screen.queryByText('Add user to group')).not.toBeInTheDocument());
+    expect(await bodiesTo(fetchMock, `POST ${BASE}/groups`)).toEqual([{ groupId: 'g119', permission: 'Reader' }]);
+  });
+
+  it('shows the tenant role badges with how each is held, global roles in their own colour', async () => {
     await renderDetail();
     fireEvent.click(await screen.findByRole('tab', { name: 'Tenants' }));
 
-    const sales = await screen.findByText('CRM: Sales');
-    const admin = screen.getByText('CRM: Admin');
+    const admin = (await screen.findByText('CRM: Admin')).closest('.role-tag')!;
+    // The Role access card shows Sales too: the Tenants tab's is in its table.
+    const sales = screen.getAllByText('CRM: Sales').find((name) => name.closest('tr'))!.closest('.role-tag')!;
     expect(sales.closest('tr')).toHaveTextContent('Acme');
-    expect(admin).toHaveAttribute('data-global', 'true');
-    expect(sales).toHaveAttribute('data-global', 'false');
+    expect(sales).toHaveTextContent('CRM: Sales · own name');
+    expect(admin).toHaveTextContent('CRM: Admin · inherited from Global');
+    expect(admin.closest('[data-global]')).toHaveAttribute('data-global', 'true');
+    expect(sales.closest('[data-global]')).toHaveAttribute('data-global', 'false');
     expect(admin.className).not.toBe(sales.className);
   });
 });
@@ -375,14 +473,16 @@ describe('UserDetailPage: role access', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
   it('removes an own badge alone; inherited badges cannot be removed', async () => {
     const { fetchMock } = await renderDetail({ api: { [`DELETE ${BASE}/roles/app-crm`]: crm } });
-    await screen.findByText('Sales (Acme)');
+    const sales = (await screen.findByText('(Acme)')).closest('.role-tag')!;
+    expect(sales).toHaveTextContent('CRM: Sales (Acme) · own name');
+    expect(screen.getByText('(Acme Group)').closest('.role-tag')).toHaveTextContent('CRM: Lead (Acme Group) · through the group Leads');
 
     expect(screen.queryByRole('button', { name: 'Remove the role Lead' })).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Remove the role Sales' }));
     fireEvent.click(within(await dialogWith('Remove the role Sales in CRM?')).getByRole('button', { name: 'Remove' }));
 
     await waitFor(() => expect(queriesTo(fetchMock, `DELETE ${BASE}/roles/app-crm`)).toEqual([{ roleId: 'r-sales', tenantId: 't1' }]));
-    expect(screen.getByText('Sales (Acme)')).toBeInTheDocument();
+    expect(screen.getByText('(Acme)')).toBeInTheDocument();
     expect(await screen.findByText('The role Sales has been removed')).toBeInTheDocument();
   });
 

@@ -77,7 +77,6 @@ export const de: TenantsPhrases = {
     addMember: 'Mitglied hinzufügen',
     revoke: 'Zugriff entziehen',
     revokeOf: 'Zugriff von {{name}} entziehen',
-    roleByHierarchy: '{{role}} (über die Hierarchie)',
   },
   identityType: {
     User: 'Benutzer',

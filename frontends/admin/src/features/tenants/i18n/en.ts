@@ -62,7 +62,7 @@ export const en = {
     cancel: 'Cancel',
     saved: 'Changes have been saved',
     changeParent: 'Change Parent Tenant',
-    changeParentConfirm: 'Are you sure you want to change this entity parent?',
+    changeParentConfirm: 'Are you sure you want to change the parent of this tenant?',
     changeParentWarning: 'This action can affect users permissions',
     unexpectedError: 'Unexpected error',
   },
@@ -79,7 +79,6 @@ export const en = {
     addMember: 'Add member',
     revoke: 'Revoke access',
     revokeOf: 'Revoke the access of {{name}}',
-    roleByHierarchy: '{{role}} (by hierarchy)',
   },
   identityType: {
     User: 'User',

@@ -77,7 +77,6 @@ export const es: TenantsPhrases = {
     addMember: 'Añadir miembro',
     revoke: 'Revocar acceso',
     revokeOf: 'Revocar el acceso de {{name}}',
-    roleByHierarchy: '{{role}} (por jerarquía)',
   },
   identityType: {
     User: 'Usuario',

@@ -77,7 +77,6 @@ export const fr: TenantsPhrases = {
     addMember: 'Ajouter un membre',
     revoke: 'Révoquer l’accès',
     revokeOf: 'Révoquer l’accès de {{name}}',
-    roleByHierarchy: '{{role}} (par hiérarchie)',
   },
   identityType: {
     User: 'Utilisateur',

@@ -77,7 +77,6 @@ export const it: TenantsPhrases = {
     addMember: 'Aggiungi membro',
     revoke: 'Revoca accesso',
     revokeOf: 'Revoca l’accesso di {{name}}',
-    roleByHierarchy: '{{role}} (per gerarchia)',
   },
   identityType: {
     User: 'Utente',

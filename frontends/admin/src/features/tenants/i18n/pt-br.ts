@@ -77,7 +77,6 @@ export const ptBR: TenantsPhrases = {
     addMember: 'Adicionar membro',
     revoke: 'Revogar acesso',
     revokeOf: 'Revogar o acesso de {{name}}',
-    roleByHierarchy: '{{role}} (por hierarquia)',
   },
   identityType: {
     User: 'Usuário',

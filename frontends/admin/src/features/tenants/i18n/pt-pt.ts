@@ -77,7 +77,6 @@ export const ptPT: TenantsPhrases = {
     addMember: 'Adicionar membro',
     revoke: 'Revogar acesso',
     revokeOf: 'Revogar o acesso de {{name}}',
-    roleByHierarchy: '{{role}} (por hierarquia)',
   },
   identityType: {
     User: 'Utilizador',

@@ -27,7 +27,7 @@ describe('tenants phrases', () => {
     expect(en.form.newTitle).toBe('New Entity');
     expect(en.form.titleRequired).toBe('Please enter a title');
     expect(en.form.areaRequired).toBe('Area is required');
-    expect(en.detail.changeParentConfirm).toBe('Are you sure you want to change this entity parent?');
+    expect(en.detail.changeParentConfirm).toBe('Are you sure you want to change the parent of this tenant?');
     expect(en.detail.changeParentWarning).toBe('This action can affect users permissions');
     expect(en.detail.unexpectedError).toBe('Unexpected error');
     expect(en.detail.saved).toBe('Changes have been saved');
