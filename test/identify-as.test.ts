@@ -334,6 +334,17 @@ describe('Identify As: a God user signed in as another user, end to end', functi
     expect((await api('POST', '/api/v1/profile/totp', portal.access_token, { password: PASSWORD })).body.code).to.equal('identifyAs.not_while_impersonating');
     const rights = await fetch(`${server.url}/api/v1/profile/excerciseRights`, { method: 'POST', headers: { authorization: `Bearer ${portal.access_token}` } });
     expect(rights.status).to.equal(403);
+    // Nor their names, language or current company: the profile reads, and refuses every change.
+    const tom = idOf('tom@example.com');
+    const [before] = await db(`SELECT first_name, last_name, language, language_chosen_on, current_company_id FROM users WHERE id = $1`, [tom]);
+    expect((await api('GET', '/api/v1/profile', portal.access_token)).status).to.equal(200);
+    const rename = await api('PUT', '/api/v1/profile', portal.access_token, { firstName: 'Hacked', lastName: 'ByGod', language: 'de' });
+    expect(rename.status, JSON.stringify(rename.body)).to.equal(403);
+    expect(rename.body.code).to.equal('identifyAs.not_while_impersonating');
+    const company = await api('PUT', '/api/v1/profile/currentCompany', portal.access_token, { tenantId: '00000000-0000-4000-8000-000000000001' });
+    expect(company.status, JSON.stringify(company.body)).to.equal(403);
+    expect(company.body.code).to.equal('identifyAs.not_while_impersonating');
+    expect(await db(`SELECT first_name, last_name, language, language_chosen_on, current_company_id FROM users WHERE id = $1`, [tom])).to.deep.equal([before]);
 
     const ada = await graceAs('ada@example.com');
     const console = await silently(ada.browser, 'admin-console', CONSOLE_SCOPE);

@@ -358,6 +358,14 @@ describe('operation requests', function () {
       expect(auto.body.status).to.equal('Applied');
       expect(await ownRoles(user.id, sibling.id)).to.deep.equal(['Reader']);
     });
+
+    it('refuses an auto-approved request giving roles to its own requester before storing anything (403, not a rolled-back request)', async () => {
+      const self = await admin('post', '', body(sibling, w.callers.admin.id, [role('Reader').id], { autoApprove: true }));
+      expect(self.status, JSON.stringify(self.body)).to.equal(403);
+      expect(self.body.code).to.equal('access.own_request_target');
+      expect(await db().query('SELECT status FROM operation_requests WHERE user_id = $1', [w.callers.admin.id])).to.deep.equal([]);
+      expect(await ownRoles(w.callers.admin.id, sibling.id)).to.deep.equal([]);
+    });
   });
 
   describe('what may be requested', () => {

@@ -177,7 +177,11 @@ export class OperationRequestsService {
     const identity: Identity = { type: body.identityType, id: body.identityId };
     const target = await this.checkTarget(actor, body.tenantId, identity);
     const roles = await this.checkRoles(this.db, body.roles);
-    if (body.autoApprove && !mayApprove(actor, body.tenantId)) throw new AppError('operationRequests.auto_approve_forbidden', 403);
+    if (body.autoApprove) {
+      if (!mayApprove(actor, body.tenantId)) throw new AppError('operationRequests.auto_approve_forbidden', 403);
+      // Auto-approving is approving: never roles for oneself or one's group, refused before anything is stored.
+      assertMayDecide(actor, { tenant_id: body.tenantId, created_by_id: null, identity_type: identity.type, identity_id: identity.id });
+    }
     const type = body.type ?? 'Permission';
     const id = await this.db.transaction(async (em) => {
       const created = await insertRequest(em, {

@@ -33,11 +33,13 @@ export function profileRoutes(
 
   bind(router, routes.get, async ({ ctx }) => me.get(ctx.state.accountId as string));
 
-  bind(router, routes.update, async ({ ctx, body }) => me.update(ctx.state.accountId as string, body));
+  // The names, the language and the current company are the user's own choices: a God user signed
+  // in as them reads them, never changes them (nothing would tell the user it was not them).
+  bind(router, routes.update, notWhileActing(async ({ ctx, body }) => me.update(ctx.state.accountId as string, body)));
 
   bind(router, routes.tenants, async ({ ctx, query }) => me.companies(ctx.state.accountId as string, query));
 
-  bind(router, routes.setCurrentCompany, async ({ ctx, body }) => me.chooseCompany(ctx.state.accountId as string, body.tenantId));
+  bind(router, routes.setCurrentCompany, notWhileActing(async ({ ctx, body }) => me.chooseCompany(ctx.state.accountId as string, body.tenantId)));
 
   // The password and the second factor are the user's own: never changed by a God user signed in as them.
   bind(router, routes.resetPassword, notWhileActing(async ({ ctx, params }) => service.requestPasswordReset(ctx.state.accountId as string, params.name, ctx.state.language as string)));
