@@ -43,6 +43,7 @@ users:
     memberships: [{ tenant: Zeta, application: '1', roles: [User] }]
   - { userName: paul@example.com, firstName: Paul, lastName: Roy, area: Default, language: en, password: '${PASSWORD}' }
   - { userName: rita@example.com, firstName: Rita, lastName: Sousa, area: Default, language: en, password: '${PASSWORD}' }
+  - { userName: lena@example.com, firstName: Lena, lastName: Berg, area: Default, language: fr, password: '${PASSWORD}' }
   - userName: sara@example.com
     area: Default
     language: fr
@@ -218,6 +219,22 @@ describe('profile API: /api/v1/profile, its companies and the current_company cl
       const { id_token } = await signIn(server, 'rita@example.com', 'crm', 'openid profile');
 
       expect(decodeJwt(id_token)).to.include({ given_name: 'Margarida', family_name: 'Sousa', name: 'Margarida Sousa', locale: 'pt-PT' });
+    });
+
+    it('marks the language as chosen (locale_chosen) only once the person changes it, so the SPAs switch to it at sign-in on any device', async () => {
+      const claims = async () => decodeJwt((await signIn(server, 'lena@example.com', 'crm', 'openid profile')).id_token);
+
+      // The language the account was given: the tokens say it, not that she chose it.
+      expect(await claims()).to.include({ locale: 'fr' }).and.not.have.property('locale_chosen');
+      // Saving her names with that same language is no choice of language.
+      expect((await as('lena@example.com', 'PUT', '', { firstName: 'Lena', lastName: 'Berg-Holm', language: 'fr' })).status).to.equal(200);
+      expect(await claims()).to.include({ family_name: 'Berg-Holm', locale: 'fr' }).and.not.have.property('locale_chosen');
+
+      expect((await as('lena@example.com', 'PUT', '', { firstName: 'Lena', lastName: 'Berg-Holm', language: 'de' })).status).to.equal(200);
+      expect(await claims()).to.include({ locale: 'de', locale_chosen: true });
+      // Once hers, it stays hers, back to French included.
+      expect((await as('lena@example.com', 'PUT', '', { firstName: 'Lena', lastName: 'Berg-Holm', language: 'fr' })).status).to.equal(200);
+      expect(await claims()).to.include({ locale: 'fr', locale_chosen: true });
     });
   });
 

@@ -309,6 +309,24 @@ describe('the portal’s self-service area in a real browser', function () {
     expect(await card.getByRole('button', { name: /Accepter/ }).count()).to.equal(0);
     await atEachWidth(page, 'disclaimers-accepted');
   });
+
+  it('the language she chose follows her: an English browser elsewhere signs in and the portal speaks French', async () => {
+    const elsewhere = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+    try {
+      const phone = await elsewhere.newPage();
+      await phone.goto(`${base}/profile`);
+      await phone.waitForURL(/\/account\/login\?interaction=/, { timeout: 30_000 });
+      // Before she is known, the browser's language.
+      await phone.getByLabel('User', { exact: true }).fill('nora@example.com');
+      await phone.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await phone.getByRole('button', { name: 'Log in' }).click();
+      await phone.getByRole('heading', { name: 'Votre profil', level: 1 }).waitFor({ timeout: 30_000 });
+      expect(await phone.evaluate('document.documentElement.lang')).to.match(/^fr/);
+      await shot(phone, 'language-elsewhere', { viewport: true });
+    } finally {
+      await elsewhere.close();
+    }
+  });
 });
 
 /** The element lies inside the window, below the top bar that stays over the page. */

@@ -36,6 +36,8 @@ export { DEFAULT_PASSWORD_POLICY, passwordChecks } from './password/password-pol
 export type { PasswordCheck, PasswordCheckName, PasswordPolicy } from './password/password-policy';
 export type { FormatDateTimeOptions } from './format/date-time';
 export { changeLanguage, createI18n } from './i18n/create-i18n';
+export { applyChosenLanguage, chosenLanguage } from './i18n/chosen-language';
+export type { LanguageClaims } from './i18n/chosen-language';
 export type { CreateI18nOptions, NamespaceResources } from './i18n/create-i18n';
 export {
   DEFAULT_LANGUAGE,

@@ -238,6 +238,27 @@ describe('AuthService sign-in and sign-out', () => {
     expect(await auth.completeSignIn()).toBe('/');
   });
 
+  it('hands the signed-in user to onSignedIn before returning, and a failure there does not undo the sign-in', async () => {
+    const manager = fakeUserManager(store, new FakeProvider());
+    const seen: string[] = [];
+    const onSignedIn = vi.fn(async (signedIn: User) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen.push(signedIn.profile.sub);
+    });
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage, onSignedIn });
+    manager.signinCallback.mockResolvedValueOnce(makeUser({}, { state: { returnTo: '/profile' } }));
+
+    expect(await auth.completeSignIn()).toBe('/profile');
+    // Awaited: the page it returns to already has what onSignedIn did.
+    expect(seen).toEqual(['user-1']);
+
+    onSignedIn.mockRejectedValueOnce(new Error('phrases unreachable'));
+    manager.signinCallback.mockResolvedValueOnce(makeUser({ sub: 'user-2' }, { state: { returnTo: '/apps' } }));
+    // The sign-in still completes, to the page it came from.
+    expect(await auth.completeSignIn()).toBe('/apps');
+    expect(onSignedIn).toHaveBeenCalledTimes(2);
+  });
+
   it('leaves the answer of a silent sign-in, in its hidden frame, to the window that opened the frame', async () => {
     const manager = fakeUserManager(store, new FakeProvider());
     const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined), storage: localStorage });

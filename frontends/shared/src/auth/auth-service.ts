@@ -70,6 +70,8 @@ export interface AuthServiceOptions {
    * sign-in finds the provider session over rather than racing the sign-out.
    */
   signOutSettleMs?: number;
+  /** Runs after a redirect sign-in completes, before the page returns (e.g. the chosen language). */
+  onSignedIn?: (user: User) => Promise<void> | void;
 }
 
 /** A token this close to its end is renewed rather than used (oidc-client-ts warns 60 s ahead). */
@@ -109,8 +111,8 @@ export class AuthService implements OidcAuth {
   private signingInAgain: Promise<User | null> | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly cleanups: Array<() => void> = [];
-  private readonly options: Required<Omit<AuthServiceOptions, 'storage' | 'window'>> &
-    Pick<AuthServiceOptions, 'storage' | 'window'>;
+  private readonly options: Required<Omit<AuthServiceOptions, 'storage' | 'window' | 'onSignedIn'>> &
+    Pick<AuthServiceOptions, 'storage' | 'window' | 'onSignedIn'>;
   private readonly signedInAtKey: string;
   private readonly signedOutAtKey: string;
 
@@ -225,6 +227,12 @@ export class AuthService implements OidcAuth {
     this.options.storage?.removeItem(this.signedOutAtKey);
     this.writeSignedInAt(user.profile.sub);
     this.setUser(user);
+    // A failure here (the language's phrases not loading, say) must not undo the sign-in.
+    try {
+      await this.options.onSignedIn?.(user);
+    } catch {
+      // The interface stays in the language it had.
+    }
     return safeReturnTo((user.state as { returnTo?: unknown } | undefined)?.returnTo, this.options.callbackPath);
   }
 

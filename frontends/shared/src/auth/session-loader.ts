@@ -1,3 +1,4 @@
+import { applyChosenLanguage } from '../i18n/chosen-language';
 import { AuthService } from './auth-service';
 import { createTokenLock, TOKEN_REFRESH_LOCK } from './token-lock';
 import { createUserManager, type OidcClientSettings, type UserManagerPlacement } from './user-manager';
@@ -36,6 +37,8 @@ export function createSessionLoader<Config>(options: SessionLoaderOptions<Config
         storageKeyPrefix: options.storageKeyPrefix,
         storage: window.localStorage,
         window,
+        // The language the person chose in their profile follows them to this device.
+        onSignedIn: (user) => applyChosenLanguage(user.profile),
       });
       await auth.initialize();
       return { auth, config };

@@ -105,6 +105,13 @@ export class User {
   /** Preferred language (one of LANGUAGES). */
   @Varchar('language', 10, { default: 'fr' })
   language: string;
+  /**
+   * When the person chose `language` in their own profile; null while it is the one an
+   * administrator, an import or the bootstrap gave the account. Only a chosen language follows the
+   * person to every device at sign-in (the `locale_chosen` claim).
+   */
+  @Timestamp('language_chosen_on', { nullable: true })
+  languageChosenOn: Date | null;
   @Uuid('area_id')
   areaId: string;
   @ManyToOne(() => Area, { onDelete: 'RESTRICT', nullable: false })

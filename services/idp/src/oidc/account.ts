@@ -12,6 +12,8 @@ export interface AccountRow {
   first_name: string | null;
   last_name: string | null;
   language: string;
+  /** The person chose `language` in their own profile (not an administrator's pick or the default). */
+  language_chosen: boolean;
   internal_category: string | null;
   area_name: string | null;
   groups: string[];
@@ -19,7 +21,7 @@ export interface AccountRow {
 
 const ACCOUNT_SQL = `
   SELECT u.id, u.user_name, u.email, u.email_verified, u.first_name, u.last_name, u.language,
-         u.internal_category, a.name AS area_name,
+         u.language_chosen_on IS NOT NULL AS language_chosen, u.internal_category, a.name AS area_name,
          COALESCE((SELECT array_agg(g.name ORDER BY g.name) FROM group_members gm JOIN groups g ON g.id = gm.group_id
                     WHERE gm.user_id = u.id), '{}') AS groups
     FROM users u LEFT JOIN areas a ON a.id = u.area_id
@@ -29,7 +31,11 @@ const ACCOUNT_SQL = `
 export const CLAIMS = {
   /** `act` (RFC 8693): the God user acting, in a session signed in as another user (Identify As). */
   openid: ['sub', 'act'],
-  profile: ['name', 'given_name', 'family_name', 'locale', 'area', 'internal_category'],
+  /**
+   * `locale_chosen`: true when the person chose `locale` in their own profile; the product's SPAs
+   * then switch to it at sign-in on any device (absent for a language an administrator gave).
+   */
+  profile: ['name', 'given_name', 'family_name', 'locale', 'locale_chosen', 'area', 'internal_category'],
   email: ['email', 'email_verified'],
   roles: ['roles', 'groups'],
   /** The company (tenant) the user works for now, chosen in the portal: `{ id, title, roles }`, roles being those the user holds there in the requesting application. */
@@ -134,6 +140,7 @@ export function accountFinder(directory: AccountDirectory, registry: ClientRegis
           given_name: row.first_name ?? undefined,
           family_name: row.last_name ?? undefined,
           locale: row.language,
+          locale_chosen: row.language_chosen || undefined,
           email: row.email,
           email_verified: row.email_verified,
           area: row.area_name ?? undefined,

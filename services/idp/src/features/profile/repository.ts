@@ -72,7 +72,12 @@ export async function findMyProfile(db: Db, userId: string): Promise<MyProfileRo
 /** Stores the names and the preferred language the user chose; false when the account is gone. */
 export async function updateMyProfile(db: Db, userId: string, changes: { firstName: string; lastName: string; language: string }): Promise<boolean> {
   const [, updated] = await db.query(
-    'UPDATE users SET first_name = $2, last_name = $3, language = $4, modified_on = now(), modified_by_id = $1 WHERE id = $1',
+    // A language the person changes is theirs from then on (language_chosen_on); saving the form
+    // with the language an administrator gave the account leaves it the administrator's.
+    `UPDATE users SET first_name = $2, last_name = $3, language = $4::varchar,
+            language_chosen_on = CASE WHEN language IS DISTINCT FROM $4::varchar THEN now() ELSE language_chosen_on END,
+            modified_on = now(), modified_by_id = $1
+      WHERE id = $1`,
     [userId, changes.firstName, changes.lastName, changes.language],
   );
   return Boolean(updated);
