@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PRODUCT_APPLICATIONS } from '../support/bootstrap.js';
-import { ADMIN_PASSWORD, launchChromium, startProduct, type RunningProduct } from '../support/product.js';
+import { ADMIN_PASSWORD, launchChromium, loaded, settle, startProduct, type RunningProduct } from '../support/product.js';
 
 const ADMIN = 'admin@gatehouse.local';
 
@@ -89,6 +89,20 @@ async function watch(context: BrowserContext): Promise<string[]> {
   return problems;
 }
 
+/** Hrefs of the page's links that start with `prefix`, in page order. */
+async function linksTo(page: Page, prefix: string): Promise<string[]> {
+  return page.locator(`a[href^="${prefix}"]`).evaluateAll((links) => links.map((link) => (link as unknown as { getAttribute(name: string): string }).getAttribute('href')));
+}
+
+/** Opens `path` and waits until its heading shows, its calls have answered and its animations ended. */
+async function visit(page: Page, base: string, path: string): Promise<void> {
+  await page.goto(`${base}${path}`);
+  await page.locator('h1').first().waitFor({ timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  await loaded(page);
+  await settle(page);
+}
+
 async function signIn(page: Page): Promise<void> {
   await page.waitForURL(/\/account\/login\?interaction=/, { timeout: 30_000 });
   await page.getByLabel('User', { exact: true }).fill(ADMIN);
@@ -141,6 +155,67 @@ describe('security: the SPAs run under a CSP without unsafe-inline', function ()
     // A function, not a string: the page's policy refuses the `eval` a string's polling needs.
     await page.waitForFunction(bodyScrolls);
     expect(problems).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('walks every screen of the portal and the console: no refusal of the policy, no console error, nothing thrown', async function () {
+    this.timeout(600_000);
+    const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1366, height: 900 } });
+    const problems = await watch(context);
+    const page = await context.newPage();
+    await page.goto(`${product.base}/admin/`);
+    await signIn(page);
+    await page.getByRole('heading', { name: /Welcome/ }).waitFor({ timeout: 30_000 });
+    await loaded(page);
+
+    // A group to open: the console's own call, with its token.
+    const stored = (await page.evaluate('Object.keys(localStorage).filter((key) => key.startsWith("oidc.user:")).map((key) => localStorage.getItem(key))')) as string[];
+    const token = (JSON.parse(stored[0]!) as { access_token: string }).access_token;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${product.base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(res.status, `${method} ${path}`).to.be.below(300);
+      return (await res.json()) as { items?: Array<{ id: string; name: string }>; id?: string };
+    };
+    const areas = await call('GET', '/api/v1/admin/areas');
+    const defaultArea = areas.items!.find((area) => area.name === 'Default')!;
+    const group = await call('POST', '/api/v1/admin/groups', { name: 'Field engineers', description: 'On the road', areaId: defaultArea.id });
+
+    const visited: string[] = [];
+    const open = async (path: string) => {
+      await visit(page, product.base, path);
+      visited.push(path);
+    };
+    // The console: every page of the menu, then a detail of each kind with its tabs.
+    for (const path of ['/admin/', '/admin/users', '/admin/groups', '/admin/applications', '/admin/logs', '/admin/areas', '/admin/tenants', '/admin/permissions', '/admin/pats', '/admin/control-pats', '/admin/inspector', '/admin/twomodeauth', '/admin/rightsRequests', '/admin/securityConfig', '/admin/permissions/users/check']) {
+      await open(path);
+    }
+    await open('/admin/users');
+    const users = await linksTo(page, '/admin/users/');
+    expect(users, 'the users list links its users').to.not.be.empty;
+    await open(users[0]!);
+    await open(`/admin/groups/${group.id}`);
+    await open(`/admin/permissions/${group.id}`);
+    await open('/admin/tenants');
+    const tenants = await linksTo(page, '/admin/tenants/');
+    expect(tenants, 'the tenants list links its tenants').to.not.be.empty;
+    await open(tenants[0]!);
+    await open('/admin/applications/crm');
+    await open('/admin/applications/crm/roles');
+    const roles = (await linksTo(page, '/admin/applications/crm/roles/')).filter((href) => !href.endsWith('/roles/'));
+    expect(roles, 'the roles tab links its roles').to.not.be.empty;
+    await open(roles[0]!);
+    await open('/admin/applications/crm/users');
+    // The portal: every page of a user who is also a consultant and a service manager.
+    for (const path of ['/', '/profile', '/rights', '/disclaimers', '/clients', '/service-manager', '/home/companies/select']) {
+      await open(path);
+    }
+
+    console.log(`      ${visited.length} screens walked, ${problems.length} problems`);
+    expect(problems, problems.join('\n')).to.deep.equal([]);
     await context.close();
   });
 
