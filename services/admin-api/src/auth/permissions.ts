@@ -5,10 +5,10 @@ import { callerOf } from './koa-admin-auth.js';
 export { ENDPOINT_ROLES, SIGNED_IN, rolesAllow, type EndpointName } from '@gatehouse/contracts';
 import { ENDPOINT_ROLES, SIGNED_IN, acceptsPortalToken, rolesAllow, type EndpointName } from '@gatehouse/contracts';
 
-/** Who manages an account, by what it holds (users/service.ts assertMayManage). */
+/** Who manages an account, by what it holds (core access/policy.ts mayManageIdentity). */
 const RANK =
   'an account holding Identity roles other than User: Administrator and God (an AreaAdministrator account: also an AreaAdministrator of all its areas); a God account: God';
-/** Who fills a group, by the tenant roles its members get (groups/service.ts assertMayGrantGroupRoles). */
+/** Who fills a group, by the tenant roles its members get (core access/policy.ts mayGrantRoles, mayChangeGroupMembers). */
 const GROUP_ROLES = 'a group holding Identity application roles: Administrator and God; holding the God role: God';
 
 /**
