@@ -3,6 +3,7 @@ import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeAuth, jsonResponse, renderApp } from './test-utils';
 import { ENTRY_DELAY_MS } from './auth/RequireAdmin';
+import { ENTERED_AT_KEY } from './auth/entry-time';
 
 /** The paths of the requests the console sent. */
 function askedPaths(fetchMock: { mock: { calls: unknown[][] } }): string[] {
@@ -82,6 +83,38 @@ describe('entry rule', () => {
       expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it('counts the splash from the first request for the console when a sign-in came in between: back from it, no splash is left', async () => {
+    ownClock();
+    try {
+      // The person asked for the console 2 minutes ago; the sign-in took them away and back.
+      sessionStorage.setItem(ENTERED_AT_KEY, String(Date.now() - 120_000));
+      // A minute's splash: counted from this page's load, it would outlast the test's wait.
+      await renderApp({ roles: ['Administrator'], delayMs: 60_000, delayFrom: performance.now() });
+
+      expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Admin' })).toBeInTheDocument();
+      // Used once: the next visit gets its own splash.
+      expect(sessionStorage.getItem(ENTERED_AT_KEY)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+      sessionStorage.clear();
+    }
+  });
+
+  it('notes when a visitor first asked for the console before sending them to the sign-in, and keeps the first note', async () => {
+    try {
+      const auth = new FakeAuth(null);
+      const before = Date.now();
+      await renderApp({ auth });
+
+      await waitFor(() => expect(auth.signIn).toHaveBeenCalled());
+      const noted = Number(sessionStorage.getItem(ENTERED_AT_KEY));
+      expect(noted).toBeGreaterThanOrEqual(before);
+      expect(noted).toBeLessThanOrEqual(Date.now());
+    } finally {
+      sessionStorage.clear();
     }
   });
 

@@ -11,6 +11,7 @@ import { useEntryPrefetch } from '../shell/entry-prefetch';
 import { IDENTITY_URL } from '../routes';
 import { useAuth, useAuthUser } from './auth-context';
 import { mayEnterConsole } from './console-access';
+import { forgetEntry, noteEntry, readEntry } from './entry-time';
 
 /** The spec's delay before the console's content appears (the splash shows meanwhile). */
 export const ENTRY_DELAY_MS = 1000;
@@ -50,19 +51,26 @@ export interface RequireAdminProps {
  * The console's entry rule: nobody signed in goes to the provider's sign-in (and comes back to
  * this page); a signed-in user whose roles open no page of the console is told so and goes to the
  * identity URL; the others see their part of the console once `/me` has answered and the spec's
- * one-second splash is over.
+ * one-second splash is over, counted from when they first asked for the console in this tab (the
+ * sign-in in between, if any, took longer than that).
  */
 export function RequireAdmin({ children, delayMs = ENTRY_DELAY_MS, delayFrom = 0, leave = leaveConsole }: RequireAdminProps) {
   const { t } = useTranslation('admin');
   const auth = useAuth();
   const user = useAuthUser();
-  const delayPassed = useDelayPassed(delayMs, delayFrom);
+  // From the page's load, or from the person's first request for the console when a sign-in came in between.
+  const [from] = useState(() => Math.min(delayFrom, readEntry() ?? delayFrom));
+  const delayPassed = useDelayPassed(delayMs, from);
   // Roles come from the API (the server's view), not from token claims.
   const me = useMeQuery(undefined, { skip: !user });
   // 403 from /me: the API itself refuses this user the console.
   const refused = (me.data && !mayEnterConsole(me.data.roles)) || statusOf(me.error) === 403;
   useEntryPrefetch(refused ? undefined : me.data);
   const { ended, returnTo, error: signInError } = useSignInRedirect(auth, user);
+  useEffect(() => {
+    if (user) forgetEntry();
+    else if (!ended) noteEntry();
+  }, [user, ended]);
 
   useEffect(() => {
     if (refused) leave(IDENTITY_URL);
