@@ -1,4 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
+import { webcrypto } from 'node:crypto';
 import { afterEach } from 'vitest';
 
 /**
@@ -43,6 +44,15 @@ export function stubResizeObserver(): void {
   });
 }
 
+/**
+ * A window of Vitest's vm pools has jsdom's `crypto`, without `subtle`, which the apps hash with
+ * (the avatar address); browsers and Node.js have it: Node's Web Crypto stands in.
+ */
+export function stubSubtleCrypto(): void {
+  if (globalThis.crypto?.subtle) return;
+  Object.defineProperty(globalThis, 'crypto', { configurable: true, writable: true, value: webcrypto });
+}
+
 export interface SpaTestOptions {
   /** The window width (px) each test after the first starts from; the first has jsdom's 1024. */
   width: number;
@@ -66,6 +76,7 @@ export function setUpSpaTests({ width }: SpaTestOptions): void {
   configure({ asyncUtilTimeout: ASYNC_WAIT_MS });
   stubMatchMedia();
   stubResizeObserver();
+  stubSubtleCrypto();
   afterEach(() => {
     cleanup();
     localStorage.clear();
