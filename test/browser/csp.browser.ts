@@ -219,6 +219,30 @@ describe('security: the SPAs run under a CSP without unsafe-inline', function ()
     await context.close();
   });
 
+  it('shows a dashboard chart’s tooltip under the policy, the marker in the point’s colour', async () => {
+    const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1366, height: 900 } });
+    const problems = await watch(context);
+    const page = await context.newPage();
+    await page.goto(`${product.base}/admin/`);
+    await signIn(page);
+    // The sign-in just made is a point of the sign-ins chart.
+    const chart = page.locator('.report__chart canvas').first();
+    await chart.waitFor({ timeout: 60_000 });
+    const box = (await chart.boundingBox())!;
+    const tooltip = page.locator('.g2-tooltip');
+    // Across the plot from left to right until the chart answers with its tooltip.
+    for (let x = 0.1; x < 1 && !(await tooltip.isVisible()); x += 0.1) {
+      await page.mouse.move(box.x + box.width * x, box.y + box.height * 0.5);
+      await page.waitForTimeout(150);
+    }
+    await tooltip.waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await tooltip.locator('.g2-tooltip-list-item-name-label').first().textContent()).to.match(/Sign-ins|Administrators|Users/);
+    const marker = tooltip.locator('.g2-tooltip-list-item-marker').first();
+    expect(await marker.evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor)).to.match(/^rgb/);
+    expect(problems, problems.join('\n')).to.deep.equal([]);
+    await context.close();
+  });
+
   it('styles the security configuration’s YAML editor through the nonce', async () => {
     const context = await browser.newContext({ locale: 'en-GB' });
     const problems = await watch(context);
