@@ -1,5 +1,5 @@
 import { changeLanguage } from '@gatehouse/frontend-shared';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
@@ -69,7 +69,8 @@ describe('portal routes', () => {
     // The first visit compiles the lazy chunks (home, shell): slower than the default wait.
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Jane Doe' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Gatehouse home' })).toBeInTheDocument();
-    expect(document.title).toBe('Gatehouse');
+    // The page names the tab in an effect, which React may run just after the heading shows.
+    await waitFor(() => expect(document.title).toBe('Gatehouse'));
   });
 
   it('keeps the home and its loaded applications when the language changes', async () => {
