@@ -3,6 +3,7 @@ export type { LocalizedConfigProviderProps } from './antd/LocalizedConfigProvide
 export { loadAntdLocale } from './antd/antd-locale';
 export { apiErrorMessage } from './api/error-message';
 export { productBasePath, productPath } from './base-path';
+export { tabStorage, type TabStorage } from './tab-storage';
 export { ApiError, apiErrorFromBody, fetchJson, NOT_FOUND_MESSAGE, UNKNOWN_ERROR_MESSAGE } from './api/fetch-json';
 export { errorBodyOf, fieldErrorBodies, parseErrorBody, readErrorBody } from './api/error-body';
 export type { ErrorBody, FieldErrorBody } from './api/error-body';

@@ -1,3 +1,5 @@
+import { tabStorage, type TabStorage } from '@gatehouse/frontend-shared';
+
 /**
  * When the person asked for the console in this tab before a sign-in took them away: the spec's
  * one-second splash counts from there, so coming back from the sign-in (which took longer than a
@@ -5,18 +7,10 @@
  */
 export const ENTERED_AT_KEY = 'gatehouse.admin.enteredAt';
 
-type EntryStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-
-function sessionStore(): EntryStorage | undefined {
-  try {
-    return globalThis.sessionStorage ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
+type EntryStorage = TabStorage;
 
 /** Notes the moment of the first request for the console before a sign-in (a later one keeps the first). */
-export function noteEntry(storage: EntryStorage | undefined = sessionStore(), now: number = Date.now()): void {
+export function noteEntry(storage: EntryStorage | undefined = tabStorage(), now: number = Date.now()): void {
   try {
     if (!storage?.getItem(ENTERED_AT_KEY)) storage?.setItem(ENTERED_AT_KEY, String(now));
   } catch {
@@ -28,7 +22,7 @@ export function noteEntry(storage: EntryStorage | undefined = sessionStore(), no
  * The noted entry as a `performance.now()` reading of this page (negative: before it loaded);
  * undefined when none was noted.
  */
-export function readEntry(storage: EntryStorage | undefined = sessionStore()): number | undefined {
+export function readEntry(storage: EntryStorage | undefined = tabStorage()): number | undefined {
   try {
     const noted = Number(storage?.getItem(ENTERED_AT_KEY));
     if (!Number.isFinite(noted) || noted <= 0) return undefined;
@@ -40,7 +34,7 @@ export function readEntry(storage: EntryStorage | undefined = sessionStore()): n
 }
 
 /** Forgets the noted entry once the person is signed in: a later visit gets its own splash. */
-export function forgetEntry(storage: EntryStorage | undefined = sessionStore()): void {
+export function forgetEntry(storage: EntryStorage | undefined = tabStorage()): void {
   try {
     storage?.removeItem(ENTERED_AT_KEY);
   } catch {

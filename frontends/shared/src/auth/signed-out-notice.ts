@@ -1,3 +1,5 @@
+import { tabStorage, type TabStorage } from '../tab-storage';
+
 /**
  * "Login has successfully ended": a sign-out in this tab leaves a note that the sign-in page it
  * ends on reads once. The note lives in this tab's session storage only, and says nothing about
@@ -5,19 +7,10 @@
  */
 export const SIGNED_OUT_NOTICE_KEY = 'gatehouse.signedOutNotice';
 
-type NoticeStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-
-// Reading `sessionStorage` throws when the browser blocks site data: the notice is then not shown.
-function sessionStore(): NoticeStorage | undefined {
-  try {
-    return globalThis.sessionStorage ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
+type NoticeStorage = TabStorage;
 
 /** Notes that this tab is signing out. */
-export function noteSignedOut(storage: NoticeStorage | undefined = sessionStore()): void {
+export function noteSignedOut(storage: NoticeStorage | undefined = tabStorage()): void {
   try {
     storage?.setItem(SIGNED_OUT_NOTICE_KEY, '1');
   } catch {
@@ -26,7 +19,7 @@ export function noteSignedOut(storage: NoticeStorage | undefined = sessionStore(
 }
 
 /** Whether this tab has just signed out (the note stays until `forgetSignedOut`). */
-export function hasSignedOutNotice(storage: NoticeStorage | undefined = sessionStore()): boolean {
+export function hasSignedOutNotice(storage: NoticeStorage | undefined = tabStorage()): boolean {
   try {
     return storage?.getItem(SIGNED_OUT_NOTICE_KEY) === '1';
   } catch {
@@ -35,7 +28,7 @@ export function hasSignedOutNotice(storage: NoticeStorage | undefined = sessionS
 }
 
 /** The notice was shown: a later visit of the sign-in page does not show it again. */
-export function forgetSignedOut(storage: NoticeStorage | undefined = sessionStore()): void {
+export function forgetSignedOut(storage: NoticeStorage | undefined = tabStorage()): void {
   try {
     storage?.removeItem(SIGNED_OUT_NOTICE_KEY);
   } catch {

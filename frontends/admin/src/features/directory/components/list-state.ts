@@ -1,3 +1,4 @@
+import { tabStorage } from '@gatehouse/frontend-shared';
 import { useCallback, useState } from 'react';
 import type { ListQuery, ListResult } from '../../../api/admin-api';
 
@@ -27,13 +28,7 @@ export const LIST_STORAGE_KEYS = {
 
 // Per tab: coming back from a detail page finds the list as it was left, while a new tab (or a
 // colleague on the same computer the next day) starts from the defaults.
-function storage(): Storage | undefined {
-  try {
-    return globalThis.sessionStorage ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
+const storage = tabStorage;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
