@@ -114,6 +114,7 @@ async function createDatabase(prefix: string): Promise<{ name: string; url: stri
   const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: SERVER_URL });
+    client.on('error', (error) => console.error(`maintenance connection: ${error.message}`));
     await client.connect();
     try {
       await client.query(sql);
@@ -362,6 +363,8 @@ class BackendCpu {
 
   static async open(database: string): Promise<BackendCpu> {
     const client = new pg.Client({ connectionString: SERVER_URL });
+    // A connection the server ends is reported; the samples after it fail and mark the figure incomplete.
+    client.on('error', (error) => console.error(`backend sampler: ${error.message}`));
     await client.connect();
     return new BackendCpu(client, database);
   }

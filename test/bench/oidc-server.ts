@@ -80,6 +80,9 @@ async function bare(): Promise<Running> {
   const keys = JSON.parse(process.env.BENCH_KEYS ?? '[]') as JWK[];
   const storeUrl = process.env.BENCH_STORE_URL;
   const pool = storeUrl ? new pg.Pool({ connectionString: storeUrl, max: Number(process.env.BENCH_STORE_POOL ?? 10) }) : undefined;
+  // An idle connection the server ends (a restart, the database dropped) is an error event of the
+  // pool: it is reported, and the next query opens a new connection, as the product's pool does.
+  pool?.on('error', (error) => console.error(`bare provider's store pool: ${error.message}`));
   if (pool) await PostgresAdapter.prepare(pool);
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

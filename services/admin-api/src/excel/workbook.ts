@@ -3,7 +3,7 @@ import { AppError } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import type { Context } from 'koa';
 import { importErrors, type ImportErrors } from './import-errors.js';
-import { assertReadableWorkbook } from './zip-guard.js';
+import { assertReadableWorkbook, type WorkbookParts } from './zip-guard.js';
 
 /** The media type of an .xlsx workbook. */
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -85,12 +85,12 @@ export interface ReadSheetOptions<K extends string> {
 }
 
 /**
- * Reads the first worksheet of an uploaded (so untrusted) workbook with exceljs's streaming reader:
- * the first non-empty row is the header, and every later row with text in a known column becomes a
- * SheetRow (empty rows are skipped). Refuses with a 400 a file that is not a workbook, holds more
- * than an import may read (see assertReadableWorkbook: it is inflated and measured, counting, before
- * exceljs reads it), lacks a required column, has no data rows (unless allowed), or has more than
- * `maxRows`.
+ * Reads the first worksheet of an uploaded (so untrusted) workbook with exceljs's streaming
+ * worksheet reader: the first non-empty row is the header, and every later row with text in a known
+ * column becomes a SheetRow (empty rows are skipped). Refuses with a 400 a file that is not a
+ * workbook, holds more than an import may read (see assertReadableWorkbook: it is inflated and
+ * measured, counting, before anything parses it), lacks a required column, has no data rows (unless
+ * allowed), or has more than `maxRows`.
  *
  * The streaming reader takes cell values and nothing else of a sheet: data validations,
  * conditional formats and merged cells, which the whole-workbook reader expands into one entry per
@@ -100,20 +100,13 @@ export interface ReadSheetOptions<K extends string> {
  */
 export async function readSheet<K extends string>(buffer: Buffer, options: ReadSheetOptions<K>): Promise<Array<SheetRow<K>>> {
   const errors = options.errors ?? importErrors;
-  await assertReadableWorkbook(buffer, errors);
+  const parts = await assertReadableWorkbook(buffer, errors);
   let scanned: Scan<K>;
   try {
-    scanned = await scanSheet(buffer, options);
+    scanned = await scanSheet(parts, options);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    // On a busy process exceljs's streaming reader now and then loses a part of a sound workbook
-    // (the same bytes read again are fine): the file is called unreadable on a second failure only.
-    try {
-      scanned = await scanSheet(buffer, options);
-    } catch (again) {
-      if (again instanceof AppError) throw again;
-      throw errors('unreadable_file', {});
-    }
+    throw errors('unreadable_file', {});
   }
   const { rows, tooMany } = scanned;
   let { columnOf, missing } = scanned;
@@ -134,46 +127,69 @@ interface Scan<K extends string> {
   tooMany: boolean;
 }
 
-/** Reads the first sheet's rows with exceljs's streaming reader; throws whatever the reader throws. */
-async function scanSheet<K extends string>(buffer: Buffer, options: ReadSheetOptions<K>): Promise<Scan<K>> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
+/**
+ * The steps of exceljs's streaming workbook reader (4.4) that parse one part each. Its own
+ * `parse` unzips the upload again as a stream and parks worksheets that come before the shared
+ * strings in temporary files, which now and then lost a part of a sound workbook on a busy process;
+ * here they are given the parts the zip guard has checked, from memory, in the order they need.
+ */
+interface PartParsers {
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseWorksheet(iterator: AsyncIterable<string>, sheetNo: string): Iterable<{ eventType: string; value: ExcelJS.stream.xlsx.WorksheetReader }>;
+}
+
+/** The first worksheet of the archive (in its own order), its rows as exceljs reads them. */
+async function firstWorksheet(parts: WorkbookParts): Promise<ExcelJS.stream.xlsx.WorksheetReader | undefined> {
+  const first = parts.worksheets[0];
+  if (!first) return undefined;
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',
     entries: 'ignore',
-  });
+  }) as unknown as PartParsers;
+  for (const name of ['_parseRels', '_parseWorkbook', '_parseSharedStrings', '_parseWorksheet'] as const) {
+    if (typeof reader[name] !== 'function') throw new Error(`exceljs's workbook reader has no ${name}: the version in use reads parts differently`);
+  }
+  const part = (name: string) => Readable.from(parts.text(name));
+  if (parts.has('xl/_rels/workbook.xml.rels')) await reader._parseRels(part('xl/_rels/workbook.xml.rels'));
+  if (parts.has('xl/workbook.xml')) await reader._parseWorkbook(part('xl/workbook.xml'));
+  if (parts.has('xl/sharedStrings.xml')) for await (const _ of reader._parseSharedStrings(part('xl/sharedStrings.xml')));
+  for (const { value } of reader._parseWorksheet(parts.text(first.name), first.number)) return value;
+  return undefined;
+}
+
+/** Reads the first sheet's rows; throws whatever exceljs throws. */
+async function scanSheet<K extends string>(parts: WorkbookParts, options: ReadSheetOptions<K>): Promise<Scan<K>> {
   const rows: Array<SheetRow<K>> = [];
   let columnOf: Map<K, number> | null = null;
   let missing: string[] = [];
-  let sheets = 0;
   let tooMany = false;
-  for await (const worksheet of reader) {
-    const first = sheets++ === 0;
-    // Every sheet is read to its end, even those we ignore: leaving a sheet half read stalls the
-    // unzip stream, and a sheet parked in a temporary file is only removed once it has been read.
-    for await (const row of worksheet) {
-      if (!first || tooMany || missing.length) continue;
-      const values = (row.values ?? []) as unknown[];
-      if (!columnOf) {
-        if (!values.some((value) => cellText(value) !== '')) continue;
-        // Text below an empty first row is no header when the header must be the first row.
-        ({ columnOf, missing } = headerColumns(options.headerInFirstRow && row.number !== 1 ? [] : values, options.columns));
-        continue;
-      }
-      const cells = {} as Record<K, string>;
-      let empty = true;
-      for (const [key, column] of columnOf) {
-        cells[key] = cellText(values[column]);
-        if (cells[key]) empty = false;
-      }
-      if (empty) continue;
-      if (rows.length === options.maxRows) {
-        tooMany = true;
-        continue;
-      }
-      rows.push({ row: row.number, cells });
+  const worksheet = await firstWorksheet(parts);
+  for await (const row of worksheet ?? []) {
+    if (tooMany || missing.length) break;
+    const values = (row.values ?? []) as unknown[];
+    if (!columnOf) {
+      if (!values.some((value) => cellText(value) !== '')) continue;
+      // Text below an empty first row is no header when the header must be the first row.
+      ({ columnOf, missing } = headerColumns(options.headerInFirstRow && row.number !== 1 ? [] : values, options.columns));
+      continue;
     }
+    const cells = {} as Record<K, string>;
+    let empty = true;
+    for (const [key, column] of columnOf) {
+      cells[key] = cellText(values[column]);
+      if (cells[key]) empty = false;
+    }
+    if (empty) continue;
+    if (rows.length === options.maxRows) {
+      tooMany = true;
+      continue;
+    }
+    rows.push({ row: row.number, cells });
   }
   return { rows, columnOf, missing, tooMany };
 }

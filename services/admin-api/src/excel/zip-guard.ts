@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { createInflateRaw } from 'node:zlib';
 import type { ImportErrors } from './import-errors.js';
 
@@ -46,24 +47,37 @@ class Refusal extends Error {
   }
 }
 
+/** The parts of a checked workbook, read as text (inflated and decoded as they are read). */
+export interface WorkbookParts {
+  has(name: string): boolean;
+  /** The part's text in chunks, never splitting a character; empty for a part the archive lacks. */
+  text(name: string): AsyncGenerator<string>;
+  /** The worksheet parts in the order the archive holds them, with the number their names carry. */
+  worksheets: Array<{ name: string; number: string }>;
+}
+
+/** A worksheet part, as exceljs names them (xl/worksheets/sheet3.xml is sheet 3). */
+const WORKSHEET = /xl\/worksheets\/sheet(\d+)[.]xml/;
+
 /**
- * Checks an uploaded workbook before exceljs reads it, and refuses it with a 400 when it is not a
- * zip archive (a renamed .xls or CSV: `unreadable_file`), or holds more than an import may read
- * (`file_too_large_unpacked`).
+ * Checks an uploaded workbook before anything parses it, and refuses it with a 400 when it is not
+ * a zip archive (a renamed .xls or CSV: `unreadable_file`), or holds more than an import may read
+ * (`file_too_large_unpacked`); answers its parts, to read from the upload already in memory.
  *
- * exceljs's streaming reader (unzipper's Parse) reads the local entries from the first byte on and
- * inflates whatever their data holds, whatever sizes the archive declares. So the archive is walked
- * here the same way, record by record, and each local entry must match its central directory entry
- * (name, method, sizes, offset); then every entry is inflated into nothing, counting: one that
- * inflates past its declared size, or all of them past MAX_UNPACKED_BYTES, stops the count at once.
- * The XML parts exceljs parses are measured on the way (shared strings, cells, tags, text), so what
- * it builds in memory stays bounded too. The upload is already in memory; this adds no more than
- * one inflate buffer at a time.
+ * The archive is walked record by record from the first byte, as a streaming reader would, and
+ * each local entry must match its central directory entry (name, method, sizes, offset); then
+ * every entry is inflated into nothing, counting: one that inflates past its declared size, or all
+ * of them past MAX_UNPACKED_BYTES, stops the count at once. The XML parts exceljs parses are
+ * measured on the way (shared strings, cells, tags, text), so what it builds in memory stays
+ * bounded too. This adds no more than one inflate buffer at a time; the parts answered are
+ * inflated again, one at a time, when they are read.
  */
-export async function assertReadableWorkbook(buffer: Buffer, errors: ImportErrors): Promise<void> {
+export async function assertReadableWorkbook(buffer: Buffer, errors: ImportErrors): Promise<WorkbookParts> {
+  let entries: ZipEntry[];
   try {
+    entries = zipEntries(buffer);
     let total = 0;
-    for (const entry of zipEntries(buffer)) {
+    for (const entry of entries) {
       total += entry.size;
       if (total > MAX_UNPACKED_BYTES) throw new Refusal('file_too_large_unpacked');
       await inflateCounting(buffer.subarray(entry.dataStart, entry.dataEnd), entry, partKind(entry.name));
@@ -72,6 +86,34 @@ export async function assertReadableWorkbook(buffer: Buffer, errors: ImportError
     if (error instanceof Refusal) throw errors(error.problem, {});
     throw error;
   }
+  const byName = new Map(entries.map((entry) => [entry.name, entry]));
+  return {
+    has: (name) => byName.has(name),
+    text: (name) => partText(buffer, byName.get(name)),
+    worksheets: entries.flatMap((entry) => {
+      const number = WORKSHEET.exec(entry.name)?.[1];
+      return number ? [{ name: entry.name, number }] : [];
+    }),
+  };
+}
+
+/** An entry's data inflated (the sizes were checked already) and decoded as UTF-8. */
+async function* partText(buffer: Buffer, entry: ZipEntry | undefined): AsyncGenerator<string> {
+  if (!entry) return;
+  const data = buffer.subarray(entry.dataStart, entry.dataEnd);
+  const decoder = new StringDecoder('utf8');
+  if (entry.method === STORED) {
+    yield decoder.write(data) + decoder.end();
+    return;
+  }
+  const inflater = createInflateRaw();
+  inflater.end(data);
+  for await (const chunk of inflater) {
+    const text = decoder.write(chunk as Buffer);
+    if (text) yield text;
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
 }
 
 /** A local entry as read, with what its central directory entry must repeat. */
@@ -206,7 +248,7 @@ type PartKind = 'sharedStrings' | 'worksheet' | 'xml';
 function partKind(name: string): PartKind | undefined {
   if (name === 'xl/sharedStrings.xml') return 'sharedStrings';
   if (name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels') return 'xml';
-  if (/xl\/worksheets\/sheet\d+[.]xml/.test(name)) return 'worksheet';
+  if (WORKSHEET.test(name)) return 'worksheet';
   return undefined;
 }
 
