@@ -62,7 +62,7 @@ const suites = [
     kind: 'mocha',
     cwd: root,
     // Its own options, not .mocharc.json's (whose specs would run again).
-    args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--timeout', '240000', '--exit', 'test/browser/**/*.browser.ts'],
+    args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--require', 'test/support/flight-recorder.ts', '--timeout', '240000', '--exit', 'test/browser/**/*.browser.ts'],
     owns: (file) => file.startsWith('test/browser/'),
     needs: chromium,
   },

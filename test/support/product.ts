@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createDataSource, migrate, startEmbeddedPostgres } from '@gatehouse/core';
+import { recordContext, recordProduct } from './flight-recorder.js';
 import { freePort } from './server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -32,7 +33,8 @@ export async function startProduct(options: { bootstrap?: string; env?: Record<s
     ...process.env,
     DATA_DIR: path.join(dir, 'data'),
     IDP_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    LOG_LEVEL: 'warn',
+    // Each request a line: a failed test prints the latest (see flight-recorder.ts).
+    LOG_LEVEL: 'info',
     NODE_ENV: 'development',
     ...options.env,
   };
@@ -51,9 +53,14 @@ export async function startProduct(options: { bootstrap?: string; env?: Record<s
     server.kill('SIGKILL');
     throw new Error(`the product did not start:\n${output}`);
   }
+  const base = `http://localhost:${port}${basePath}`;
+  const recorder = recordProduct(base);
+  server.stdout!.on('data', (d) => recorder.write(String(d)));
+  server.stderr!.on('data', (d) => recorder.write(String(d)));
   return {
-    base: `http://localhost:${port}${basePath}`,
+    base,
     async stop() {
+      recorder.forget();
       if (server.exitCode !== null) return;
       server.kill('SIGTERM');
       await new Promise((resolve) => server.once('exit', resolve));
@@ -85,8 +92,16 @@ function migratedDataFolder(): Promise<string> {
 }
 
 /** Debian's Chromium, headless; never a browser downloaded by a test tool. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  // Every context's requests and errors are recorded, for the report of a test that fails.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    recordContext(context);
+    return context;
+  };
+  return browser;
 }
 
 async function spawnOnFreePort(base: NodeJS.ProcessEnv, basePath = ''): Promise<{ server: ChildProcess; port: number; output: string; ready: boolean }> {
@@ -94,13 +109,17 @@ async function spawnOnFreePort(base: NodeJS.ProcessEnv, basePath = ''): Promise<
   const env = { ...base, PORT: String(port), ...(basePath ? { PUBLIC_URL: `http://localhost:${port}${basePath}` } : {}) };
   const server: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  server.stdout!.on('data', (d) => (output += d));
-  server.stderr!.on('data', (d) => (output += d));
+  const collect = (d: Buffer) => void (output += d);
+  server.stdout!.on('data', collect);
+  server.stderr!.on('data', collect);
   const deadline = Date.now() + 180_000;
   while (!output.includes('is running at')) {
     if (Date.now() > deadline || server.exitCode !== null) return { server, port, output, ready: false };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  // From here on the output is the flight recorder's (a bounded ring).
+  server.stdout!.off('data', collect);
+  server.stderr!.off('data', collect);
   return { server, port, output, ready: true };
 }
 

@@ -4,6 +4,7 @@ import { makeUser } from '../testing/user';
 import { AuthService, SIGNED_IN_AT_KEY, SIGNED_OUT_AT_KEY, type AuthServiceOptions, type OidcUserManager } from './auth-service';
 import { forgetSignedOut, hasSignedOutNotice } from './signed-out-notice';
 import { createTokenLock, TOKEN_REFRESH_LOCK } from './token-lock';
+import { createUserManager, PROVIDER_REQUEST_TIMEOUT_S } from './user-manager';
 
 /**
  * The provider's refresh endpoint: rotating refresh tokens, each usable once (like oidc-provider);
@@ -199,6 +200,49 @@ describe('AuthService renewal', () => {
       expect(await auth.accessToken()).toBe('access-2');
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it('gives up a refresh the provider never answers after the request timeout, and lets the next renewal through the lock', async () => {
+    // The real oidc-client-ts manager: the timeout must reach its refresh request, not a fake's.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const authority = 'https://id.example.com/oidc';
+    const tokenCalls: string[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url.endsWith('/.well-known/openid-configuration')) {
+        const metadata = { issuer: authority, authorization_endpoint: `${authority}/auth`, token_endpoint: `${authority}/token`, jwks_uri: `${authority}/jwks` };
+        return Promise.resolve(new Response(JSON.stringify(metadata), { headers: { 'content-type': 'application/json' } }));
+      }
+      tokenCalls.push(url);
+      // The token endpoint never answers: only the caller's abort ends the wait.
+      return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    });
+    try {
+      const manager = createUserManager({ authority, clientId: 'portal', scopes: 'openid offline_access' }, { origin: 'https://id.example.com' });
+      await manager.storeUser(makeUser({}, { accessToken: 'access-1', refreshToken: 'refresh-1', expiresIn: -60 }));
+      const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
+
+      let outcome = 'pending';
+      const first = auth.renew().then(
+        () => (outcome = 'resolved'),
+        () => (outcome = 'rejected'),
+      );
+      const second = auth.renew().catch(() => null);
+      await vi.advanceTimersByTimeAsync((PROVIDER_REQUEST_TIMEOUT_S - 1) * 1000);
+      expect(tokenCalls).toHaveLength(1);
+      expect(outcome).toBe('pending');
+      await vi.advanceTimersByTimeAsync(2000);
+      await first;
+      expect(outcome).toBe('rejected');
+      // The lock is free again: the renewal that waited behind it asks the provider in its turn.
+      await vi.waitFor(() => expect(tokenCalls).toHaveLength(2));
+      await vi.advanceTimersByTimeAsync(PROVIDER_REQUEST_TIMEOUT_S * 1000 + 1000);
+      await second;
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+      localStorage.clear();
     }
   });
 });

@@ -3,6 +3,7 @@ import { DEFAULT_CALLBACK_PATH, safeReturnTo } from './return-to';
 import { sessionExpiresAt, type SessionClaims } from './session-expiry';
 import { forgetSignedOut, noteSignedOut } from './signed-out-notice';
 import type { TokenLock } from './token-lock';
+import { PROVIDER_REQUEST_TIMEOUT_S } from './user-manager';
 
 /** The part of oidc-client-ts's UserManager the SPAs use (tests hand in a fake). */
 export interface OidcUserManager {
@@ -14,8 +15,11 @@ export interface OidcUserManager {
    * hidden frame of a silent one, whose answer goes to the window that opened the frame.
    */
   signinCallback(url?: string): Promise<User | undefined>;
-  /** With a refresh token, a refresh; without one, a prompt=none sign-in in a hidden frame. */
-  signinSilent(): Promise<User | null>;
+  /**
+   * With a refresh token, a refresh; without one, a prompt=none sign-in in a hidden frame. The
+   * timeout bounds either (oidc-client-ts waits for a refresh without end unless it is given).
+   */
+  signinSilent(args?: { silentRequestTimeoutInSeconds?: number }): Promise<User | null>;
   signoutRedirect(): Promise<void>;
   events: {
     addAccessTokenExpiring(callback: () => void): () => void;
@@ -200,7 +204,9 @@ export class AuthService implements OidcAuth {
         return null;
       }
       try {
-        const renewed = await manager.signinSilent();
+        // Bounded: this tab holds every tab's lock meanwhile, and a refresh the provider never
+        // answered would stop every API call of every tab.
+        const renewed = await manager.signinSilent({ silentRequestTimeoutInSeconds: PROVIDER_REQUEST_TIMEOUT_S });
         this.setUser(renewed);
         return renewed;
       } catch (error) {

@@ -24,6 +24,9 @@ export function redirectUris({ basePath = productBasePath(), callbackPath = DEFA
   return { redirectUri: `${origin}${basePath}${callbackPath}`, postLogoutRedirectUri: `${origin}${basePath}/` };
 }
 
+/** How long a call to the provider (discovery, token, revocation, refresh) may take before it fails. */
+export const PROVIDER_REQUEST_TIMEOUT_S = 30;
+
 /**
  * An SPA's OIDC client: authorization code with PKCE (S256, automatic), tokens kept in
  * localStorage so every tab shares them. oidc-client-ts's own silent renew is off: it would
@@ -47,5 +50,8 @@ export function createUserManager(settings: OidcClientSettings, placement: UserM
     monitorSession: false,
     // The provider puts the profile claims in the ID token; no extra userinfo round trip.
     loadUserInfo: false,
+    // A call to the provider that never answers (discovery, the code exchange, a revocation) fails
+    // instead; a refresh is bounded by AuthService.renew, which holds every tab's lock meanwhile.
+    requestTimeoutInSeconds: PROVIDER_REQUEST_TIMEOUT_S,
   });
 }
