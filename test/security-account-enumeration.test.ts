@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Browser } from './support/browser.js';
+import { PKCE } from './support/flows.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { MailCatcher } from './support/smtp.js';
 
@@ -15,6 +16,7 @@ users:
   - { userName: pending@example.com, firstName: Pia, area: Default, language: de, password: '${PASSWORD}' }
   - { userName: staff@group.example, firstName: Sam, area: Default, language: es, password: '${PASSWORD}' }
   - { userName: bomb@example.com, area: Default, language: en, password: '${PASSWORD}' }
+  - { userName: locked-login@example.com, area: Default, language: en, password: '${PASSWORD}' }
 `;
 const withLink = (mail: { text?: string }) => /changePassword\?/.test(mail.text ?? '');
 
@@ -72,6 +74,33 @@ describe('security: an unauthenticated answer tells nothing about the account it
     await new Promise((resolve) => setTimeout(resolve, 700));
     return smtp.mails.slice(since).filter((mail) => (Array.isArray(mail.to) ? mail.to : [mail.to]).some((a) => a?.text.includes(to)));
   }
+
+  /** A browser at the sign-in page of a new authorization request of the portal. */
+  async function signInPage(): Promise<Browser> {
+    const browser = new Browser(server.url);
+    const params = new URLSearchParams({ client_id: 'spa', response_type: 'code', scope: 'openid', redirect_uri: `${server.url}/spa/callback`, ...PKCE });
+    await browser.get(`/oidc/auth?${params}`);
+    await browser.get('/api/v1/config');
+    return browser;
+  }
+
+  it('answers wrong passwords for an account an administrator locked as for an unknown name, attempt after attempt, and the lock to the right password only', async () => {
+    await db().query(`UPDATE users SET locked = true WHERE normalized_user_name = 'locked-login@example.com'`);
+    const login = async (userName: string, password: string) => {
+      const answer = await shown(await (await signInPage()).postJson('/api/v1/account/login', { userName, password }, { 'accept-language': 'fr' }));
+      // The end of a lock is a date to the minute, and the same lock may straddle one.
+      return { ...answer, body: answer.body.replace(/\d{4}-\d{2}-\d{2}[T ][\d:.]+Z?( UTC)?/g, '…') };
+    };
+    for (let attempt = 1; attempt <= 7; attempt++) {
+      const locked = await login('locked-login@example.com', `Wrong-${attempt}!`);
+      const unknown = await login('nobody-login@example.com', `Wrong-${attempt}!`);
+      expect(locked, `attempt ${attempt}`).to.deep.equal(unknown);
+      expect(locked.status, `attempt ${attempt}`).to.equal(attempt < 5 ? 401 : 423);
+    }
+    const right = await login('locked-login@example.com', PASSWORD);
+    expect(right.status).to.equal(423);
+    expect(JSON.parse(right.body).code).to.equal('account.locked_permanently');
+  });
 
   it('answers a reset request for an unknown, a locked, a pending, a group and an active account with the same status, headers and body', async () => {
     const since = smtp.mails.length;

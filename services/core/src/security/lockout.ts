@@ -46,7 +46,11 @@ export type Reservation =
   /** Every remaining failure is held by attempts still being verified. */
   | { kind: 'busy' }
   | { kind: 'locked'; until: Date; attempts: number }
-  | { kind: 'permanent' };
+  /**
+   * `byFailures`: the lock is the last of the run of temporary ones that failed attempts caused;
+   * otherwise someone locked the account (an administrator, an application).
+   */
+  | { kind: 'permanent'; byFailures?: boolean };
 
 /** The tables that count failures: accounts, and user names that match no account. */
 type Counter = { table: 'users'; key: 'id' } | { table: 'sign_in_attempts'; key: 'normalized_user_name' };
@@ -64,7 +68,7 @@ const reserveSql = (c: Counter) => `
     ${touched(c)}
   FROM ${current(c)}
   WHERE t.${c.key} = o.${c.key}
-  RETURNING o.locked, CASE WHEN o.lockout_end > now() THEN o.lockout_end END AS lockout_end,
+  RETURNING o.locked, o.lockout_count, CASE WHEN o.lockout_end > now() THEN o.lockout_end END AS lockout_end,
             (${OPEN} AND o.failed_attempts < $2) AS reserved`;
 
 // The reserved attempt failed. The failures counted so far include attempts still being verified,
@@ -91,6 +95,7 @@ const SQL = new Map(
 
 interface ReserveRow {
   locked: boolean;
+  lockout_count: number;
   lockout_end: Date | null;
   reserved: boolean;
 }
@@ -115,7 +120,7 @@ function outcomeOf(row: FailureRow, policy: LockoutPolicy): FailureOutcome {
 async function reserve(db: Db, counter: Counter, key: string, policy: LockoutPolicy): Promise<Reservation> {
   const row = firstRow<ReserveRow>(await db.query(SQL.get(counter.table)!.reserve, [key, policy.maxFailedAttempts]));
   if (row.reserved) return { kind: 'reserved' };
-  if (row.locked) return { kind: 'permanent' };
+  if (row.locked) return { kind: 'permanent', byFailures: row.lockout_count >= policy.permanentAfterLockouts };
   return row.lockout_end ? { kind: 'locked', until: row.lockout_end, attempts: policy.maxFailedAttempts } : { kind: 'busy' };
 }
 

@@ -27,10 +27,14 @@ export function logAttempt(state: SignInState, deps: SignInDeps, result: Authent
   return writeAuthenticationLog(deps.context.dataSource, { userId, userName: state.userName, result, reason, provider: 'Local', returnUrl, applicationName, ip, userAgent });
 }
 
+/** The account whose counter this attempt counts on: none for an unknown name, or a name answered as one. */
+const countedAccount = (state: SignInState) => (state.answeredAsUnknown ? undefined : state.account);
+
 /** Gives back the attempt reserved for this account or user name. */
 function refund(state: SignInState, deps: SignInDeps): Promise<void> {
   const db = deps.context.dataSource;
-  return state.account ? refundUserAttempt(db, state.account.id) : refundUnknownAttempt(db, normalizedOf(state));
+  const account = countedAccount(state);
+  return account ? refundUserAttempt(db, account.id) : refundUnknownAttempt(db, normalizedOf(state));
 }
 
 export const checkGroupDomain: SignInStep = async (state, deps) => {
@@ -49,12 +53,16 @@ export const loadAccount: SignInStep = async (state, deps) => {
   state.account = await findSignInAccount(deps.context, normalizedOf(state));
 };
 
-/** The attempt is counted before the password is checked, so parallel guesses cannot outrun the lock. */
+/**
+ * The attempt is counted before the password is checked, so parallel guesses cannot outrun the lock.
+ * An account locked by someone rather than by failed attempts is counted as an unknown name: a
+ * lock answered at the first guess would tell that the name has an account (see answeredAsUnknown).
+ */
 export const reserveAttempt: SignInStep = async (state, deps) => {
   const db = deps.context.dataSource;
-  state.reservation = state.account
-    ? await reserveUserAttempt(db, state.account.id, deps.lockout)
-    : await reserveUnknownAttempt(db, normalizedOf(state), deps.lockout);
+  const own = state.account ? await reserveUserAttempt(db, state.account.id, deps.lockout) : undefined;
+  state.answeredAsUnknown = own?.kind === 'permanent' && !own.byFailures;
+  state.reservation = own && !state.answeredAsUnknown ? own : await reserveUnknownAttempt(db, normalizedOf(state), deps.lockout);
   if (state.reservation.kind !== 'busy') return;
   await logAttempt(state, deps, 'Failure', 'Sign-in attempt while others are being checked');
   return lockRefusal(state.reservation);
@@ -74,6 +82,17 @@ export const verifyPassword: SignInStep = async (state, deps) => {
 
 export const refuseLocked: SignInStep = async (state, deps) => {
   const reservation = state.reservation!;
+  if (state.answeredAsUnknown) {
+    // The right password is told of the account's lock; a wrong one goes on as an unknown name's.
+    if (state.passwordValid) {
+      if (reservation.kind === 'reserved') await refund(state, deps);
+      await logAttempt(state, deps, 'FullUserLocked', 'Sign-in attempt on a locked account');
+      return lockRefusal({ kind: 'permanent' });
+    }
+    if (reservation.kind === 'reserved') return;
+    await logAttempt(state, deps, 'FullUserLocked', 'Sign-in attempt on a locked account');
+    return lockRefusal(reservation);
+  }
   if (reservation.kind === 'reserved') return;
   await logAttempt(state, deps, reservation.kind === 'permanent' ? 'FullUserLocked' : 'UserLocked', 'Sign-in attempt on a locked account');
   return lockRefusal(reservation);
@@ -96,9 +115,10 @@ export async function settleFailure(deps: SignInDeps, attempt: { userId?: string
 /** A wrong password settles its reservation as a failure. */
 export const countFailure: SignInStep = async (state, deps) => {
   if (state.passwordValid) return;
-  const userId = state.account?.id;
+  const userId = countedAccount(state)?.id;
   const outcome = await settleFailure(deps, { userId, normalized: normalizedOf(state), ip: state.source.ip });
-  await logAttempt(state, deps, logResultOf(outcome), userId ? 'Invalid password' : 'Unknown user name');
+  if (state.answeredAsUnknown) await logAttempt(state, deps, 'FullUserLocked', 'Sign-in attempt on a locked account');
+  else await logAttempt(state, deps, logResultOf(outcome), userId ? 'Invalid password' : 'Unknown user name');
   return lockRefusal(outcome);
 };
 

@@ -47,6 +47,12 @@ export interface SignInState {
   /** Read once, by the password step or from a step's token. */
   account?: SignInAccount;
   reservation?: Reservation;
+  /**
+   * The account is locked by someone (an administrator, an application), not by failed attempts:
+   * its wrong passwords are counted and answered as an unknown name's, on that name's counter, so
+   * the answers do not tell that the account exists; only the right password is told of the lock.
+   */
+  answeredAsUnknown?: boolean;
   passwordValid?: boolean;
   /**
    * Gives the attempt reserved for the right password back. Run when the steps end any other way

@@ -142,6 +142,49 @@ describe('password sign-in and lockout', () => {
     }
   });
 
+  it('answers wrong passwords on an account someone locked exactly as an unknown name’s, through the temporary locks to the permanent one, and tells the lock to the right password only', async () => {
+    const user = await userWithPassword(context);
+    await context.dataSource.query('UPDATE users SET locked = true WHERE id = $1', [user.id]);
+    const unknown = `nobody-locked-${Date.now()}@example.com`;
+    const shape = (r: SignInRefusal) => ({ ...r, lockedUntil: r.lockedUntil ? 'set' : undefined, params: r.params?.until ? { ...r.params, until: 'set' } : r.params });
+    const names = [user.userName.toLowerCase(), unknown];
+    const codes: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 6; i++) {
+        const locked = refusal(await signIn.signIn({ userName: user.userName, password: 'wrong' }));
+        const ghost = refusal(await signIn.signIn({ userName: unknown, password: 'wrong' }));
+        expect(shape(locked), `round ${round + 1}, attempt ${i + 1}`).to.deep.equal(shape(ghost));
+        codes.push(locked.code);
+      }
+      // The right password is told of the lock at every moment, whatever the name's counter says.
+      expect(refusal(await signIn.signIn({ userName: user.userName, password: PASSWORD }))).to.include({ status: 423, code: 'account.locked_permanently' });
+      await context.dataSource.query(`UPDATE sign_in_attempts SET lockout_end = now() - interval '1 second' WHERE normalized_user_name = ANY($1) AND NOT locked`, [names]);
+    }
+    expect(codes.slice(0, 6), 'counted down, then locked, as for any name').to.deep.equal([...Array(4).fill('account.invalid_credentials'), 'account.locked', 'account.locked']);
+    expect(codes.at(-1), 'the third lock is permanent, as for any name').to.equal('account.locked_permanently');
+    // The account's own counters never moved: only an administrator's unlock opens it.
+    expect(await reload(context, user.id)).to.include({ locked: true, failedAttempts: 0, lockoutCount: 0 });
+    const logs: Array<{ result: string }> = await context.dataSource.query('SELECT DISTINCT result FROM authentication_logs WHERE user_id = $1', [user.id]);
+    expect(logs.map((l) => l.result), 'each attempt logged on the account, as a locked one').to.deep.equal(['FullUserLocked']);
+    await unlockUser(context.dataSource, user.id);
+    expect((await signIn.signIn({ userName: user.userName, password: PASSWORD })).ok).to.equal(true);
+  });
+
+  it('refuses the right password sent amid a burst of wrong ones on an account someone locked, and leaves the account as it was', async () => {
+    const user = await userWithPassword(context);
+    await context.dataSource.query('UPDATE users SET locked = true WHERE id = $1', [user.id]);
+    const wrong = Array.from({ length: 20 }, (_, i) => signIn.signIn({ userName: user.userName, password: `Wrong-guess-${i}!` }));
+    const right = signIn.signIn({ userName: user.userName, password: PASSWORD });
+    const answers = (await Promise.all(wrong)).map(refusal);
+    // Refused: told of the lock, or (every remaining guess held by the burst) asked to try later.
+    expect(['account.locked_permanently', 'account.too_many_attempts']).to.include(refusal(await right).code);
+    expect(refusal(await signIn.signIn({ userName: user.userName, password: PASSWORD }))).to.include({ status: 423, code: 'account.locked_permanently' });
+    const codes = answers.map((a) => a.code);
+    expect(codes.every((c) => ['account.invalid_credentials', 'account.locked', 'account.too_many_attempts'].includes(c)), codes.join()).to.equal(true);
+    expect(codes.filter((c) => c === 'account.invalid_credentials').length, 'at most four counted down, as for any name').to.be.at.most(4);
+    expect(await reload(context, user.id)).to.include({ locked: true, failedAttempts: 0, lockoutCount: 0 });
+  });
+
   it('spends exactly one password verification per attempt, whether or not the account exists', async () => {
     class CountingHasher extends PasswordHasher {
       calls = 0;
