@@ -285,10 +285,5 @@ export const de: AdminPhrases = {
     application: 'Anwendung',
     tenant: 'Mandant',
     roleNames: 'Rollen',
-    hierarchy: {
-      Own: 'Eigen',
-      ByHierarchy: 'Über die Hierarchie',
-      Both: 'Eigen und über die Hierarchie',
-    },
   },
 };

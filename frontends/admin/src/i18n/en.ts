@@ -287,11 +287,6 @@ export const en = {
     application: 'Application',
     tenant: 'Tenant',
     roleNames: 'Roles',
-    hierarchy: {
-      Own: 'Own',
-      ByHierarchy: 'By hierarchy',
-      Both: 'Own and by hierarchy',
-    },
   },
 };
 

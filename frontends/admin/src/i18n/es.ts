@@ -285,10 +285,5 @@ export const es: AdminPhrases = {
     application: 'Aplicación',
     tenant: 'Entidad',
     roleNames: 'Roles',
-    hierarchy: {
-      Own: 'Propio',
-      ByHierarchy: 'Por jerarquía',
-      Both: 'Propio y por jerarquía',
-    },
   },
 };

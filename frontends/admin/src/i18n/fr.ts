@@ -285,10 +285,5 @@ export const fr: AdminPhrases = {
     application: 'Application',
     tenant: 'Entité',
     roleNames: 'Rôles',
-    hierarchy: {
-      Own: 'Propre',
-      ByHierarchy: 'Par hiérarchie',
-      Both: 'Propre et par hiérarchie',
-    },
   },
 };

@@ -285,10 +285,5 @@ export const it: AdminPhrases = {
     application: 'Applicazione',
     tenant: 'Entità',
     roleNames: 'Ruoli',
-    hierarchy: {
-      Own: 'Proprio',
-      ByHierarchy: 'Per gerarchia',
-      Both: 'Proprio e per gerarchia',
-    },
   },
 };

@@ -285,10 +285,5 @@ export const ptBR: AdminPhrases = {
     application: 'Aplicação',
     tenant: 'Entidade',
     roleNames: 'Papéis',
-    hierarchy: {
-      Own: 'Próprio',
-      ByHierarchy: 'Por hierarquia',
-      Both: 'Próprio e por hierarquia',
-    },
   },
 };

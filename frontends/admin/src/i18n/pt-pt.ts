@@ -285,10 +285,5 @@ export const ptPT: AdminPhrases = {
     application: 'Aplicação',
     tenant: 'Entidade',
     roleNames: 'Funções',
-    hierarchy: {
-      Own: 'Própria',
-      ByHierarchy: 'Por hierarquia',
-      Both: 'Própria e por hierarquia',
-    },
   },
 };

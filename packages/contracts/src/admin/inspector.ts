@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HIERARCHY_TYPES } from '../domain.js';
 import { defineRoute, type RouteContract } from '../route.js';
+import { roleOriginSchema } from './role-origins.js';
 import { timestampSchema } from './users.js';
 
 /** What a pasted token turned out to be. */
@@ -33,9 +34,12 @@ export type InspectedSubject = z.output<typeof inspectedSubjectSchema>;
 export const inspectedRoleGroupSchema = z.object({
   applicationId: z.string(),
   applicationName: z.string(),
+  /** What the console shows of the application, before each role's name. */
+  applicationDisplayName: z.string(),
   tenantId: z.string(),
   tenantName: z.string(),
-  roles: z.array(z.object({ roleId: z.string(), roleName: z.string(), hierarchyType: z.enum(HIERARCHY_TYPES) })),
+  /** Each role with how the subject holds it there: in their own name, through a group, by hierarchy. */
+  roles: z.array(z.object({ roleId: z.string(), roleName: z.string(), hierarchyType: z.enum(HIERARCHY_TYPES), origins: z.array(roleOriginSchema) })),
 });
 export type InspectedRoleGroup = z.output<typeof inspectedRoleGroupSchema>;
 

@@ -1,4 +1,4 @@
-import { ReadableTable, identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
+import { ReadableTable, RoleTag, identifying, useFormatDateTime } from '@gatehouse/frontend-shared';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
@@ -55,11 +55,7 @@ function SubjectCard({ result }: { result: TokenInspection }) {
       key: 'roles',
       title: t('inspector.roleNames'),
       render: (_, group) =>
-        group.roles.map((role) => (
-          <Tag key={role.roleId} title={t(`inspector.hierarchy.${role.hierarchyType}`)} color={role.hierarchyType === 'Own' ? 'blue' : 'default'}>
-            {role.roleName}
-          </Tag>
-        )),
+        group.roles.map((role) => <RoleTag key={role.roleId} application={group.applicationDisplayName} role={role.roleName} origins={role.origins} />),
     },
   ];
   return (

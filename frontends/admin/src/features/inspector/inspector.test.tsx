@@ -22,11 +22,12 @@ const VALID: TokenInspection = {
     {
       applicationId: 'crm',
       applicationName: 'crm',
+      applicationDisplayName: 'CRM',
       tenantId: 't-1',
       tenantName: 'ACME',
       roles: [
-        { roleId: 'r-1', roleName: 'Reader', hierarchyType: 'Own' },
-        { roleId: 'r-2', roleName: 'Writer', hierarchyType: 'ByHierarchy' },
+        { roleId: 'r-1', roleName: 'Reader', hierarchyType: 'Own', origins: [{ via: 'own', groupName: null, tenantName: null }, { via: 'group', groupName: 'Sales team', tenantName: null }] },
+        { roleId: 'r-2', roleName: 'Writer', hierarchyType: 'ByHierarchy', origins: [{ via: 'hierarchy', groupName: null, tenantName: 'ACME Group' }] },
       ],
     },
   ],
@@ -63,7 +64,9 @@ describe('InspectorPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     const [row] = bodyRows(result);
     expect(row).toHaveTextContent('crm');
     expect(row).toHaveTextContent('ACME');
-    expect(within(row!).getByText('Writer')).toHaveAttribute('title', 'By hierarchy');
+    // Each role as everywhere else: the application's display name, the role, and how it is held.
+    const tags = within(row!).getAllByText(/^CRM: /).map((name) => name.closest('.role-tag'));
+    expect(tags.map((tag) => tag?.textContent)).toEqual(['CRM: Reader · own name, through the group Sales team', 'CRM: Writer · inherited from ACME Group']);
     expect(result).toHaveTextContent('"client_id": "admin-console"');
     expect(result).toHaveTextContent('"kid": "key-1"');
   });

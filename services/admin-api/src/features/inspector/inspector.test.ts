@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { GLOBAL_TENANT_ID, createLogger, type User } from '@gatehouse/core';
-import { buildApplication, grant } from '@gatehouse/core/testing';
+import { buildApplication, buildGroup, buildTenant, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import { SignJWT, decodeJwt } from 'jose';
 import request from 'supertest';
@@ -54,25 +54,51 @@ describe('POST /api/v1/admin/inspector', () => {
     expect(res.body.claims).to.deep.equal(decodeJwt(token));
     expect(res.body.expiresAt).to.equal(new Date((decodeJwt(token).exp as number) * 1000).toISOString());
     expect(res.body.subject).to.deep.equal({ id: subject.id, found: true, userName: subject.userName, displayName: 'Ivy Example', locked: false, draft: false });
+    const own = [{ via: 'own', groupName: null, tenantName: null }];
+    const [identity] = await w.context.dataSource.query('SELECT display_name FROM applications WHERE id = $1', [w.identity.id]);
     expect(res.body.effectiveRoles).to.deep.equal([
       {
         applicationId: crm.id,
         applicationName: 'crm',
+        applicationDisplayName: 'CRM',
         tenantId: w.tenantA.id,
         tenantName: w.tenantA.title,
         roles: [
-          { roleId: crm.roleByName.Reader!.id, roleName: 'Reader', hierarchyType: 'Own' },
-          { roleId: crm.roleByName.Writer!.id, roleName: 'Writer', hierarchyType: 'Own' },
+          { roleId: crm.roleByName.Reader!.id, roleName: 'Reader', hierarchyType: 'Own', origins: own },
+          { roleId: crm.roleByName.Writer!.id, roleName: 'Writer', hierarchyType: 'Own', origins: own },
         ],
       },
       {
         applicationId: w.identity.id,
         applicationName: 'identity',
+        applicationDisplayName: identity.display_name,
         tenantId: GLOBAL_TENANT_ID,
         tenantName: 'Global',
-        roles: [{ roleId: w.identity.roleByName.Administrator!.id, roleName: 'Administrator', hierarchyType: 'Own' }],
+        roles: [{ roleId: w.identity.roleByName.Administrator!.id, roleName: 'Administrator', hierarchyType: 'Own', origins: own }],
       },
     ]);
+  });
+
+  it('says how the subject holds each role: in their own name, through a group, inherited from a parent tenant', async () => {
+    const ivo = await userIn(w, w.areaA, { firstName: 'Ivo' });
+    const parent = await buildTenant(w.context.dataSource, { title: `Parent ${randomUUID().slice(0, 8)}`, areaId: w.areaA.id });
+    const child = await buildTenant(w.context.dataSource, { title: `Child ${randomUUID().slice(0, 8)}`, areaId: w.areaA.id, parentId: parent.id });
+    const team = await buildGroup(w.context.dataSource, { name: `Team ${randomUUID().slice(0, 8)}`, areaId: w.areaA.id, members: [ivo] });
+    await grant(w.context.dataSource, { tenant: parent, user: ivo, roles: [crm.roleByName.Reader!], inheritable: true });
+    await grant(w.context.dataSource, { tenant: parent, group: team, roles: [crm.roleByName.Reader!, crm.roleByName.Writer!], inheritable: false });
+    const res = await inspect(await mintAccessToken(w.context, w.key, { sub: ivo.id, roles: [] }));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const rolesIn = (tenantId: string) =>
+      Object.fromEntries(res.body.effectiveRoles.find((g: { tenantId: string }) => g.tenantId === tenantId).roles.map((r: { roleName: string; origins: unknown }) => [r.roleName, r.origins]));
+    expect(rolesIn(parent.id)).to.deep.equal({
+      Reader: [
+        { via: 'own', groupName: null, tenantName: null },
+        { via: 'group', groupName: team.name, tenantName: null },
+      ],
+      Writer: [{ via: 'group', groupName: team.name, tenantName: null }],
+    });
+    // The group's membership is not inheritable: below, only the user's own Reader, from the parent.
+    expect(rolesIn(child.id)).to.deep.equal({ Reader: [{ via: 'hierarchy', groupName: null, tenantName: parent.title }] });
   });
 
   it('recognises an ID token, and reports an expired one as expired (its subject’s roles still shown)', async () => {

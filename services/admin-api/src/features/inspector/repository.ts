@@ -38,3 +38,10 @@ export async function findTenantTitles(db: Queryable, ids: readonly string[]): P
   const rows = await db.query<Array<{ id: string; title: string }>>('SELECT id, title FROM tenants WHERE id = ANY($1::uuid[])', [[...ids]]);
   return new Map(rows.map((row) => [row.id, row.title]));
 }
+
+/** The display names of the applications with these ids. */
+export async function findApplicationDisplayNames(db: Queryable, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<Array<{ id: string; display_name: string }>>('SELECT id, display_name FROM applications WHERE id = ANY($1::text[])', [[...ids]]);
+  return new Map(rows.map((row) => [row.id, row.display_name]));
+}

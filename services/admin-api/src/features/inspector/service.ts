@@ -1,9 +1,11 @@
 import type { InspectedTokenKind, SignatureState, TokenState, tokenInspectionSchema } from '@gatehouse/contracts';
 import { findPublishedKeys, resolveEffectiveRoles, type AppContext, type EffectiveRole } from '@gatehouse/core';
+import { findRoleOrigins } from '@gatehouse/core/access';
+import type { RoleOrigin } from '@gatehouse/contracts';
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import type { z } from 'zod';
 import { PAT_PREFIX } from '../../auth/personal-access-token.js';
-import { findStoredAccessToken, findSubject, findTenantTitles } from './repository.js';
+import { findApplicationDisplayNames, findStoredAccessToken, findSubject, findTenantTitles } from './repository.js';
 
 type Inspection = z.input<typeof tokenInspectionSchema>;
 type RoleGroup = Inspection['effectiveRoles'][number];
@@ -29,6 +31,9 @@ const NOTHING: Omit<Inspection, 'kind'> = {
   subject: null,
   effectiveRoles: [],
 };
+
+/** Tenants whose role origins are read at once. */
+const ORIGIN_QUERIES_AT_ONCE = 8;
 
 const dateOf = (seconds: unknown) => (typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000) : null);
 
@@ -139,21 +144,47 @@ export class InspectorService {
     const roles = await resolveEffectiveRoles(this.context.dataSource, user.id);
     return {
       subject: { id: user.id, found: true, userName: user.user_name, displayName, locked: user.locked, draft: user.draft },
-      effectiveRoles: await this.grouped(roles),
+      effectiveRoles: await this.grouped(user.id, roles),
     };
   }
 
-  private async grouped(roles: EffectiveRole[]): Promise<RoleGroup[]> {
-    const titles = await findTenantTitles(this.context.dataSource, [...new Set(roles.map((role) => role.tenantId))]);
+  /** How the user holds each of their roles in each of these tenants, by "tenant role". */
+  private async originsIn(userId: string, tenantIds: readonly string[]): Promise<Map<string, RoleOrigin[]>> {
+    const origins = new Map<string, RoleOrigin[]>();
+    // A few tenants at a time: a user may hold roles in many.
+    for (let i = 0; i < tenantIds.length; i += ORIGIN_QUERIES_AT_ONCE) {
+      const batch = tenantIds.slice(i, i + ORIGIN_QUERIES_AT_ONCE);
+      const found = await Promise.all(batch.map((tenantId) => findRoleOrigins(this.context.dataSource, tenantId, 'User', [userId])));
+      batch.forEach((tenantId, j) => {
+        for (const held of found[j]!) origins.set(`${tenantId} ${held.roleId}`, held.origins);
+      });
+    }
+    return origins;
+  }
+
+  private async grouped(userId: string, roles: EffectiveRole[]): Promise<RoleGroup[]> {
+    const tenantIds = [...new Set(roles.map((role) => role.tenantId))];
+    const [titles, displayNames, origins] = await Promise.all([
+      findTenantTitles(this.context.dataSource, tenantIds),
+      findApplicationDisplayNames(this.context.dataSource, [...new Set(roles.map((role) => role.applicationId))]),
+      this.originsIn(userId, tenantIds),
+    ]);
     const groups = new Map<string, RoleGroup>();
     for (const role of roles) {
       const key = `${role.applicationId} ${role.tenantId}`;
       let group = groups.get(key);
       if (!group) {
-        group = { applicationId: role.applicationId, applicationName: role.applicationName, tenantId: role.tenantId, tenantName: titles.get(role.tenantId) ?? role.tenantId, roles: [] };
+        group = {
+          applicationId: role.applicationId,
+          applicationName: role.applicationName,
+          applicationDisplayName: displayNames.get(role.applicationId) ?? role.applicationName,
+          tenantId: role.tenantId,
+          tenantName: titles.get(role.tenantId) ?? role.tenantId,
+          roles: [],
+        };
         groups.set(key, group);
       }
-      group.roles.push({ roleId: role.roleId, roleName: role.roleName, hierarchyType: role.hierarchyType });
+      group.roles.push({ roleId: role.roleId, roleName: role.roleName, hierarchyType: role.hierarchyType, origins: origins.get(`${role.tenantId} ${role.roleId}`) ?? [] });
     }
     return [...groups.values()].sort((a, b) => a.applicationName.localeCompare(b.applicationName) || a.tenantName.localeCompare(b.tenantName));
   }
