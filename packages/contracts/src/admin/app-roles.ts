@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roleOriginSchema } from './role-origins.js';
 import { idSchema, listPage, listQuery } from '../list.js';
 import { defineRoute, type RouteContract } from '../route.js';
 import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX, ROLE_SCOPE_MAX, ROLE_SCOPE_PATTERN } from './app-role-rules.js';
@@ -61,12 +62,16 @@ export type AppRole = z.output<typeof appRoleSchema>;
 export const roleScopeSchema = z.object({ id: z.string(), roleId: z.string(), scope: z.string() });
 export type RoleScope = z.output<typeof roleScopeSchema>;
 
-/** A role badge of a user in an application's users list; isGlobal: held in the Global tenant. */
+/**
+ * A role badge of a user in an application's users list; isGlobal: held in the Global tenant;
+ * origins: held in the user's own name and through which groups (in any tenant).
+ */
 export const applicationUserRoleSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
   isGlobal: z.boolean(),
+  origins: z.array(roleOriginSchema),
 });
 export type ApplicationUserRole = z.output<typeof applicationUserRoleSchema>;
 

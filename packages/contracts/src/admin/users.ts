@@ -250,7 +250,17 @@ export type ApplicationAccess = z.output<typeof applicationAccessSchema>;
 
 export const userPermissionsSchema = z.object({
   groups: z.array(z.string()),
-  applicationPermissions: z.array(z.object({ applicationName: z.string(), roles: z.array(z.string()) })),
+  applicationPermissions: z.array(
+    z.object({
+      applicationName: z.string(),
+      /** The names of the roles held, in any tenant (the spec's shape). */
+      roles: z.array(z.string()),
+      /** What the console shows of the application, before each role's name. */
+      applicationDisplayName: z.string(),
+      /** Each role in each tenant where the user holds it, with how they hold it there. */
+      grants: z.array(z.object({ roleId: z.string(), roleName: z.string(), tenantId: z.string(), tenantName: z.string(), origins: z.array(roleOriginSchema) })),
+    }),
+  ),
 });
 export type UserPermissions = z.output<typeof userPermissionsSchema>;
 

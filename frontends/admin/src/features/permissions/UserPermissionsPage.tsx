@@ -1,7 +1,7 @@
 import Card from 'antd/es/card';
 import Empty from 'antd/es/empty';
 import Skeleton from 'antd/es/skeleton';
-import Tag from 'antd/es/tag';
+import { RoleTag } from '@gatehouse/frontend-shared';
 import { useState } from 'react';
 import { PageHeader } from '../../shell/PageHeader';
 import { useBackTo } from '../directory/components/crumbs';
@@ -72,12 +72,10 @@ function PermissionsOf({ permissions }: { permissions: UserPermissions }) {
           <ul className="permissions-check__applications" aria-label={t('check.applications')}>
             {permissions.applicationPermissions.map((application) => (
               <li key={application.applicationName}>
-                <span className="permissions-check__application">{application.applicationName}</span>
+                <span className="permissions-check__application">{application.applicationDisplayName}</span>
                 <span>
-                  {application.roles.map((role) => (
-                    <Tag key={role} color="blue">
-                      {role}
-                    </Tag>
+                  {application.grants.map((grant) => (
+                    <RoleTag key={`${grant.roleId} ${grant.tenantId}`} application={application.applicationDisplayName} role={grant.roleName} tenant={grant.tenantName} origins={grant.origins} />
                   ))}
                 </span>
               </li>

@@ -251,7 +251,21 @@ describe('UserPermissionsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
           userRow({ id: 'u1', userName: 'ana@example.com', firstName: 'Ana', lastName: 'Lima' }),
           userRow({ id: 'u2', userName: 'bob@example.com', firstName: 'Bob', lastName: 'Stone' }),
         ]),
-        [`${CHECK}/u1`]: { groups: ['Sales', 'Support'], applicationPermissions: [{ applicationName: 'CRM', roles: ['Reader', 'Writer'] }] },
+        [`${CHECK}/u1`]: {
+          groups: ['Sales', 'Support'],
+          applicationPermissions: [
+            {
+              applicationName: 'crm-client',
+              roles: ['Reader', 'Writer'],
+              applicationDisplayName: 'CRM',
+              grants: [
+                { roleId: 'r1', roleName: 'Reader', tenantId: 't1', tenantName: 'ACME', origins: [{ via: 'own', groupName: null, tenantName: null }] },
+                { roleId: 'r1', roleName: 'Reader', tenantId: 't2', tenantName: 'ACME Spain', origins: [{ via: 'hierarchy', groupName: null, tenantName: 'ACME' }] },
+                { roleId: 'r2', roleName: 'Writer', tenantId: 't1', tenantName: 'ACME', origins: [{ via: 'group', groupName: 'Sales', tenantName: null }] },
+              ],
+            },
+          ],
+        },
         [`${CHECK}/u2`]: { groups: [], applicationPermissions: [] },
         ...options.api,
       },
@@ -274,9 +288,13 @@ describe('UserPermissionsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     const groups = await screen.findByRole('list', { name: 'Groups' });
     expect([...groups.querySelectorAll('li')].map((item) => item.textContent)).toEqual(['Sales', 'Support']);
     const applications = screen.getByRole('list', { name: 'Roles per application' });
-    const crm = within(applications).getByText('CRM').closest('li')!;
-    expect(within(crm).getByText('Reader')).toBeInTheDocument();
-    expect(within(crm).getByText('Writer')).toBeInTheDocument();
+    const crm = within(applications).getByText('CRM', { selector: '.permissions-check__application' }).closest('li')!;
+    // Each role as everywhere else: application, role, the tenant, and how it is held there.
+    expect([...crm.querySelectorAll('.role-tag')].map((tag) => tag.textContent)).toEqual([
+      'CRM: Reader (ACME) · own name',
+      'CRM: Reader (ACME Spain) · inherited from ACME',
+      'CRM: Writer (ACME) · through the group Sales',
+    ]);
     expect(screen.queryByText('Please select a user to check permissions')).not.toBeInTheDocument();
     expect(sentTo(fetchMock, `${CHECK}/u1`)).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GLOBAL_TENANT_ID, type User } from '@gatehouse/core';
+import { GLOBAL_TENANT_ID, type Group, type User } from '@gatehouse/core';
 import { buildApplication, buildGroup, buildTenant, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import { buildAdminWorld, call, userIn, type AdminWorld, type Application } from '../../testing/admin-world.js';
@@ -7,7 +7,7 @@ import { buildAdminWorld, call, userIn, type AdminWorld, type Application } from
 interface Row {
   id: string;
   userName: string;
-  roles: Array<{ id: string; name: string; description: string | null; isGlobal: boolean }>;
+  roles: Array<{ id: string; name: string; description: string | null; isGlobal: boolean; origins: unknown[] }>;
 }
 
 describe('an application’s users and permissions admin API', () => {
@@ -19,7 +19,10 @@ describe('an application’s users and permissions admin API', () => {
   let groupUser: User;
   /** Holds Reader in tenant B (area B). */
   let tenantUser: User;
+  /** Gives Writer in tenant A to its member Bob. */
+  let group: Group;
 
+  const OWN = { via: 'own', groupName: null, tenantName: null };
   const ids = (res: { body: { items: Row[] } }) => res.body.items.map((row) => row.id).sort();
   const users = (query = '', appId = app.id) => call(w, 'get', `/applications/${encodeURIComponent(appId)}/users${query}`);
 
@@ -36,7 +39,7 @@ describe('an application’s users and permissions admin API', () => {
     tenantUser = await userIn(w, w.areaB, { userName: `cid-${randomUUID().slice(0, 6)}@example.com`, firstName: 'Cid', lastName: 'Example' });
     await grant(db, { tenant: GLOBAL_TENANT_ID, user: globalUser, roles: [Reader] });
     await grant(db, { tenant: w.tenantA, user: globalUser, roles: [Writer] });
-    const group = await buildGroup(db, { areaId: w.areaA.id });
+    group = await buildGroup(db, { areaId: w.areaA.id });
     await db.query(`INSERT INTO group_members (group_id, user_id) VALUES ($1, $2)`, [group.id, groupUser.id]);
     await grant(db, { tenant: w.tenantA, group, roles: [Writer] });
     await grant(db, { tenant: w.tenantB, user: tenantUser, roles: [Reader] });
@@ -63,12 +66,35 @@ describe('an application’s users and permissions admin API', () => {
         lastName: 'Example',
         areaName: w.areaA.name,
         roles: [
-          { id: app.roleByName.Reader!.id, name: 'Reader', description: 'Reads everything', isGlobal: true },
-          { id: app.roleByName.Writer!.id, name: 'Writer', description: null, isGlobal: false },
+          { id: app.roleByName.Reader!.id, name: 'Reader', description: 'Reads everything', isGlobal: true, origins: [OWN] },
+          { id: app.roleByName.Writer!.id, name: 'Writer', description: null, isGlobal: false, origins: [OWN] },
         ],
       });
       const bob = res.body.items.find((row: Row) => row.id === groupUser.id);
-      expect(bob.roles).to.deep.equal([{ id: app.roleByName.Writer!.id, name: 'Writer', description: null, isGlobal: false }]);
+      expect(bob.roles).to.deep.equal([{ id: app.roleByName.Writer!.id, name: 'Writer', description: null, isGlobal: false, origins: [{ via: 'group', groupName: group.name, tenantName: null }] }]);
+    });
+
+    it('says of each role held both in the user’s own name and through groups every way it is held', async () => {
+      // An application of its own: the other tests count this file's holders of `app`.
+      const db = w.context.dataSource;
+      const billing = await buildApplication(db, { roles: ['Clerk'] });
+      const both = await userIn(w, w.areaA, { userName: `dee-${randomUUID().slice(0, 6)}@example.com` });
+      const [first, second] = [await buildGroup(db, { areaId: w.areaA.id, members: [both] }), await buildGroup(db, { areaId: w.areaA.id, members: [both] })];
+      await grant(db, { tenant: w.tenantA, user: both, roles: [billing.roleByName.Clerk!] });
+      await grant(db, { tenant: w.tenantA, group: first, roles: [billing.roleByName.Clerk!] });
+      await grant(db, { tenant: w.tenantB, group: second, roles: [billing.roleByName.Clerk!] });
+      const res = await users('?top=50', billing.id);
+      expect(res.body.items.map((row: Row) => row.roles)).to.deep.equal([
+        [
+          {
+            id: billing.roleByName.Clerk!.id,
+            name: 'Clerk',
+            description: null,
+            isGlobal: false,
+            origins: [OWN, ...[first.name, second.name].sort().map((groupName) => ({ via: 'group', groupName, tenantName: null }))],
+          },
+        ],
+      ]);
     });
 
     it('filters on global roles: true keeps the users holding one in the Global tenant, false those holding none there', async () => {

@@ -1,3 +1,4 @@
+import type { RoleOrigin } from '@gatehouse/contracts';
 import { GLOBAL_TENANT_ID, likePattern, type ListQuery } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
 import { listTotal } from '../../list-total.js';
@@ -37,20 +38,21 @@ export interface UserRoleRow {
   name: string;
   description: string | null;
   is_global: boolean;
+  origins: RoleOrigin[];
 }
 
-// Who holds which role of application $1 in which tenant: on their own membership, or on the
-// membership of a group they belong to. Inheritance down the tenant tree adds tenants, never
-// holders or roles, so it is not walked here.
+// Who holds which role of application $1 in which tenant: on their own membership (group_id null),
+// or on the membership of a group they belong to. Inheritance down the tenant tree adds tenants,
+// never holders or roles, so it is not walked here.
 const HOLDINGS = `
   holdings AS (
-    SELECT tm.user_id, tmr.role_id, tm.tenant_id
+    SELECT tm.user_id, tmr.role_id, tm.tenant_id, NULL::uuid AS group_id
       FROM tenant_members tm
       JOIN tenant_member_roles tmr ON tmr.tenant_member_id = tm.id
       JOIN roles r ON r.id = tmr.role_id
      WHERE tm.user_id IS NOT NULL AND r.application_id = $1
     UNION ALL
-    SELECT gm.user_id, tmr.role_id, tm.tenant_id
+    SELECT gm.user_id, tmr.role_id, tm.tenant_id, tm.group_id
       FROM tenant_members tm
       JOIN tenant_member_roles tmr ON tmr.tenant_member_id = tm.id
       JOIN roles r ON r.id = tmr.role_id
@@ -103,13 +105,17 @@ export async function listApplicationUsers(
   return { rows, count };
 }
 
-/** The roles of the application these users hold, by role name; is_global: held (also) in the Global tenant. */
+/**
+ * The roles of the application these users hold, by role name; is_global: held (also) in the Global
+ * tenant; origins: held in their own name and through which groups, in any tenant.
+ */
 export async function findUserRoles(db: Queryable, appId: string, userIds: string[]): Promise<UserRoleRow[]> {
   if (userIds.length === 0) return [];
   return db.query<UserRoleRow[]>(
     `WITH ${HOLDINGS}
-     SELECT h.user_id, r.id, r.name, r.description, bool_or(h.tenant_id = '${GLOBAL_TENANT_ID}') AS is_global
-       FROM holdings h JOIN roles r ON r.id = h.role_id
+     SELECT h.user_id, r.id, r.name, r.description, bool_or(h.tenant_id = '${GLOBAL_TENANT_ID}') AS is_global,
+            jsonb_agg(DISTINCT jsonb_build_object('via', CASE WHEN h.group_id IS NULL THEN 'own' ELSE 'group' END, 'groupName', g.name, 'tenantName', NULL)) AS origins
+       FROM holdings h JOIN roles r ON r.id = h.role_id LEFT JOIN groups g ON g.id = h.group_id
       WHERE h.user_id = ANY($2::uuid[])
       GROUP BY h.user_id, r.id, r.name, r.description
       ORDER BY r.name, r.id`,

@@ -1,4 +1,4 @@
-import type { ApplicationUser } from '@gatehouse/contracts';
+import { sortRoleOrigins, type ApplicationUser } from '@gatehouse/contracts';
 import type { AppContext, ListQuery } from '@gatehouse/core';
 import type { CallerScope } from '../../auth/scope.js';
 import type { AppRolesService } from './service.js';
@@ -30,7 +30,7 @@ export class ApplicationUsersService {
       areaName: row.area_name,
       roles: roles
         .filter((role) => role.user_id === row.id)
-        .map((role) => ({ id: role.id, name: role.name, description: role.description, isGlobal: role.is_global })),
+        .map((role) => ({ id: role.id, name: role.name, description: role.description, isGlobal: role.is_global, origins: sortRoleOrigins(role.origins) })),
     }));
     return { items, count };
   }

@@ -592,13 +592,26 @@ describe('users administration API', () => {
       await grant(db(), { tenant: w.tenantB, group, roles: [w.crm.roleByName.Writer!, w.crm.roleByName.Reader!] });
       await grant(db(), { tenant: GLOBAL_TENANT_ID, user, roles: [w.identity.roleByName.User!] });
       const res = await call(w, 'get', `/users/check/permissions/${user.id}`);
-      expect(res.body).to.deep.equal({
-        groups: [group.name],
-        applicationPermissions: [
-          { applicationName: 'crm', roles: ['Reader', 'Writer'] },
-          { applicationName: 'identity', roles: ['User'] },
-        ],
-      });
+      const [crm, identity] = await db().query('SELECT display_name FROM applications WHERE id = ANY($1) ORDER BY name', [[w.crm.id, w.identity.id]]);
+      const own = { via: 'own', groupName: null, tenantName: null };
+      const throughGroup = { via: 'group', groupName: group.name, tenantName: null };
+      const role = (r: { id: string; name: string }, tenant: { id: string; title: string }, origins: unknown[]) => ({ roleId: r.id, roleName: r.name, tenantId: tenant.id, tenantName: tenant.title, origins });
+      const global = { id: GLOBAL_TENANT_ID, title: 'Global' };
+      expect(res.body.groups).to.deep.equal([group.name]);
+      expect(res.body.applicationPermissions.map((a: { applicationName: string; roles: string[] }) => [a.applicationName, a.roles])).to.deep.equal([
+        ['crm', ['Reader', 'Writer']],
+        ['identity', ['User']],
+      ]);
+      const [crmAccess, identityAccess] = res.body.applicationPermissions;
+      expect(crmAccess.applicationDisplayName).to.equal(crm.display_name);
+      expect(crmAccess.grants).to.deep.equal(
+        [
+          role(w.crm.roleByName.Reader!, w.tenantA, [own]),
+          role(w.crm.roleByName.Reader!, w.tenantB, [throughGroup]),
+          role(w.crm.roleByName.Writer!, w.tenantB, [throughGroup]),
+        ].sort((a, b) => a.roleName.localeCompare(b.roleName) || a.tenantName.localeCompare(b.tenantName)),
+      );
+      expect(identityAccess).to.deep.include({ applicationDisplayName: identity.display_name, grants: [role(w.identity.roleByName.User!, global, [own])] });
       const other = await userIn(w, w.areaB);
       expect((await call(w, 'get', `/users/check/permissions/${other.id}`, { as: 'areaAdmin' })).status).to.equal(404);
     });

@@ -1,7 +1,6 @@
-import { BreakableText, identifying } from '@gatehouse/frontend-shared';
+import { BreakableText, RoleTag, identifying } from '@gatehouse/frontend-shared';
 import Select from 'antd/es/select';
 import type { ColumnsType } from 'antd/es/table';
-import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import { Link } from 'react-router';
 import { breadcrumbState, type Crumb } from '../../../shell/PageHeader';
@@ -44,7 +43,7 @@ function UsersFilters({ list: [state, setState] }: { list: ListStateHook }) {
   );
 }
 
-function userColumns(t: ApplicationRolesT, trail: Crumb[]): ColumnsType<ApplicationUser> {
+function userColumns(t: ApplicationRolesT, trail: Crumb[], applicationName: string): ColumnsType<ApplicationUser> {
   return [
     identifying({
       key: 'userName',
@@ -65,19 +64,14 @@ function userColumns(t: ApplicationRolesT, trail: Crumb[]): ColumnsType<Applicat
       title: t('users.roles'),
       render: (_, user) => (
         <span className="app-roles-users-roles">
-          {user.roles.map((role) =>
-            role.isGlobal ? (
-              <Tooltip key={role.id} title={role.description ?? undefined}>
-                <Tag color="blue" aria-label={t('users.globalRole', { name: role.name })}>
-                  {role.name}
-                </Tag>
-              </Tooltip>
-            ) : (
-              <Tooltip key={role.id} title={role.description ?? undefined}>
-                <Tag>{role.name}</Tag>
-              </Tooltip>
-            ),
-          )}
+          {user.roles.map((role) => (
+            <Tooltip key={role.id} title={role.description ?? undefined}>
+              {/* A role held in the Global tenant: blue, and said so to a screen reader. */}
+              <span aria-label={role.isGlobal ? t('users.globalRole', { name: role.name }) : undefined}>
+                <RoleTag application={applicationName} role={role.name} origins={role.origins} color={role.isGlobal ? 'blue' : 'default'} />
+              </span>
+            </Tooltip>
+          ))}
         </span>
       ),
     },
@@ -100,7 +94,7 @@ export function ApplicationUsersTab({ applicationId, applicationName = applicati
   const list = useListState(undefined, { sort: { field: 'email', direction: 'asc' } });
   const users = useApplicationUsersQuery({ appId: applicationId, query: toListQuery(list[0]) }, { refetchOnMountOrArgChange: true });
   const [applications, application] = applicationCrumbs(t, applicationId, applicationName);
-  const columns = userColumns(t, [applications!, { ...application!, to: `${application!.to}/users` }]);
+  const columns = userColumns(t, [applications!, { ...application!, to: `${application!.to}/users` }], applicationName);
 
   return (
     <>

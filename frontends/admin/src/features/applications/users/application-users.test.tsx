@@ -17,8 +17,8 @@ const ann: ApplicationUser = {
   lastName: 'Able',
   areaName: 'North',
   roles: [
-    { id: 'r1', name: 'Reader', description: 'Reads the accounts', isGlobal: true },
-    { id: 'r2', name: 'Writer', description: null, isGlobal: false },
+    { id: 'r1', name: 'Reader', description: 'Reads the accounts', isGlobal: true, origins: [{ via: 'own', groupName: null, tenantName: null }] },
+    { id: 'r2', name: 'Writer', description: null, isGlobal: false, origins: [{ via: 'own', groupName: null, tenantName: null }, { via: 'group', groupName: 'Editors', tenantName: null }] },
   ],
 };
 const bob: ApplicationUser = { ...ann, id: 'u2', userName: 'bob@example.com', email: 'bob@mail.example', firstName: 'Bob', areaName: 'South', roles: [ann.roles[1]!] };
@@ -42,8 +42,13 @@ describe('ApplicationUsersTab', { timeout: PAGE_TEST_TIMEOUT }, () => {
     const [first, second] = bodyRows();
     expect(first).toHaveTextContent('Ann');
     expect(first).toHaveTextContent('North');
-    expect(within(first!).getByLabelText('Reader (global)')).toHaveTextContent('Reader');
-    expect(within(first!).getByText('Writer')).not.toHaveAttribute('aria-label');
+    // Each role as everywhere else (application, role, how it is held); a global one in blue and said so.
+    expect(within(first!).getByLabelText('Reader (global)')).toHaveTextContent('CRM: Reader · own name');
+    expect(within(first!).getByLabelText('Reader (global)').querySelector('.role-tag')).toHaveClass('ant-tag-blue');
+    const writer = within(first!).getByText('CRM: Writer').closest('.role-tag')!;
+    expect(writer).toHaveTextContent('CRM: Writer · own name, through the group Editors');
+    expect(writer).not.toHaveClass('ant-tag-blue');
+    expect(writer.parentElement).not.toHaveAttribute('aria-label');
     expect(second).toHaveTextContent('bob@example.com');
     expect(screen.getByText('Roles held in the Global tenant are shown in blue.')).toBeInTheDocument();
     expect(queriesTo(fetchMock, USERS)[0]).toEqual({ skip: '0', top: '10', orderBy: 'email asc' });

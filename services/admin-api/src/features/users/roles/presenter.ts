@@ -58,18 +58,25 @@ export function tenantItem(membership: MembershipRow, grants: RoleGrantRow[]): U
   };
 }
 
-/** The User Permissions page: the user's group names and, per application, the names of their effective roles. */
+/**
+ * The User Permissions page: the user's group names and, per application, the names of their
+ * effective roles, and each role in each tenant with how it is held there.
+ */
 export function permissionsOf(groups: UserGroupRow[], grants: RoleGrantRow[]) {
-  const byApplication = new Map<string, Set<string>>();
-  for (const grant of grants) {
-    const names = byApplication.get(grant.application_name) ?? new Set<string>();
-    names.add(grant.role_name);
-    byApplication.set(grant.application_name, names);
-  }
+  const byApplication = new Map<string, RoleGrantRow[]>();
+  for (const grant of grants) byApplication.set(grant.application_name, [...(byApplication.get(grant.application_name) ?? []), grant]);
+  const byName = (a: string, b: string) => a.localeCompare(b);
   return {
     groups: groups.map((g) => g.group_name),
     applicationPermissions: [...byApplication.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([applicationName, names]) => ({ applicationName, roles: [...names].sort((a, b) => a.localeCompare(b)) })),
+      .sort(([a], [b]) => byName(a, b))
+      .map(([applicationName, held]) => ({
+        applicationName,
+        roles: [...new Set(held.map((grant) => grant.role_name))].sort(byName),
+        applicationDisplayName: held[0]!.application_display_name,
+        grants: held
+          .map((grant) => ({ roleId: grant.role_id, roleName: grant.role_name, tenantId: grant.tenant_id, tenantName: grant.tenant_name, origins: grant.origins }))
+          .sort((a, b) => byName(a.roleName, b.roleName) || byName(a.tenantName, b.tenantName)),
+      })),
   };
 }
