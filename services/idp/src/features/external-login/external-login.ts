@@ -35,6 +35,8 @@ export interface PageOutcome {
   kind: 'page';
   status: number;
   code: string;
+  /** A second message under `code`'s, with the same params (the lock under "User Is Locked Out"). */
+  detail?: string;
   params?: Record<string, unknown>;
   /** Back to the sign-in page, while its interaction lives. */
   retryUrl?: string;
@@ -161,7 +163,7 @@ export class ExternalLogin {
       return identity.kind === 'unreachable' ? page(503, 'externalLogin.unreachable', links) : page(502, 'externalLogin.upstream_error', links);
     }
     const result = await this.signIn.signIn(identity, { ...request, language: caller.language }, input.resume, saved.remember);
-    if (!result.ok) return page(result.status, result.code, { ...links, params: result.params, retryUrl: result.retry ? links.retryUrl : undefined });
+    if (!result.ok) return { ...page(result.status, result.code, { ...links, params: result.params, retryUrl: result.retry ? links.retryUrl : undefined }), detail: result.detail };
     return { kind: 'signed-in', redirectTo: result.redirectTo };
   }
 

@@ -1,7 +1,7 @@
 import { lockStatus, securitySettings, writeAuthenticationLog, type AppContext, type AuthenticationLogEntry } from '@gatehouse/core';
 import { finishSignIn, type SignedIn } from '../account/finish.js';
 import { requiresProfessionalAccount } from '../account/password-steps.js';
-import { lockStateRefusal, refusal, type SignInRefusal } from '../account/refusal.js';
+import { lockedOut, lockStateRefusal, refusal, type SignInRefusal } from '../account/refusal.js';
 import type { Resume } from '../account/sign-in-state.js';
 import { MICROSOFT, MicrosoftAccounts, type LinkedUser } from './microsoft-accounts.js';
 import type { MicrosoftIdentity } from './microsoft-client.js';
@@ -76,7 +76,10 @@ export class MicrosoftSignIn {
 
 const sourceOf = ({ returnUrl, applicationName, ip, userAgent }: ExternalSignInRequest): ExternalSignInRequest => ({ returnUrl, applicationName, ip, userAgent });
 
-/** Draft and locked users are refused, as at a password sign-in. */
+/**
+ * Draft and locked users are refused, as at a password sign-in; Microsoft has proved who they are,
+ * so a lock is said as past a right password: "User Is Locked Out", then the lock's own message.
+ */
 async function refuseAccount(user: LinkedUser, log: LogAttempt, lockoutAttempts: number): Promise<ExternalSignInRefusal | undefined> {
   if (user.draft) {
     await log('Failure', 'Draft user', user);
@@ -85,5 +88,5 @@ async function refuseAccount(user: LinkedUser, log: LogAttempt, lockoutAttempts:
   const lock = lockStatus(user);
   if (lock === 'open') return undefined;
   await log(lock === 'permanent' ? 'FullUserLocked' : 'UserLocked', 'Sign-in attempt on a locked account', user);
-  return { ...lockStateRefusal(user, lockoutAttempts), retry: false };
+  return { ...lockedOut(lockStateRefusal(user, lockoutAttempts)), retry: false };
 }

@@ -8,6 +8,8 @@ export interface OutcomePage {
   language: string;
   title: string;
   message: string;
+  /** Said under the message (the lock's own words under "User Is Locked Out"). */
+  detail?: string;
   /** Back to the sign-in page while its interaction lives: the user chooses to go to Microsoft again. */
   retry?: { url: string; label: string };
   home: { url: string; label: string };
@@ -21,7 +23,7 @@ export function outcomePage(options: OutcomePage): string {
   const links = [options.retry, options.home].filter((l): l is { url: string; label: string } => Boolean(l));
   const html = page(
     options.title,
-    `<h1>${escape(options.title)}</h1><p role="alert">${escape(options.message)}</p>${links
+    `<h1>${escape(options.title)}</h1><p role="alert">${escape(options.message)}</p>${options.detail ? `<p>${escape(options.detail)}</p>` : ''}${links
       .map((l) => `<a href="${escape(l.url)}">${escape(l.label)}</a>`)
       .join(' ')}`,
   );

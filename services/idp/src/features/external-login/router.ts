@@ -44,6 +44,7 @@ function present(context: AppContext, ctx: Context, outcome: PageOutcome): void 
     language: ctx.state.language,
     title: t('externalLogin.title'),
     message: t(outcome.code, outcome.params),
+    detail: outcome.detail ? t(outcome.detail, outcome.params) : undefined,
     retry: outcome.retryUrl ? { url: outcome.retryUrl, label: t('externalLogin.try_again') } : undefined,
     home: { url: outcome.homeUrl, label: t('externalLogin.back_home') },
   });
