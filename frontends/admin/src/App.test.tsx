@@ -319,6 +319,7 @@ describe('routes', () => {
     ['/users/42', 'Manager', 'Users', '/api/v1/admin/users'],
     ['/applications', 'AreaAdministrator', 'Applications', '/api/v1/admin/applications'],
     ['/pats', 'TenantAdministrator', 'Personal Access Tokens', '/api/v1/keys'],
+    ['/inspector', 'Manager', 'Inspector', '/api/v1/admin/inspector'],
   ])('tells whoever follows a link to %s as %s that the page is not open to their roles, with the way back', async (path, role, screenName, pageApi) => {
     const { fetchMock } = await renderApp({ path, roles: [role] });
 

@@ -2,32 +2,16 @@ import Button from 'antd/es/button';
 import Result from 'antd/es/result';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { pageNameKey } from '../shell/menu';
 import { PageHeader } from '../shell/PageHeader';
 import { isConsolePage, mayOpenPage, type ConsolePage } from './console-access';
 import { useCurrentUser } from './use-current-user';
-
-/** Each page's name as the menu (or, for pages the menu does not list, the page itself) calls it. */
-const PAGE_NAMES = {
-  users: 'menu.users',
-  groups: 'menu.groups',
-  applications: 'menu.applications',
-  logs: 'menu.logs',
-  areas: 'menu.areas',
-  tenants: 'menu.tenants',
-  permissions: 'menu.permissions',
-  pats: 'menu.pats',
-  twomodeauth: 'menu.twoModeAuth',
-  rightsRequests: 'menu.rightsRequests',
-  securityConfig: 'menu.securityConfig',
-  'control-pats': 'menu.controlPats',
-  inspector: 'screens.inspector',
-} as const satisfies Record<ConsolePage, string>;
 
 /** Says that the user's roles do not open `page`, with the way back to the dashboard. */
 export function NotOpenPage({ page }: { page: ConsolePage }) {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();
-  const screen = t(PAGE_NAMES[page]);
+  const screen = t(pageNameKey(page));
   return (
     <>
       <PageHeader title={screen} breadcrumbs={[{ title: screen }]} />

@@ -1,6 +1,6 @@
 import { ENDPOINT_ROLES } from '@gatehouse/contracts';
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_PAGES, mayCallWith, mayEnterConsole, mayOpenPage, type ConsolePage } from './console-access';
+import { CONSOLE_PAGES, mayCall, mayEnterConsole, mayOpenPage, type ConsolePage } from './console-access';
 
 const PAGES = Object.keys(CONSOLE_PAGES) as ConsolePage[];
 const pagesOf = (roles: string[]) => PAGES.filter((page) => mayOpenPage(roles, page));
@@ -33,12 +33,12 @@ describe('console access', () => {
   it('answers every endpoint as the API’s table does, God counting as Administrator', () => {
     for (const [endpoint, allowed] of Object.entries(ENDPOINT_ROLES) as Array<[keyof typeof ENDPOINT_ROLES, readonly string[] | string]>) {
       if (typeof allowed === 'string') {
-        expect(mayCallWith([], endpoint), endpoint).toBe(true);
+        expect(mayCall({ roles: [] }, endpoint), endpoint).toBe(true);
         continue;
       }
       for (const role of ['God', 'Administrator', 'AreaAdministrator', 'TenantAdministrator', 'Manager', 'IdentityConsultant', 'ServiceManager', 'User']) {
         const expected = allowed.includes(role) || (role === 'God' && allowed.includes('Administrator'));
-        expect(mayCallWith([role], endpoint), `${role} → ${endpoint}`).toBe(expected);
+        expect(mayCall({ roles: [role] }, endpoint), `${role} → ${endpoint}`).toBe(expected);
       }
     }
   });

@@ -1,14 +1,6 @@
 import { rolesAllow, type EndpointName } from '@gatehouse/contracts';
 
 /**
- * Whether `roles` let their holder call `endpoint`: the admin API's own table (ENDPOINT_ROLES) and
- * the very function its guard asks, never restated here.
- */
-export function mayCallWith(roles: readonly string[], endpoint: EndpointName): boolean {
-  return rolesAllow(endpoint, roles);
-}
-
-/**
  * The console's pages by the first segment of their path, each with the call it is built on: a
  * page opens, and shows in the menu and on the dashboard, exactly for the roles the API answers
  * that call for. What a page then offers (buttons, row actions) asks the same table for its own calls.
@@ -37,7 +29,7 @@ export function isConsolePage(segment: string): segment is ConsolePage {
 
 /** Whether `roles` open the page at `segment` (the home page opens for everyone in the console). */
 export function mayOpenPage(roles: readonly string[], segment: ConsolePage): boolean {
-  return mayCallWith(roles, CONSOLE_PAGES[segment]);
+  return rolesAllow(CONSOLE_PAGES[segment], roles);
 }
 
 /**
@@ -49,7 +41,10 @@ export function mayEnterConsole(roles: readonly string[]): boolean {
   return (Object.keys(CONSOLE_PAGES) as ConsolePage[]).some((page) => mayOpenPage(roles, page));
 }
 
-/** Whether the admin API lets the signed-in `user` call `endpoint` (see {@link mayCallWith}). */
+/**
+ * Whether the admin API lets the signed-in `user` call `endpoint`: the API's own table
+ * (ENDPOINT_ROLES) and the very function its guard asks, never restated here.
+ */
 export function mayCall(user: { readonly roles: readonly string[] }, endpoint: EndpointName): boolean {
-  return mayCallWith(user.roles, endpoint);
+  return rolesAllow(endpoint, user.roles);
 }

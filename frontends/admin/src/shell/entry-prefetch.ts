@@ -4,7 +4,7 @@ import { useLocation } from 'react-router';
 import type { AdminMe } from '../api/me';
 import { useDashboardBaseQuery } from '../api/dashboard';
 import { useAuthUser } from '../auth/auth-context';
-import { mayCallWith } from '../auth/console-access';
+import { mayCall } from '../auth/console-access';
 import { gateTargetOf } from '../disclaimer-gate/gate-target';
 import { useDisclaimerGateQuery } from '../disclaimer-gate/disclaimer-gate-api';
 
@@ -17,7 +17,7 @@ export function useEntryPrefetch(me: AdminMe | undefined): void {
   const target = gateTargetOf(useAuthUser());
   const onDashboard = /^\/?$/.test(useLocation().pathname);
   useDisclaimerGateQuery(me && target ? target : skipToken);
-  useDashboardBaseQuery(undefined, { skip: !(me && onDashboard && mayCallWith(me.roles, 'dashboard.base')) });
+  useDashboardBaseQuery(undefined, { skip: !(me && onDashboard && mayCall(me, 'dashboard.base')) });
   useEffect(() => {
     if (me && onDashboard) void import('../dashboard/DashboardPage');
   }, [me, onDashboard]);

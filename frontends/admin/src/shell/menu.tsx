@@ -45,6 +45,19 @@ const ENTRIES: readonly MenuEntry[] = [
   { key: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, page: 'securityConfig' },
 ];
 
+/** The console's pages the side menu does not list, with the phrase that names each. */
+const UNLISTED_PAGE_NAMES = {
+  'control-pats': 'menu.controlPats',
+  inspector: 'screens.inspector',
+} as const satisfies Partial<Record<ConsolePage, string>>;
+
+/** The phrase naming a page: its menu entry's, or for a page the menu does not list, its own. */
+export function pageNameKey(page: ConsolePage): `menu.${MenuKey}` | (typeof UNLISTED_PAGE_NAMES)[keyof typeof UNLISTED_PAGE_NAMES] {
+  const entry = ENTRIES.find((candidate) => candidate.page === page);
+  if (entry) return `menu.${entry.key}`;
+  return UNLISTED_PAGE_NAMES[page as keyof typeof UNLISTED_PAGE_NAMES];
+}
+
 /** The side menu's entries the user may see. */
 export function menuEntries(user: { readonly roles: readonly string[] }): MenuEntry[] {
   return ENTRIES.filter((entry) => !entry.page || mayOpenPage(user.roles, entry.page));
