@@ -64,7 +64,11 @@ export function tenantItem(membership: MembershipRow, grants: RoleGrantRow[]): U
  */
 export function permissionsOf(groups: UserGroupRow[], grants: RoleGrantRow[]) {
   const byApplication = new Map<string, RoleGrantRow[]>();
-  for (const grant of grants) byApplication.set(grant.application_name, [...(byApplication.get(grant.application_name) ?? []), grant]);
+  for (const grant of grants) {
+    const held = byApplication.get(grant.application_name);
+    if (held) held.push(grant);
+    else byApplication.set(grant.application_name, [grant]);
+  }
   const byName = (a: string, b: string) => a.localeCompare(b);
   return {
     groups: groups.map((g) => g.group_name),
