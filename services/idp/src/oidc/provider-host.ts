@@ -9,6 +9,7 @@ import { OidcStore } from './oidc-store.js';
 import { ensureSigningKeys, loadSigningKeys, signingKeysFingerprint } from './keys.js';
 import { startSweeper } from './postgres-adapter.js';
 import { createProvider, type ProviderOptions } from './provider.js';
+import { PublishedDocuments } from './published-documents.js';
 
 const KEY_CHECK_INTERVAL_MS = 60_000;
 
@@ -92,7 +93,8 @@ export class ProviderHost {
       impersonations: this.impersonations,
       adapterFactory: this.options.adapterFactory,
     });
-    this.mounted = mount('/oidc', this.provider as never);
+    // The key set and discovery document of this instance, served from memory once rendered.
+    this.mounted = new PublishedDocuments('/oidc').middleware(mount('/oidc', this.provider as never));
     if (this.fingerprint) this.context.logger.info({ keys: fingerprint }, 'signing keys reloaded');
     this.fingerprint = fingerprint;
   }
