@@ -133,6 +133,8 @@ async function answer(request: Request, running: Running): Promise<unknown> {
   switch (request.op) {
     case 'cpu':
       return cpuMs();
+    case 'memory':
+      return process.memoryUsage().rss;
     case 'argon2Cpu': {
       // One at a time, with the product's parameters, in this process: the CPU one verification costs here.
       const hash = await argon2.hash(PASSWORD, ARGON2_OPTIONS);

@@ -6,8 +6,8 @@ export const PASSWORD = 'Bench-password-42!';
 export const ACCOUNTS = 96;
 export const accountName = (i: number) => `bench${i}@example.com`;
 
-/** A question of the bench to a contender's process: its CPU time so far (ms), argon2's cost there, stop. */
-export type Question = { op: 'cpu' } | { op: 'argon2Cpu'; count: number } | { op: 'argon2Rate'; seconds: number; workers: number } | { op: 'stop' };
+/** A question of the bench to a contender's process: its CPU time so far (ms), its resident memory (bytes), argon2's cost there, stop. */
+export type Question = { op: 'cpu' } | { op: 'memory' } | { op: 'argon2Cpu'; count: number } | { op: 'argon2Rate'; seconds: number; workers: number } | { op: 'stop' };
 export type Request = Question & { id: number };
 
 /** A contender's message: it is listening, or the answer to a question. */

@@ -17,6 +17,8 @@ const GROUPS = 500;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2000);
 const FIGURE_LIMIT_MS = 60_000;
 const TARGET_P95_MS = 20;
+/** The worst case (an inheritable membership over the largest subtree) may take longer, up to this. */
+const WORST_TARGET_P95_MS = 30;
 
 type Query = (sql: string, values?: unknown[]) => Promise<any[]>;
 
@@ -211,10 +213,10 @@ async function main(): Promise<void> {
       title: "A user's effective roles over a tenant hierarchy",
       settings: { tenants: TENANTS, memberships: MEMBERSHIPS, samples: SAMPLES, database },
       figures: [
-        bounded('roles.in_tenant.p95', `roles in one tenant, ${inTenant.count} users: p95`, 'ms', inTenant.p95, { max: TARGET_P95_MS }),
-        bounded('roles.everywhere.p95', `roles in every tenant, ${everywhere.count} users: p95`, 'ms', everywhere.p95, { max: TARGET_P95_MS }),
-        bounded('roles.names.p95', `role names for a token, ${names.count} users: p95`, 'ms', names.p95, { max: TARGET_P95_MS }),
-        bounded('roles.worst.p95', `worst case, inheritable at the root of ${largest.size} tenants: p95`, 'ms', worst.p95),
+        bounded('roles.in_tenant.p95', `roles in one tenant, ${TENANTS} tenants, ${inTenant.count} users: p95`, 'ms', inTenant.p95, { max: TARGET_P95_MS }),
+        bounded('roles.everywhere.p95', `roles in every tenant, ${TENANTS} tenants, ${everywhere.count} users: p95`, 'ms', everywhere.p95, { max: TARGET_P95_MS }),
+        bounded('roles.names.p95', `role names for a token, ${TENANTS} tenants, ${names.count} users: p95`, 'ms', names.p95, { max: TARGET_P95_MS }),
+        bounded('roles.worst.p95', `worst case, inheritable at the root of ${largest.size} of ${TENANTS} tenants: p95`, 'ms', worst.p95, { max: WORST_TARGET_P95_MS }),
         bounded('roles.move_ms', `moving a subtree (${moving.children} children)`, 'ms', moveMs),
       ],
       details: { inTenant: summary(inTenant), everywhere: summary(everywhere), names: summary(names), worst: summary(worst) },

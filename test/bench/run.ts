@@ -1,4 +1,4 @@
-// `npm run bench`: the provider, users, roles and getting-in benches one after another, each in its own
+// `npm run bench`: the provider, users, roles, getting-in and start benches one after another, each in its own
 // process, then every figure that has a reference or a target in one table. The figures go to
 // BENCH_JSON as one document when it is set. Fails when a bench fails or the document is not
 // complete and valid; a missed target never fails it (speed is judged by reading, not by CI).
@@ -13,6 +13,7 @@ const BENCHES = [
   { section: 'users', file: 'users-bench.ts' },
   { section: 'roles', file: 'roles-bench.ts' },
   { section: 'getting-in', file: 'getting-in-bench.ts' },
+  { section: 'start', file: 'start-bench.ts' },
 ] as const;
 
 function runBench(file: string, env: NodeJS.ProcessEnv): Promise<number> {
