@@ -154,13 +154,25 @@ async function switchLanguage(page: Page, menu: RegExp, choice: string) {
 async function signOut(page: Page) {
   const visited: string[] = [];
   page.on('framenavigated', (frame) => frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname));
+  const said: string[] = [];
+  page.on('console', (message) => said.push(`${message.type()}: ${message.text()}`));
   await page.getByRole('button', { name: /Compte de Zoé/ }).click();
   await page.getByRole('button', { name: 'Fermer la session' }).click();
   // Through the provider's end-session page, then back to the portal.
   // A bound on a hang, not a speed: beside CI's other lanes the round trip may take long.
   const deadline = Date.now() + 90_000;
   while (!(visited.some((p) => p.startsWith('/oidc/session/end')) && !visited.at(-1)!.startsWith('/oidc/'))) {
-    if (Date.now() > deadline) throw new Error(`sign-out did not go through the provider: ${visited.join(' → ')}`);
+    if (Date.now() > deadline) {
+      await page.screenshot({ path: path.join(shots, 'sign-out-stuck.png') }).catch(() => undefined);
+      // What the page holds: whether the client removed its user and where the focus is.
+      const state = await page
+        .evaluate(
+          `({ url: location.href, storage: Object.keys(localStorage), session: Object.keys(sessionStorage),
+              dialogs: document.querySelectorAll('[role=dialog]').length, focused: document.activeElement?.outerHTML.slice(0, 200) })`,
+        )
+        .catch((error: Error) => error.message);
+      throw new Error(`sign-out did not go through the provider: ${visited.join(' → ')}; page: ${JSON.stringify(state)}; console: ${said.join(' | ')}`);
+    }
     await page.waitForTimeout(100);
   }
   // The provider session is over: opening the portal asks for a sign-in again.
