@@ -30,9 +30,14 @@ export class PublishedDocuments {
       await provider(ctx, next);
       const rendered = render(ctx, kind);
       if (!rendered) return;
-      if (kind === 'jwks' || this.documents.size < MAX_KEPT) this.documents.set(key, rendered);
+      if (kind === 'jwks' || this.hosts < MAX_HOSTS) this.documents.set(key, rendered);
       send(ctx, rendered);
     };
+  }
+
+  /** Hosts whose discovery document is kept (the key set is one, whatever the host). */
+  private get hosts(): number {
+    return this.documents.size - (this.documents.has('jwks') ? 1 : 0);
   }
 
   private kindOf(path: string): Kind | undefined {
@@ -46,8 +51,8 @@ export class PublishedDocuments {
 
 type Kind = 'jwks' | 'discovery';
 
-/** The JWKS and the discovery document of this many origins, at most. */
-const MAX_KEPT = 8;
+/** The discovery document of this many hosts, at most. */
+const MAX_HOSTS = 8;
 
 /**
  * How long a client may use a copy without asking again. The key set is short: a rotation signs
