@@ -478,7 +478,7 @@ describe('UserDetailPage: role access', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(screen.getByText('(Acme Group)').closest('.role-tag')).toHaveTextContent('CRM: Lead (Acme Group) · through the group Leads');
 
     expect(screen.queryByRole('button', { name: 'Remove the role Lead' })).not.toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: 'Remove the role Sales' }));
+    fireEvent.click(within(sales).getByRole('button', { name: 'Remove the role Sales' }));
     fireEvent.click(within(await dialogWith('Remove the role Sales in CRM?')).getByRole('button', { name: 'Remove' }));
 
     await waitFor(() => expect(queriesTo(fetchMock, `DELETE ${BASE}/roles/app-crm`)).toEqual([{ roleId: 'r-sales', tenantId: 't1' }]));
