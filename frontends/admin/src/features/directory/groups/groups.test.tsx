@@ -189,13 +189,13 @@ describe('GroupDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
         'DELETE /api/v1/admin/groups/g1/users/u1': new Response(null, { status: 204 }),
       },
     });
-    await screen.findByRole('link', { name: 'ana@example.com' });
+    const row = (await screen.findByRole('link', { name: 'ana@example.com' })).closest('tr')!;
 
     await choose('Owner permission of ana@example.com', 'Yes (Owner)');
     await waitFor(() => expect(sentTo(fetchMock, 'PUT /api/v1/admin/groups/g1/users/u1')).toHaveLength(1));
     expect(await bodiesTo(fetchMock, 'PUT /api/v1/admin/groups/g1/users/u1')).toEqual([{ permission: 'Owner' }]);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Remove ana@example.com' }));
+    fireEvent.click(within(row).getByRole('button', { name: 'Remove ana@example.com' }));
     fireEvent.click(within(await dialogWith('Remove ana@example.com from this group?')).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(sentTo(fetchMock, 'DELETE /api/v1/admin/groups/g1/users/u1')).toHaveLength(1));
   });
