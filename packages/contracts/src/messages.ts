@@ -200,6 +200,7 @@ export const en = {
     unknown_field: '{{field}} is not a known field',
     invalid_scope: 'Only lowercase letters, numbers and . / : _ - are allowed',
     invalid_character: '{{field}} contains a character that is not allowed',
+    cursor_other_list: '{{field}} belongs to another search, filter or sort of this list: start again from its first page',
   },
   groups: {
     name_required: 'Please input your group name!',

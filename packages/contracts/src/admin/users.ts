@@ -101,15 +101,21 @@ export type PasswordChange = z.output<typeof changePasswordSchema>;
 export const USER_SORT_FIELDS = ['userName', 'email', 'firstName', 'lastName', 'areaName', 'modifiedOn', 'locked'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
-/** Query of `GET /users`: the list query, the lock state and the area. */
+/**
+ * Query of `GET /users`: the list query, the lock state, the area, and a cursor: the `next` of the
+ * previous page, with the same search, filters and sort. With a cursor, the page is the `top` rows
+ * right after that page's last row (after passing `skip` more), however deep in the list, and
+ * whatever was added or removed before it meanwhile; without one, `skip` counts from the start.
+ */
 export const userListQuerySchema = listQuery({ sortable: USER_SORT_FIELDS, defaultOrder: 'modifiedOn desc' }).extend({
   locked: z.enum(['true', 'false']).optional(),
   area: idSchema.optional(),
+  cursor: z.string().min(1).max(4096).optional().describe('The `next` of the previous page (same search, filters and sort): the page after it'),
 });
 export type UserListQuery = z.output<typeof userListQuerySchema>;
 
-/** Query of `GET /users/export`: the list's search, filters and sort; `skip` and `top` are ignored (every page). */
-export const userExportQuerySchema = userListQuerySchema.omit({ skip: true, top: true });
+/** Query of `GET /users/export`: the list's search, filters and sort; `skip`, `top` and `cursor` are ignored (every page). */
+export const userExportQuerySchema = userListQuerySchema.omit({ skip: true, top: true, cursor: true });
 export type UserExportQuery = z.output<typeof userExportQuerySchema>;
 
 /** Body of `PUT /users/{id}/roles/{applicationId}`; no tenant means the Global tenant. */
@@ -271,7 +277,9 @@ export const usersRoutes = {
     method: 'GET', path: USERS, endpoint: 'users.list', access: 'roles',
     summary: 'Lists the users the caller reaches, filtered, sorted and paged',
     query: userListQuerySchema,
-    response: estimatedListPage(userListItemSchema),
+    response: estimatedListPage(userListItemSchema).extend({
+      next: z.string().optional().describe('Present when more rows follow: the `cursor` of the next page'),
+    }),
   }),
   create: defineRoute({
     method: 'POST', path: USERS, endpoint: 'users.create', access: 'roles',

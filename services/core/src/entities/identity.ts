@@ -70,8 +70,13 @@ export class Tenant {
 @Entity('users')
 @Index('users__normalized_user_name', ['normalizedUserName'], { unique: true })
 @Index('users__normalized_email', ['normalizedEmail'])
-@Index('users__area_id', ['areaId'])
-@Index('users__modified_on', ['modifiedOn'])
+// The users lists' orders, (modified_on DESC, id) and (area_id, modified_on DESC, id) (migration
+// 1765800800000-user-list-indexes): TypeORM cannot describe a descending column, so the schema
+// comparison leaves these two alone.
+@Index('users__modified_on_id', { synchronize: false })
+@Index('users__area_id_modified_on_id', { synchronize: false })
+@Index('users__user_name_id', ['userName', 'id'])
+@Index('users__email_id', ['email', 'id'])
 @Index('users__current_company_id', ['currentCompanyId'])
 @Index('users__created_for_tenant_id', ['createdForTenantId'])
 @Check('users__user_type__check', '"user_type" IN (1, 2)')
@@ -279,6 +284,7 @@ export class Group {
 
 @Entity('group_members')
 @Index('group_members__user_id', ['userId'])
+@Index('group_members__group_id_permission_user_id', ['groupId', 'permission', 'userId'])
 @Check('group_members__permission__check', oneOf('permission', GROUP_PERMISSIONS))
 export class GroupMember {
   @PrimaryColumn({ name: 'group_id', type: 'uuid', primaryKeyConstraintName: 'group_members__pkey' })

@@ -95,6 +95,18 @@ export async function findGroup(db: Queryable, id: string, callerId: string | nu
 }
 
 /**
+ * What the members list needs of the group: its area (the caller's scope) and its number of
+ * members (the list's total without a search); undefined when there is no such group.
+ */
+export async function findGroupMemberCount(db: Queryable, id: string): Promise<{ areaId: string; membersCount: number } | undefined> {
+  const rows = await db.query<Array<{ area_id: string; members_count: number }>>(
+    `SELECT g.area_id, (SELECT count(*)::int FROM group_members gm WHERE gm.group_id = g.id) AS members_count FROM groups g WHERE g.id = $1`,
+    [id],
+  );
+  return rows[0] && { areaId: rows[0].area_id, membersCount: rows[0].members_count };
+}
+
+/**
  * Locks the group's row until the transaction ends, so changes to one group (its members, its
  * tenants, the Users-group check) happen one after the other; answers whether it exists.
  */
@@ -152,7 +164,6 @@ interface MemberRow {
   group_id: string;
   group_name: string;
   permission: GroupPermission;
-  total?: string;
 }
 
 const MEMBER_COLUMNS = `u.id AS user_id, u.user_name, u.email, u.first_name, u.last_name, g.id AS group_id, g.name AS group_name, gm.permission`;
@@ -169,22 +180,38 @@ const toMember = (row: MemberRow): MemberRecord => ({
   permission: row.permission,
 });
 
-/** One page of the group's members. */
-export async function listMembers(db: Queryable, groupId: string, query: ListQuery): Promise<{ items: MemberRecord[]; count: number }> {
+/**
+ * One page of the group's members, and their number. The page's ids come first (a "deferred
+ * join"), from indexes alone: for a large group, the users in the order of the sort (user name or
+ * e-mail), each looked up in the group, until the page is full; for a small one, its members,
+ * sorted; by permission, the group's members in that order. Only those rows are then read whole.
+ * `memberCount`, when the caller already has it (the group as visibleGroup reads it), is the total
+ * without a search.
+ */
+export async function listMembers(db: Queryable, groupId: string, query: ListQuery, memberCount?: number): Promise<{ items: MemberRecord[]; count: number }> {
   const search = query.search ? likePattern(query.search) : null;
   const where = `gm.group_id = $1 AND ($2::text IS NULL OR u.user_name ILIKE $2 OR u.email ILIKE $2)`;
+  // Page and total apart rather than count(*) OVER (), which reads every member before the page.
   const rows = await db.query<MemberRow[]>(
-    `SELECT ${MEMBER_COLUMNS}, count(*) OVER () AS total FROM ${MEMBER_FROM}
-      WHERE ${where}
-      ORDER BY ${query.orderBy}, u.id
-      LIMIT $3 OFFSET $4`,
+    `SELECT ${MEMBER_COLUMNS}
+       FROM (SELECT gm.user_id FROM group_members gm JOIN users u ON u.id = gm.user_id
+              WHERE ${where}
+              ORDER BY ${query.orderBy}, u.id
+              LIMIT $3 OFFSET $4) page
+       JOIN group_members gm ON gm.group_id = $1 AND gm.user_id = page.user_id
+       JOIN users u ON u.id = gm.user_id
+       JOIN groups g ON g.id = gm.group_id
+      ORDER BY ${query.orderBy}, u.id`,
     [groupId, search, query.top, query.skip],
   );
-  const count = await listTotal(rows, query.skip, async () => {
-    const [row] = await db.query<Array<{ count: string }>>(`SELECT count(*) FROM ${MEMBER_FROM} WHERE ${where}`, [groupId, search]);
-    return Number(row!.count);
-  });
-  return { items: rows.map(toMember), count };
+  const items = rows.map(toMember);
+  // A short page is the last one: the total is known without counting.
+  if (items.length < query.top && (items.length > 0 || query.skip === 0)) return { items, count: query.skip + items.length };
+  if (!search && memberCount !== undefined) return { items, count: memberCount };
+  const [row] = search
+    ? await db.query<Array<{ count: string }>>(`SELECT count(*) FROM group_members gm JOIN users u ON u.id = gm.user_id WHERE ${where}`, [groupId, search])
+    : await db.query<Array<{ count: string }>>(`SELECT count(*) FROM group_members WHERE group_id = $1`, [groupId]);
+  return { items, count: Number(row!.count) };
 }
 
 export async function findMember(db: Queryable, groupId: string, userId: string): Promise<MemberRecord | undefined> {

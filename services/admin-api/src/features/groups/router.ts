@@ -23,7 +23,7 @@ export function groupRoutes(context: AdminContext, service = new GroupsService(c
   bind(router, routes.update, async ({ caller, scope, params, body }) => service.update(caller, await scope(), params.id, body));
   bind(router, routes.delete, async ({ caller, scope, params }) => service.remove(caller, await scope(), params.id));
 
-  bind(router, routes.members, async ({ caller, scope, params, query }) => service.members(caller, await scope(), params.id, toListQuery(query, MEMBER_SORT)));
+  bind(router, routes.members, async ({ scope, params, query }) => service.members(await scope(), params.id, toListQuery(query, MEMBER_SORT)));
   bind(router, routes.addMember, async ({ caller, scope, params, body }) => service.addMember(caller, await scope(), params.id, body.userId, body.permission));
   bind(router, routes.updateMember, async ({ caller, scope, params, body }) =>
     service.updateMember(caller, await scope(), params.id, params.userId, body.permission),

@@ -12,6 +12,7 @@ import {
   deleteGroup,
   deleteMember,
   findGroup,
+  findGroupMemberCount,
   findMember,
   findUser,
   insertGroup,
@@ -126,9 +127,11 @@ export class GroupsService {
     this.announce(affected);
   }
 
-  async members(caller: Caller, scope: CallerScope, groupId: string, query: ListQuery): Promise<{ items: MemberRecord[]; count: number }> {
-    await visibleGroup(this.context.dataSource, caller, scope, groupId);
-    return listMembers(this.context.dataSource, groupId, query);
+  async members(scope: CallerScope, groupId: string, query: ListQuery): Promise<{ items: MemberRecord[]; count: number }> {
+    // The group's area and size only: its tenants and the caller's ownership are not the list's.
+    const group = await findGroupMemberCount(this.context.dataSource, groupId);
+    if (!group || !inScope(scope, group.areaId)) throw notFound();
+    return listMembers(this.context.dataSource, groupId, query, group.membersCount);
   }
 
   /** `POST /groups/{id}/users`: the group is the path (404), the user a body field (400). */

@@ -65,17 +65,32 @@ function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function whereOf(filter: UserListFilter, values: unknown[]): string {
-  const param = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
+/** The parameters of a statement being built: `param(value)` adds one and answers its `$n`. */
+function parameters(values: unknown[] = []) {
+  return {
+    values,
+    param(value: unknown): string {
+      values.push(value);
+      return `$${values.length}`;
+    },
   };
+}
+type Parameters = ReturnType<typeof parameters>;
+
+/** The filter's conditions; without `withSearch`, all but the search (a walk checks it on the rows it reads). */
+function conditionsOf(filter: UserListFilter, p: Parameters, withSearch = true): string[] {
   const conditions: string[] = [];
-  if (filter.search) conditions.push(`${SEARCH_SQL} ILIKE ${param(likePattern(filter.search))}`);
+  if (filter.search && withSearch) conditions.push(`${SEARCH_SQL} ILIKE ${p.param(likePattern(filter.search))}`);
   if (filter.locked !== undefined) conditions.push(filter.locked ? LOCKED_SQL : `NOT ${LOCKED_SQL}`);
-  if (filter.areaId) conditions.push(`u.area_id = ${param(filter.areaId)}`);
-  if (filter.areaIds) conditions.push(`u.area_id = ANY(${param(filter.areaIds)}::uuid[])`);
-  return conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  if (filter.areaId) conditions.push(`u.area_id = ${p.param(filter.areaId)}`);
+  if (filter.areaIds) conditions.push(`u.area_id = ANY(${p.param(filter.areaIds)}::uuid[])`);
+  return conditions;
+}
+
+const whereClause = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '');
+
+function whereOf(filter: UserListFilter, values: unknown[]): string {
+  return whereClause(conditionsOf(filter, parameters(values)));
 }
 
 /**
@@ -107,6 +122,14 @@ export function userListSql(filter: UserListFilter, orderBy: string): { text: st
 export const EXACT_COUNT_LIMIT = 1000;
 const exactLimitOf = (filter: UserListFilter) => (filter.search ? EXACT_COUNT_LIMIT : 10 * EXACT_COUNT_LIMIT);
 
+/** The planner's estimate of the users matching the filter: the cost of a plan, not of a scan. */
+async function plannedMatches(db: Queryable, filter: UserListFilter): Promise<number> {
+  const values: unknown[] = [];
+  const where = whereOf(filter, values);
+  const [plan] = await db.query<Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM users u ${where}`, values);
+  return plan!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+}
+
 /**
  * The number of users matching the filter. The planner's estimate comes first (it costs a plan, not
  * a scan): above the exact limit it is the answer. Below, the matches are counted, one past the
@@ -114,14 +137,17 @@ const exactLimitOf = (filter: UserListFilter) => (filter.search ? EXACT_COUNT_LI
  * only to exceed it.
  */
 export async function countUsers(db: Queryable, filter: UserListFilter): Promise<{ count: number; estimated: boolean }> {
-  const values: unknown[] = [];
-  const where = whereOf(filter, values);
-  const [plan] = await db.query<Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM users u ${where}`, values);
-  const planned = plan!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+  const planned = await plannedMatches(db, filter);
   const limit = exactLimitOf(filter);
   if (planned > limit) return { count: roughly(planned), estimated: true };
+  const values: unknown[] = [];
+  const where = whereOf(filter, values);
   const [row] = await db.query<Array<{ count: string }>>(`SELECT count(*) FROM (SELECT 1 FROM users u ${where} LIMIT ${limit + 1}) matches`, values);
-  const counted = Number(row!.count);
+  return countedUpTo(Number(row!.count), limit);
+}
+
+/** A count made one past `limit` at most: exact up to it, beyond it only known to exceed it. */
+function countedUpTo(counted: number, limit: number): { count: number; estimated: boolean } {
   return counted <= limit ? { count: counted, estimated: false } : { count: roughly(counted), estimated: true };
 }
 
@@ -134,18 +160,235 @@ function roughly(estimate: number): number {
   return Math.ceil(estimate / unit) * unit;
 }
 
-/** One page of the users list and the number of users matching the filter (see countUsers). */
-export async function listUsers(db: Queryable, filter: UserListFilter, query: ListQuery): Promise<{ rows: UserListRow[]; count: number; estimated: boolean }> {
-  const base = userListSql(filter, query.orderBy);
-  const n = base.values.length;
-  // Two statements rather than count(*) OVER (): the page then reads only its rows through the
-  // sort's index instead of materialising every match first.
-  const rows = await db.query<UserListRow[]>(`${base.text} LIMIT $${n + 1} OFFSET $${n + 2}`, [...base.values, query.top, query.skip]);
-  // A short page is the last one: the total is known without counting.
-  if (rows.length < query.top && (rows.length > 0 || query.skip === 0)) return { rows, count: query.skip + rows.length, estimated: false };
-  const { count, estimated } = await countUsers(db, filter);
+/** How a cursor holds each sort field's value (see ListCursor), and whether the field may be NULL. */
+export const SORT_KEYS: Readonly<Record<UserSortField, { type: 'text' | 'timestamptz' | 'boolean'; nullable: boolean }>> = {
+  userName: { type: 'text', nullable: false },
+  email: { type: 'text', nullable: false },
+  firstName: { type: 'text', nullable: true },
+  lastName: { type: 'text', nullable: true },
+  areaName: { type: 'text', nullable: false },
+  modifiedOn: { type: 'timestamptz', nullable: false },
+  locked: { type: 'boolean', nullable: false },
+};
+
+/**
+ * Where a page of the list ended: its last row's value of the sort field (a date as UTC text to the
+ * microsecond, which a JS Date would round to the millisecond) and its id. The next page is the rows
+ * after it in the list's order, whatever was added or removed before it meanwhile.
+ */
+export interface ListCursor {
+  key: string | boolean | null;
+  id: string;
+}
+
+/** The list's sort as the page statements use it: the field, the SQL it sorts by, the direction. */
+export interface UserListSort {
+  field: UserSortField;
+  sql: string;
+  descending: boolean;
+}
+
+const SORT_FIELDS = Object.keys(USER_SORT) as UserSortField[];
+
+/** The sort of an ORDER BY clause as toListQuery builds it from USER_SORT; anything else is refused. */
+export function sortOf(orderBy: string): UserListSort {
+  const match = SORT_CLAUSE.exec(orderBy);
+  const field = match && SORT_FIELDS.find((f) => USER_SORT[f] === match[1]);
+  if (!field) throw new TypeError(`not a users list sort: ${orderBy}`);
+  return { field, sql: USER_SORT[field], descending: match![2]!.toUpperCase() === 'DESC' };
+}
+
+const direction = (sort: UserListSort) => (sort.descending ? 'DESC' : 'ASC');
+const orderOf = (sort: UserListSort, key = sort.sql, id = 'u.id') => `${key} ${direction(sort)}, ${id}`;
+/** The areas join a sort by area name needs before the page is chosen (the columns join it anyway, after). */
+const areaJoinOf = (sort: UserListSort) => (sort.sql.startsWith('a.') ? 'JOIN areas a ON a.id = u.area_id' : '');
+
+/**
+ * The rows after `after` in the list's order: beyond its value of the sort field, or equal and of a
+ * greater id; NULLs (first and last names only) where PostgreSQL puts them by default, last
+ * ascending and first descending. `key` and `id` are the SQL of the sort value and of the id where
+ * the condition applies. The redundant range on the sort value lets an index start at the cursor
+ * rather than filter its way there.
+ */
+function beyond(sort: UserListSort, after: ListCursor, p: Parameters, key = sort.sql, id = 'u.id'): string {
+  const { type, nullable } = SORT_KEYS[sort.field];
+  const afterId = `${p.param(after.id)}::uuid`;
+  if (after.key === null) return sort.descending ? `((${key} IS NULL AND ${id} > ${afterId}) OR ${key} IS NOT NULL)` : `(${key} IS NULL AND ${id} > ${afterId})`;
+  const value = type === 'timestamptz' ? `(${p.param(after.key)}::timestamp AT TIME ZONE 'UTC')` : `${p.param(after.key)}::${type}`;
+  const past = `${key} ${sort.descending ? '<' : '>'} ${value} OR (${key} = ${value} AND ${id} > ${afterId})`;
+  if (nullable && !sort.descending) return `(${past} OR ${key} IS NULL)`;
+  return `(${key} ${sort.descending ? '<=' : '>='} ${value} AND (${past}))`;
+}
+
+/** A row of a page: the list's columns and the cursor value of its sort field. */
+type PageRow = UserListRow & { sort_key: string | boolean | null };
+
+/** The list's columns, and each row's value of the sort field as a cursor holds it. */
+function pageColumns(sort: UserListSort): string {
+  const key = SORT_KEYS[sort.field].type === 'timestamptz' ? `to_char(${sort.sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')` : sort.sql;
+  return `${LIST_COLUMNS}, ${key} AS sort_key`;
+}
+
+/** The page's rows whole, in the list's order, for the users `ids` (a SELECT of their ids) names. */
+function withColumns(ids: string, sort: UserListSort): string {
+  return `SELECT ${pageColumns(sort)}
+            FROM (${ids}) p JOIN users u ON u.id = p.id JOIN areas a ON a.id = u.area_id
+           ORDER BY ${orderOf(sort)}`;
+}
+
+/** Where a page starts (`skip` rows after the start of the list or after the cursor) and how many rows it reads. */
+export interface PageWindow {
+  after: ListCursor | null;
+  skip: number;
+  rows: number;
+}
+
+/** From this `skip` on, a page's ids are found first (a deferred join, see pageByPlan). */
+const DEFERRED_FROM = 100;
+
+/**
+ * A page by the planner's own plan. A deep page (from DEFERRED_FROM) and a search's page are a
+ * "deferred join": the page's ids first, which an index serving the filter and the sort gives alone
+ * (a deep `skip` then passes over index entries, never over whole rows and their areas; a search's
+ * matches are not joined to their areas, which the planner, misled by its estimate, could do once
+ * per match), then the columns of those rows only. Nearer the start, one plain statement plans
+ * faster and reads as little.
+ */
+export async function pageByPlan(db: Queryable, filter: UserListFilter, sort: UserListSort, window: PageWindow): Promise<PageRow[]> {
+  const p = parameters();
+  const conditions = conditionsOf(filter, p);
+  if (window.after) conditions.push(beyond(sort, window.after, p));
+  const paging = `ORDER BY ${orderOf(sort)} LIMIT ${p.param(window.rows)} OFFSET ${p.param(window.skip)}`;
+  if (window.skip >= DEFERRED_FROM || filter.search) {
+    return db.query<PageRow[]>(withColumns(`SELECT u.id FROM users u ${areaJoinOf(sort)} ${whereClause(conditions)} ${paging}`, sort), p.values);
+  }
+  return db.query<PageRow[]>(`SELECT ${pageColumns(sort)} FROM users u JOIN areas a ON a.id = u.area_id ${whereClause(conditions)} ${paging}`, p.values);
+}
+
+/**
+ * A search's page taken from all its matches, when they are few: they are read once (through the
+ * trigram index), counted, and sorted for the page, in one statement. One past the exact limit at
+ * most are read: `matched` above the limit says there are more, and then no page is answered.
+ */
+export async function pageOfFewMatches(db: Queryable, filter: UserListFilter, sort: UserListSort, window: PageWindow): Promise<{ matched: number; rows: PageRow[] }> {
+  const p = parameters();
+  const where = whereClause(conditionsOf(filter, p));
+  const limit = p.param(EXACT_COUNT_LIMIT);
+  const pageConditions = [`c.matched <= ${limit}`];
+  if (window.after) pageConditions.push(beyond(sort, window.after, p, 'm.sort_key', 'm.id'));
+  const rows = await db.query<Array<PageRow & { matched: number }>>(
+    `WITH matches AS MATERIALIZED (
+            SELECT u.id, ${sort.sql} AS sort_key FROM users u ${areaJoinOf(sort)} ${where} LIMIT ${p.param(EXACT_COUNT_LIMIT + 1)}
+          ),
+          counted AS (SELECT count(*)::int AS matched FROM matches),
+          page AS (
+            SELECT m.id FROM matches m, counted c
+             WHERE ${pageConditions.join(' AND ')}
+             ORDER BY ${orderOf(sort, 'm.sort_key', 'm.id')} LIMIT ${p.param(window.rows)} OFFSET ${p.param(window.skip)}
+          )
+     SELECT c.matched, ${pageColumns(sort)}
+       FROM counted c LEFT JOIN (page p JOIN users u ON u.id = p.id JOIN areas a ON a.id = u.area_id) ON true
+      ORDER BY ${orderOf(sort)}`,
+    p.values,
+  );
+  return { matched: rows[0]!.matched, rows: rows.filter((row) => row.id !== null).map(({ matched: _, ...row }) => row) };
+}
+
+/**
+ * Users read in the list's order per row a search page wants, at most: a walk of the sort's index
+ * pays off while at least one user in this many matches (a search for a common name or a mail
+ * domain); rarer matches are cheaper read all at once through the trigram index and sorted.
+ */
+const WALK_ROWS_PER_MATCH = 200;
+/** No walk reads more users than this: a deeper page of a search is left to the planner. */
+const WALK_LIMIT = 20_000;
+/** The sorts an index serves in the list's order (migration 1765800800000-user-list-indexes), and within an area. */
+const WALKABLE: ReadonlySet<UserSortField> = new Set(['modifiedOn', 'userName', 'email']);
+const WALKABLE_IN_AREA: ReadonlySet<UserSortField> = new Set(['modifiedOn']);
+
+/**
+ * A search's page by walking the sort's index and checking each user against the search, reading
+ * at most WALK_ROWS_PER_MATCH users per row wanted: the plan for a search with many matches, where
+ * the first page is found after a few hundred users at most. The planner chooses it only from its
+ * estimate of the matches, which for a word inside names is often wrong a hundredfold either way
+ * (its statistics sample whole values, and a word is spread over them); here it is tried whenever
+ * the matches are counted or estimated to be many, and its bound caps the cost of a wrong estimate.
+ * Null when the walk did not fill the page, or cannot apply: the caller then reads the page by the
+ * planner's plan.
+ */
+export async function pageByWalk(db: Queryable, filter: UserListFilter, sort: UserListSort, window: PageWindow): Promise<PageRow[] | null> {
+  const reads = (window.skip + window.rows) * WALK_ROWS_PER_MATCH;
+  // Only where one index serves the other filters too (none, or one area) in the list's order: a
+  // lock state or several areas would be checked on every user walked, however few of them pass.
+  const walkable = filter.areaId ? WALKABLE_IN_AREA : filter.areaIds ? null : WALKABLE;
+  if (!filter.search || filter.locked !== undefined || !walkable?.has(sort.field) || reads > WALK_LIMIT) return null;
+  const p = parameters();
+  const conditions = conditionsOf(filter, p, false);
+  if (window.after) conditions.push(beyond(sort, window.after, p));
+  // The walk reads whole rows anyway: it keeps them, under the users' own name, for the page's
+  // columns. The search is checked outside the walk, so that the walk's bound counts users read,
+  // not users found.
+  const walked = `SELECT u.*, ${SEARCH_SQL} AS searched FROM users u ${whereClause(conditions)} ORDER BY ${orderOf(sort)} LIMIT ${p.param(reads)}`;
+  const rows = await db.query<PageRow[]>(
+    `SELECT ${pageColumns(sort)}
+       FROM (${walked}) u JOIN areas a ON a.id = u.area_id
+      WHERE u.searched ILIKE ${p.param(likePattern(filter.search))}
+      ORDER BY ${orderOf(sort)} LIMIT ${p.param(window.rows)} OFFSET ${p.param(window.skip)}`,
+    p.values,
+  );
+  return rows.length === window.rows ? rows : null;
+}
+
+/**
+ * A search's page and total. The planner's estimate of the matches decides how: when it says few
+ * (at most the exact limit), the matches are read once for both the total and the page; when they
+ * turn out many anyway, or the estimate says many, the page comes from a walk of the sort's index
+ * (pageByWalk), else from the planner's plan. The total follows countUsers' rule.
+ */
+async function searchPage(db: Queryable, filter: UserListFilter, sort: UserListSort, window: PageWindow) {
+  const planned = await plannedMatches(db, filter);
+  let counted: { count: number; estimated: boolean };
+  if (planned <= EXACT_COUNT_LIMIT) {
+    const few = await pageOfFewMatches(db, filter, sort, window);
+    counted = countedUpTo(few.matched, EXACT_COUNT_LIMIT);
+    if (!counted.estimated) return { rows: few.rows, counted };
+  } else {
+    counted = { count: roughly(planned), estimated: true };
+  }
+  const rows = (await pageByWalk(db, filter, sort, window)) ?? (await pageByPlan(db, filter, sort, window));
+  return { rows, counted };
+}
+
+/** A page of the users list, the number of users matching the filter (see countUsers), and where the next page starts. */
+export interface UserListPage {
+  rows: UserListRow[];
+  count: number;
+  estimated: boolean;
+  /** Null on the last page. */
+  next: ListCursor | null;
+}
+
+/**
+ * One page of the users list: `query.skip` rows after the start of the list, or after `after` (a
+ * cursor a previous page answered), and the number of users matching the filter.
+ */
+export async function listUsers(db: Queryable, filter: UserListFilter, query: ListQuery, after: ListCursor | null = null): Promise<UserListPage> {
+  const sort = sortOf(query.orderBy);
+  // One row past the page: whether another page follows.
+  const window = { after, skip: query.skip, rows: query.top + 1 };
+  // The page and the count are two statements rather than count(*) OVER (): the page then reads
+  // only its rows through the sort's index instead of materialising every match first.
+  const { rows, counted } = filter.search ? await searchPage(db, filter, sort, window) : { rows: await pageByPlan(db, filter, sort, window), counted: null };
+  const page = rows.slice(0, query.top);
+  const last = page.at(-1);
+  const next = rows.length > query.top && last ? { key: last.sort_key, id: last.id } : null;
+  const items = page.map(({ sort_key: _, ...row }) => row);
+  // A short page is the last one: the total is known without counting. Not after a cursor, which
+  // does not say how many rows came before it.
+  if (!after && page.length < query.top && (page.length > 0 || query.skip === 0)) return { rows: items, count: query.skip + page.length, estimated: false, next };
+  const { count, estimated } = counted ?? (await countUsers(db, filter));
   // Past the estimate's end, the total is at least what was read.
-  return { rows, count: rows.length ? Math.max(count, query.skip + rows.length) : count, estimated };
+  return { rows: items, count: !after && page.length ? Math.max(count, query.skip + page.length) : count, estimated, next };
 }
 
 export interface UserDetailRow extends UserListRow {

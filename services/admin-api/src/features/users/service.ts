@@ -7,6 +7,7 @@ import type { Caller } from '../../auth/koa-admin-auth.js';
 import { assertInScope, inScope, type CallerScope } from '../../auth/scope.js';
 import { areaExists } from '../directory/lookups.js';
 import { actorOf, assertMayManage, publishUserEvents, userForUpdate, validationError, visibleUser, type Actor } from './access.js';
+import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { toDetail, toListItem, type UserDetailItem, type UserListItem } from './presenter.js';
 import {
   USER_SORT,
@@ -198,10 +199,16 @@ export class UsersService {
     return this.context.dataSource;
   }
 
-  async list(scope: CallerScope, query: UserListQuery): Promise<{ items: UserListItem[]; count: number; countEstimated?: true }> {
-    const filter = { ...listFilterOf(query), areaIds: scope.areaIds };
-    const { rows, count, estimated } = await listUsers(this.db, filter, toListQuery(query, USER_SORT));
-    return { items: rows.map(toListItem), count, ...(estimated ? { countEstimated: true as const } : {}) };
+  async list(scope: CallerScope, query: UserListQuery): Promise<{ items: UserListItem[]; count: number; countEstimated?: true; next?: string }> {
+    const list = { filter: listFilterOf(query), sort: query.orderBy };
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor, list);
+    const { rows, count, estimated, next } = await listUsers(this.db, { ...list.filter, areaIds: scope.areaIds }, toListQuery(query, USER_SORT), after);
+    return {
+      items: rows.map(toListItem),
+      count,
+      ...(estimated ? { countEstimated: true as const } : {}),
+      ...(next ? { next: encodeCursor(list, next) } : {}),
+    };
   }
 
   async get(scope: CallerScope, id: string): Promise<UserDetailItem> {

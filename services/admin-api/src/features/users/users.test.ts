@@ -4,7 +4,8 @@ import { Mailer } from '@gatehouse/core/mail';
 import { buildGroup, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import type request from 'supertest';
-import { EXACT_COUNT_LIMIT, userListSql } from './repository.js';
+import { USER_SORT_FIELDS, type UserSortField } from '@gatehouse/contracts';
+import { EXACT_COUNT_LIMIT, USER_SORT, listUsers, pageByPlan, pageByWalk, pageOfFewMatches, sortOf, userListSql } from './repository.js';
 import { buildUsersWorld, call, insertProviderSessions, listen, logsAbout, providerSessionCount, userIn, usersChangedInOrder, type UsersWorld } from './testing.js';
 
 const tag = () => `t${randomBytes(4).toString('hex')}`;
@@ -164,6 +165,213 @@ describe('users administration API', () => {
       const sql = userListSql({ search: 'x', locked: true, areaId: w.areaA.id, areaIds: [w.areaA.id] }, 'a.name DESC');
       expect(sql.values).to.deep.equal(['%x%', w.areaA.id, [w.areaA.id]]);
       expect(sql.text).to.not.match(/LIMIT|OFFSET/);
+    });
+  });
+
+  describe('GET /api/v1/admin/users, page after page', () => {
+    /** Every sort of the list, both ways. */
+    const SORTS = USER_SORT_FIELDS.flatMap((field) => (['asc', 'desc'] as const).map((direction) => ({ field, direction })));
+    const TOP = 7;
+    let t: string;
+
+    before(async () => {
+      t = tag();
+      // 40 users with ties in every sort: the same change to the microsecond five at a time (and
+      // dates a microsecond apart, which a millisecond would not tell apart), the same first name,
+      // last name or e-mail address, no first or last name, locked or not; in two areas.
+      await db().query(
+        `INSERT INTO users (user_name, normalized_user_name, email, normalized_email, first_name, last_name, area_id, locked, modified_on)
+         SELECT n, n, e, e, (ARRAY['Ana', 'Bob', NULL, 'Émile'])[1 + i % 4], CASE WHEN i % 5 = 0 THEN NULL ELSE (ARRAY['Lima', 'Stone', 'Zed'])[1 + i % 3] END,
+                CASE WHEN i % 3 = 0 THEN $2::uuid ELSE $3::uuid END, i % 4 = 1,
+                timestamptz '2030-01-01 12:00:00.000001+00' - (i % 8) * interval '1 minute' - (i % 2) * interval '1 microsecond'
+           FROM (SELECT i, $1 || '-' || lpad(i::text, 2, '0') || '@example.com' AS n, $1 || '-' || (i % 13) || '@mail.example' AS e
+                   FROM generate_series(0, 39) i) s`,
+        [t, w.areaB.id, w.areaA.id],
+      );
+      // Enough users in all for a page deep enough to be read by its ids first.
+      await db().query(
+        `INSERT INTO users (user_name, normalized_user_name, email, normalized_email, area_id, modified_on)
+         SELECT n, n, n, n, $2, timestamptz '2030-01-01 12:00:00+00' - (i % 3) * interval '1 second'
+           FROM (SELECT i, $1 || '-' || i || '@example.com' AS n FROM generate_series(1, 110) i) s`,
+        [tag(), w.areaA.id],
+      );
+    });
+
+    /** The list's ids in one sorted read, as the list read them before it paged: the reference. */
+    const reference = async (filter: { search: string | null; areaId?: string }, sort: { field: UserSortField; direction: string }) => {
+      const sql = userListSql({ ...filter, areaIds: null }, `${USER_SORT[sort.field]} ${sort.direction.toUpperCase()}`);
+      return ((await db().query(sql.text, sql.values)) as Array<{ id: string }>).map((row) => row.id);
+    };
+    const FILTERS = () => [
+      { name: 'a search', filter: { search: t }, query: `$search=${t}` },
+      { name: 'a search in an area', filter: { search: t, areaId: w.areaA.id }, query: `$search=${t}&area=${w.areaA.id}` },
+      { name: 'an area', filter: { search: null, areaId: w.areaB.id }, query: `area=${w.areaB.id}` },
+    ];
+    const ids = (res: request.Response) => res.body.items.map((u: { id: string }) => u.id);
+
+    it('answers the same pages by skip as one sorted read, first, middle, deep and last, in every sort with its ties', async () => {
+      for (const { name, filter, query } of [...FILTERS(), { name: 'the whole list', filter: { search: null }, query: '' }]) {
+        for (const sort of SORTS) {
+          const all = await reference(filter, sort);
+          for (const skip of [0, 2 * TOP, 105, Math.floor((all.length - 1) / TOP) * TOP]) {
+            const res = await call(w, 'get', `/users?${query}&orderBy=${sort.field}%20${sort.direction}&skip=${skip}&top=${TOP}`);
+            const what = `${name}, ${sort.field} ${sort.direction}, skip ${skip}`;
+            expect(res.status, what).to.equal(200);
+            expect(ids(res), what).to.deep.equal(all.slice(skip, skip + TOP));
+            expect(res.body, what).to.include({ count: all.length });
+          }
+        }
+      }
+    });
+
+    it('follows `next` from the first page to the last, the same rows as one sorted read, in every sort with its ties', async () => {
+      for (const { name, filter, query } of FILTERS()) {
+        for (const sort of SORTS) {
+          const all = await reference(filter, sort);
+          const read: string[] = [];
+          let next: string | undefined;
+          for (let page = 0; page === 0 || next !== undefined; page++) {
+            const what = `${name}, ${sort.field} ${sort.direction}, page ${page + 1}`;
+            const cursor = next === undefined ? '' : `&cursor=${encodeURIComponent(next)}`;
+            const res = await call(w, 'get', `/users?${query}&orderBy=${sort.field}%20${sort.direction}&top=${TOP}${cursor}`);
+            expect(res.status, what).to.equal(200);
+            expect(ids(res), what).to.deep.equal(all.slice(read.length, read.length + TOP));
+            expect(res.body, what).to.include({ count: all.length });
+            read.push(...ids(res));
+            next = res.body.next;
+            expect(page, 'the pages end').to.be.below(all.length);
+          }
+          expect(read, `${name}, ${sort.field} ${sort.direction}: the last page has no next`).to.deep.equal(all);
+        }
+      }
+    });
+
+    it('skips after a cursor too, and keeps to the rows after it when rows are added or removed before it', async () => {
+      const sort = { field: 'modifiedOn' as const, direction: 'desc' };
+      const all = await reference({ search: t }, sort);
+      const first = await call(w, 'get', `/users?$search=${t}&top=${TOP}`);
+      const next = encodeURIComponent(first.body.next);
+      expect(ids(await call(w, 'get', `/users?$search=${t}&top=${TOP}&skip=${TOP}&cursor=${next}`))).to.deep.equal(all.slice(2 * TOP, 3 * TOP));
+      const newest = await userIn(w, w.areaA, { userName: `${t}-newest@example.com` });
+      await db().query(`DELETE FROM users WHERE id = $1`, [all[0]]);
+      try {
+        expect(ids(await call(w, 'get', `/users?$search=${t}&top=${TOP}&cursor=${next}`))).to.deep.equal(all.slice(TOP, 2 * TOP));
+      } finally {
+        await db().query(`DELETE FROM users WHERE id = $1`, [newest.id]);
+      }
+    });
+
+    it('reads a search page alike whichever way it takes: from all the matches, by a walk of the sort’s index, or by the planner’s plan', async () => {
+      for (const { name, filter } of FILTERS().filter((f) => f.filter.search)) {
+        for (const { field, direction } of SORTS) {
+          const sort = sortOf(`${USER_SORT[field]} ${direction.toUpperCase()}`);
+          const all = await reference(filter, { field, direction });
+          const windows = [
+            { after: null, skip: 0 },
+            { after: null, skip: 2 * TOP },
+            { after: null, skip: all.length - 3 },
+            { after: (await listUsers(db(), { ...filter, areaIds: null }, { search: filter.search, skip: 0, top: TOP, orderBy: `${USER_SORT[field]} ${direction.toUpperCase()}` })).next, skip: 0 },
+            { after: (await listUsers(db(), { ...filter, areaIds: null }, { search: filter.search, skip: TOP, top: TOP, orderBy: `${USER_SORT[field]} ${direction.toUpperCase()}` })).next, skip: 2 },
+          ];
+          for (const [i, window] of windows.entries()) {
+            const start = [0, 2 * TOP, all.length - 3, TOP, 2 * TOP + 2][i]!;
+            const expected = all.slice(start, start + TOP + 1);
+            const page = { ...window, rows: TOP + 1 };
+            const what = `${name}, ${field} ${direction}, window ${i + 1}`;
+            const few = await pageOfFewMatches(db(), { ...filter, areaIds: null }, sort, page);
+            expect(few.matched, what).to.equal(all.length);
+            expect(few.rows.map((row) => row.id), `${what}: all the matches`).to.deep.equal(expected);
+            expect((await pageByPlan(db(), { ...filter, areaIds: null }, sort, page)).map((row) => row.id), `${what}: the planner`).to.deep.equal(expected);
+            const walked = await pageByWalk(db(), { ...filter, areaIds: null }, sort, page);
+            if (walked) expect(walked.map((row) => row.id), `${what}: the walk`).to.deep.equal(expected);
+            // A full page lies within the users the walk may read here: only an index serving the
+            // order (and the area) makes it walk.
+            const walks = (filter.areaId ? ['modifiedOn'] : ['modifiedOn', 'userName', 'email']).includes(field) && expected.length === TOP + 1;
+            expect(walked !== null, `${what}: walks`).to.equal(walks);
+          }
+        }
+      }
+    });
+
+    it('refuses a forged or malformed cursor, and one of another search, filter or sort, with a 400 naming it', async () => {
+      const first = await call(w, 'get', `/users?$search=${t}&top=${TOP}`);
+      const next: string = first.body.next;
+      const [version, fingerprint, key, id] = JSON.parse(Buffer.from(next, 'base64url').toString('utf8'));
+      const forge = (parts: unknown) => Buffer.from(typeof parts === 'string' ? parts : JSON.stringify(parts)).toString('base64url');
+      for (const cursor of [
+        'not a cursor',
+        forge('{"key":1}'),
+        forge([version + 1, fingerprint, key, id]),
+        forge([version, fingerprint, key, 'not-a-uuid']),
+        forge([version, fingerprint, key, "'; DROP TABLE users; --"]),
+        forge([version, fingerprint, '2030-02-30T12:00:00.000000', id]),
+        forge([version, fingerprint, '0000-01-01T00:00:00.000000', id]),
+        forge([version, fingerprint, true, id]),
+        forge([version, fingerprint, null, id]),
+        forge([version, fingerprint, key]),
+        'x'.repeat(5000),
+      ]) {
+        const res = await call(w, 'get', `/users?$search=${t}&top=${TOP}&cursor=${encodeURIComponent(cursor)}`);
+        expect(res.status, cursor).to.equal(400);
+        expect(res.body.errors[0], cursor).to.include({ field: 'cursor' });
+      }
+      // No text column holds a NUL character: refused before it reaches the database.
+      const byName = `$search=${t}&top=${TOP}&orderBy=userName%20asc`;
+      const [, nameFingerprint] = JSON.parse(Buffer.from((await call(w, 'get', `/users?${byName}`)).body.next, 'base64url').toString('utf8'));
+      const withNul = await call(w, 'get', `/users?${byName}&cursor=${forge([version, nameFingerprint, 'a\u0000b', id])}`);
+      expect(withNul.status).to.equal(400);
+      expect(withNul.body.errors[0]).to.include({ field: 'cursor', code: 'validation.invalid' });
+      for (const [query, lang, message] of [
+        [`$search=${t}x&top=${TOP}`, 'en', 'cursor belongs to another search, filter or sort of this list: start again from its first page'],
+        [`$search=${t}&orderBy=modifiedOn%20asc&top=${TOP}`, 'en', 'cursor belongs to another search, filter or sort of this list: start again from its first page'],
+        [`$search=${t}&area=${w.areaA.id}&top=${TOP}`, 'fr', 'cursor appartient à une autre recherche, un autre filtre ou un autre tri de cette liste : recommencez à sa première page'],
+      ] as const) {
+        const res = await call(w, 'get', `/users?${query}&cursor=${encodeURIComponent(next)}`, { lang });
+        expect(res.status, query).to.equal(400);
+        expect(res.body.errors[0], query).to.include({ field: 'cursor', code: 'validation.cursor_other_list', message });
+      }
+    });
+
+    it('reads pages through the indexes of the list’s order, by the users id after the date or the name, within an area too', async () => {
+      const statements: Array<{ text: string; values: unknown[] }> = [];
+      const recording = { query: async <T>(text: string, values: unknown[] = []) => (statements.push({ text, values }), (await db().query(text, values)) as T) };
+      const plans: Record<string, string> = {};
+      const planOf = async (name: string, read: () => Promise<unknown>) => {
+        statements.length = 0;
+        await read();
+        const page = statements.find((s) => !s.text.startsWith('EXPLAIN'))!;
+        const runner = db().createQueryRunner();
+        await runner.connect();
+        try {
+          await runner.startTransaction();
+          // Too few rows here for the planner to prefer an index on its own: show which one it can
+          // walk in the list's order when a sequential read or a sort is not an option.
+          for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await runner.query(`SET LOCAL ${setting} = off`);
+          plans[name] = ((await runner.query(`EXPLAIN ${page.text}`, page.values)) as Array<{ 'QUERY PLAN': string }>).map((row) => row['QUERY PLAN']).join('\n');
+        } finally {
+          await runner.rollbackTransaction();
+          await runner.release();
+        }
+      };
+      const query = (orderBy: string, skip = 0) => ({ search: null, skip, top: TOP, orderBy });
+      await planOf('newest first, deep', () => listUsers(recording, { search: null, areaIds: null }, query('u.modified_on DESC', 150)));
+      // An area of its own, a few users among all: its index is the way to them, whatever the statistics say of the others.
+      const [area] = await db().query(`INSERT INTO areas (name) VALUES ($1) RETURNING id, name`, [`paging-${t}`]);
+      for (let i = 0; i < 3; i++) await userIn(w, area);
+      await planOf('newest first in an area', () => listUsers(recording, { search: null, areaId: area.id, areaIds: null }, query('u.modified_on DESC')));
+      await planOf('by user name', () => listUsers(recording, { search: null, areaIds: null }, query('u.user_name ASC')));
+      await planOf('by e-mail', () => listUsers(recording, { search: null, areaIds: null }, query('u.email ASC')));
+      await planOf('a search, walked', () => pageByWalk(recording, { search: t, areaIds: null }, sortOf('u.modified_on DESC'), { after: null, skip: 0, rows: TOP + 1 }));
+      const indexes: Record<string, RegExp> = {
+        'newest first, deep': /Index (Only )?Scan using users__modified_on_id/,
+        'newest first in an area': /Index (Only )?Scan using users__area_id_modified_on_id/,
+        'by user name': /Index (Only )?Scan using users__user_name_id/,
+        'by e-mail': /Index (Only )?Scan using users__email_id/,
+        'a search, walked': /Index Scan using users__modified_on_id/,
+      };
+      for (const [name, index] of Object.entries(indexes)) expect(plans[name], `${name}:\n${plans[name]}`).to.match(index);
+      // Only the page's own rows are sorted, at the end: nothing below it is.
+      for (const [name, plan] of Object.entries(plans)) expect(plan, `${name}, read in order:\n${plan}`).to.not.match(/->\s+(Incremental )?Sort/);
     });
   });
 

@@ -194,6 +194,7 @@ export const de: Phrases = {
     unknown_field: '{{field}} ist kein bekanntes Feld',
     invalid_scope: 'Nur Kleinbuchstaben, Ziffern und . / : _ - sind erlaubt',
     invalid_character: '{{field}} enthält ein Zeichen, das nicht erlaubt ist',
+    cursor_other_list: '{{field}} gehört zu einer anderen Suche, einem anderen Filter oder einer anderen Sortierung dieser Liste: Beginnen Sie wieder mit der ersten Seite',
   },
   groups: {
     name_required: 'Bitte geben Sie den Gruppennamen ein!',

@@ -194,6 +194,7 @@ export const es: Phrases = {
     unknown_field: '{{field}} no es un campo conocido',
     invalid_scope: 'Solo se permiten minúsculas, números y . / : _ -',
     invalid_character: '{{field}} contiene un carácter que no está permitido',
+    cursor_other_list: '{{field}} pertenece a otra búsqueda, otro filtro u otro orden de esta lista: vuelva a empezar desde su primera página',
   },
   groups: {
     name_required: '¡Introduzca el nombre del grupo!',

@@ -194,6 +194,7 @@ export const fr: Phrases = {
     unknown_field: '{{field}} n’est pas un champ connu',
     invalid_scope: 'Seuls les minuscules, les chiffres et . / : _ - sont autorisés',
     invalid_character: '{{field}} contient un caractère qui n’est pas autorisé',
+    cursor_other_list: '{{field}} appartient à une autre recherche, un autre filtre ou un autre tri de cette liste : recommencez à sa première page',
   },
   groups: {
     name_required: 'Veuillez saisir le nom du groupe !',

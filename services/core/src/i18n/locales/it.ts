@@ -194,6 +194,7 @@ export const it: Phrases = {
     unknown_field: '{{field}} non è un campo conosciuto',
     invalid_scope: 'Sono ammessi solo lettere minuscole, numeri e . / : _ -',
     invalid_character: '{{field}} contiene un carattere non consentito',
+    cursor_other_list: '{{field}} appartiene a un’altra ricerca, a un altro filtro o a un altro ordinamento di questo elenco: ricomincia dalla prima pagina',
   },
   groups: {
     name_required: 'Inserisci il nome del gruppo!',

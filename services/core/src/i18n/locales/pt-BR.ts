@@ -194,6 +194,7 @@ export const ptBR: Phrases = {
     unknown_field: '{{field}} não é um campo conhecido',
     invalid_scope: 'Somente letras minúsculas, números e . / : _ - são permitidos',
     invalid_character: '{{field}} contém um caractere que não é permitido',
+    cursor_other_list: '{{field}} pertence a outra busca, outro filtro ou outra ordenação desta lista: comece de novo pela primeira página',
   },
   groups: {
     name_required: 'Insira o nome do grupo!',

@@ -194,6 +194,7 @@ export const ptPT: Phrases = {
     unknown_field: '{{field}} não é um campo conhecido',
     invalid_scope: 'Só são permitidas minúsculas, números e . / : _ -',
     invalid_character: '{{field}} contém um carácter que não é permitido',
+    cursor_other_list: '{{field}} pertence a outra pesquisa, outro filtro ou outra ordenação desta lista: recomece pela primeira página',
   },
   groups: {
     name_required: 'Introduza o nome do grupo!',

@@ -109,6 +109,30 @@ export function toListQuery(state: ListState): ListQuery {
   return query;
 }
 
+/**
+ * Paging by cursor, for a list whose answer names the next page (`next`, the users list): the page
+ * after the one shown is asked for right after its last row, which costs the server the same however
+ * deep the page, and repeats or skips no row when rows are added or removed meanwhile. Any other page
+ * (a jump, going back, the first) is asked for by its number, as before. `record` takes the `next`
+ * of the page shown; the cursors are forgotten when the search, sort, filters or page size change.
+ */
+export function usePageCursors(query: ListQuery, page: number): { query: ListQuery; record: (next: string | undefined) => void } {
+  const list = JSON.stringify({ ...query, skip: undefined });
+  const [known, setKnown] = useState<{ list: string; cursors: Record<number, string> }>({ list, cursors: {} });
+  const cursor = known.list === list ? known.cursors[page] : undefined;
+  const record = useCallback(
+    (next: string | undefined) => {
+      if (next === undefined) return;
+      setKnown((previous) => {
+        const cursors = previous.list === list ? previous.cursors : {};
+        return cursors[page + 1] === next ? previous : { list, cursors: { ...cursors, [page + 1]: next } };
+      });
+    },
+    [list, page],
+  );
+  return { query: cursor === undefined ? query : { ...query, skip: undefined, cursor }, record };
+}
+
 /** What a list query answers, as far as the table is concerned. */
 export interface ListQueryResult<T> {
   data?: ListResult<T>;

@@ -115,6 +115,30 @@ describe('UsersPage: the list', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await waitFor(() => expect(queriesTo(fetchMock, USERS).at(-1)).toMatchObject({ skip: '0', top: '25' }));
   });
 
+  it('asks for the next page right after the page shown, by its cursor, and for any other page by its number', async () => {
+    const answer = (request: Request) => {
+      const query = new URL(request.url).searchParams;
+      const page = query.get('cursor') === 'after-1' ? 2 : query.get('cursor') === 'after-2' ? 3 : Number(query.get('skip')) / 10 + 1;
+      return jsonResponse({ ...list([ana, bob, carl], 60), next: `after-${page}` });
+    };
+    const { fetchMock } = await renderUsers({ api: { [USERS]: answer } });
+    await screen.findByText('ana@example.com');
+
+    fireEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(queriesTo(fetchMock, USERS).at(-1)).toEqual({ cursor: 'after-1', top: '10', orderBy: 'modifiedOn desc' }));
+    await screen.findByText('11–20 of 60');
+    fireEvent.click(screen.getByTitle('3'));
+    await waitFor(() => expect(queriesTo(fetchMock, USERS).at(-1)).toEqual({ cursor: 'after-2', top: '10', orderBy: 'modifiedOn desc' }));
+    await screen.findByText('21–30 of 60');
+
+    // Back to the first page: by its number (the answer already at hand), as is a jump.
+    fireEvent.click(screen.getByTitle('1'));
+    await screen.findByText('1–10 of 60');
+    expect(queriesTo(fetchMock, USERS).filter((query) => query.cursor === undefined).map((query) => query.skip)).toEqual(['0']);
+    fireEvent.click(screen.getByTitle('5'));
+    await waitFor(() => expect(queriesTo(fetchMock, USERS).at(-1)).toEqual({ skip: '40', top: '10', orderBy: 'modifiedOn desc' }));
+  });
+
   it('sorts by a column header', async () => {
     const { fetchMock } = await renderUsers();
     await screen.findByText('ana@example.com');
