@@ -175,8 +175,9 @@ async function signOut(page: Page) {
     }
     await page.waitForTimeout(100);
   }
-  // The provider session is over: opening the portal asks for a sign-in again.
-  await page.goto(new URL('/', page.url()).toString());
+  // The provider session is over: opening the portal asks for a sign-in again. The portal sends the
+  // browser on to the provider before its page has loaded, so the visit waits for its answer only.
+  await page.goto(new URL('/', page.url()).toString(), { waitUntil: 'commit' });
   await page.waitForURL(/\/account\/login\?interaction=/, { timeout: 30_000 });
   await page.getByLabel('Utilisateur', { exact: true }).waitFor();
 }

@@ -473,7 +473,7 @@ describe('UserDetailPage: role access', { timeout: PAGE_TEST_TIMEOUT }, () => {
 
   it('removes an own badge alone; inherited badges cannot be removed', async () => {
     const { fetchMock } = await renderDetail({ api: { [`DELETE ${BASE}/roles/app-crm`]: crm } });
-    const sales = (await screen.findByText('(Acme)')).closest('.role-tag')!;
+    const sales = (await screen.findByText('(Acme)')).closest<HTMLElement>('.role-tag')!;
     expect(sales).toHaveTextContent('CRM: Sales (Acme) · own name');
     expect(screen.getByText('(Acme Group)').closest('.role-tag')).toHaveTextContent('CRM: Lead (Acme Group) · through the group Leads');
 
