@@ -104,6 +104,36 @@ describe('effective role resolution', () => {
     ]);
   });
 
+  it('lists every tenant of a large inherited subtree with each role once, by tenant, then application, then role name', async () => {
+    const area = await buildArea(db);
+    const root = await buildTenant(db, { areaId: area.id });
+    const below: Tenant[] = [];
+    for (let i = 0; i < 40; i++) below.push(await buildTenant(db, { areaId: area.id, parentId: (below[i % 7] ?? root).id }));
+    const first = await buildApplication(db, { name: 'Aaa bench', roles: ['Alpha', 'Beta'] });
+    const second = await buildApplication(db, { name: 'Bbb bench', roles: ['Alpha'] });
+    const erin = await buildUser(db, { areaId: area.id });
+    await grant(db, { tenant: root, user: erin, roles: [first.roleByName.Beta!, second.roleByName.Alpha!], inheritable: true });
+    await grant(db, { tenant: below[3]!, user: erin, roles: [first.roleByName.Alpha!, first.roleByName.Beta!], inheritable: false });
+
+    const roles = await resolveEffectiveRoles(db, erin.id);
+
+    const expected = [root, ...below]
+      .map((tenant) => tenant.id)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .flatMap((tenantId) => {
+        const own = tenantId === root.id;
+        const inherited = own ? 'Own' : 'ByHierarchy';
+        const rows: Array<[string, string, string, string]> = [];
+        if (tenantId === below[3]!.id) rows.push([tenantId, 'Aaa bench', 'Alpha', 'Own'], [tenantId, 'Aaa bench', 'Beta', 'Both']);
+        else rows.push([tenantId, 'Aaa bench', 'Beta', inherited]);
+        rows.push([tenantId, 'Bbb bench', 'Alpha', inherited]);
+        return rows;
+      });
+    expect(roles.map((r) => [r.tenantId, r.applicationName, r.roleName, r.hierarchyType])).to.deep.equal(expected);
+    expect(roles.every((r) => r.applicationId === (r.applicationName === 'Aaa bench' ? first.id : second.id))).to.equal(true);
+    expect(new Set(roles.map((r) => r.roleId))).to.deep.equal(new Set([first.roleByName.Alpha!.id, first.roleByName.Beta!.id, second.roleByName.Alpha!.id]));
+  });
+
   it('filters by application and names the application of each role', async () => {
     const all = await resolveEffectiveRoles(db, carol.id, { tenantId: tree.L5.id });
     expect(all.map((r) => [r.applicationId, r.applicationName, r.roleName])).to.deep.equal([[otherApp.id, otherApp.name, 'Editor']]);
