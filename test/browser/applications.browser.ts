@@ -77,7 +77,6 @@ describe('applications: created in the console, signing users in at once', funct
     await secretDialog.waitFor();
     const secret = await secretDialog.getByLabel('Shared secret', { exact: true }).inputValue();
     expect(secret).to.have.length.of.at.least(43);
-    await page.waitForTimeout(400); // the dialog's opening animation
     await shot(page, 'secret-dialog');
     await secretDialog.getByRole('button', { name: 'Close' }).last().click();
 

@@ -1,11 +1,12 @@
 import { act, render, screen } from '@testing-library/react';
 import Button from 'antd/es/button';
 import ConfigProvider from 'antd/es/config-provider';
+import theme from 'antd/es/theme';
 import { useContext, useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changeLanguage, createI18n } from '../i18n/create-i18n';
-import { cspNonce, LocalizedConfigProvider } from './LocalizedConfigProvider';
+import { cspNonce, LocalizedConfigProvider, REDUCED_MOTION_QUERY } from './LocalizedConfigProvider';
 
 function AntdLocale() {
   const { locale } = useContext(ConfigProvider.ConfigContext);
@@ -105,3 +106,37 @@ describe('security: the styles antd inserts carry the page’s CSP nonce', () =>
     for (const style of inserted) expect(style.nonce || style.getAttribute('nonce')).toBe('n0nce-from-server');
   });
 });
+
+describe('LocalizedConfigProvider and reduced motion', () => {
+  function Motion() {
+    const { token } = theme.useToken();
+    return <p>motion: {String(token.motion)}</p>;
+  }
+
+  function renderWith(reduce: boolean) {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === REDUCED_MOTION_QUERY && reduce,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    render(
+      <I18nextProvider i18n={createI18n({ language: 'en' })}>
+        <LocalizedConfigProvider>
+          <Motion />
+        </LocalizedConfigProvider>
+      </I18nextProvider>,
+    );
+  }
+
+  it('turns antd motion off for a user whose system asks to reduce motion', () => {
+    renderWith(true);
+    expect(screen.getByText('motion: false')).toBeInTheDocument();
+  });
+
+  it('keeps antd motion for everyone else', () => {
+    renderWith(false);
+    expect(screen.getByText('motion: true')).toBeInTheDocument();
+  });
+});
+

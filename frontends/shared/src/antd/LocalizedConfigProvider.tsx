@@ -1,7 +1,8 @@
 import ConfigProvider, { type ConfigProviderProps } from 'antd/es/config-provider';
 import type { Locale } from 'antd/es/locale';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMediaQuery } from '../hooks/use-media-query';
 import { DEFAULT_LANGUAGE, matchLanguage, type Language } from '../i18n/languages';
 import { cachedAntdLocale, loadAntdLocale } from './antd-locale';
 
@@ -66,14 +67,23 @@ export interface LocalizedConfigProviderProps {
   theme?: ConfigProviderProps['theme'];
 }
 
-/** antd's ConfigProvider whose locale follows the i18next language, and whose styles carry the page's nonce. */
+/** The operating system's "reduce motion" setting (WCAG 2.3.3). */
+export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+
+/**
+ * antd's ConfigProvider whose locale follows the i18next language, and whose styles carry the page's
+ * nonce. For a user who asked their system to reduce motion, dialogs, pop-ups and menus appear and
+ * go at once instead of zooming and sliding, as the product's own styles already do.
+ */
 export function LocalizedConfigProvider({ children, theme = GATEHOUSE_THEME }: LocalizedConfigProviderProps) {
   const { i18n } = useTranslation();
   const language = matchLanguage(i18n.resolvedLanguage ?? i18n.language) ?? DEFAULT_LANGUAGE;
   const locale = useAntdLocale(language);
   const [csp] = useState(() => ({ nonce: cspNonce() }));
+  const reducedMotion = useMediaQuery(REDUCED_MOTION_QUERY);
+  const shown = useMemo(() => (reducedMotion ? { ...theme, token: { ...theme.token, motion: false } } : theme), [reducedMotion, theme]);
   return (
-    <ConfigProvider locale={locale} theme={theme} csp={csp}>
+    <ConfigProvider locale={locale} theme={shown} csp={csp}>
       {children}
     </ConfigProvider>
   );
