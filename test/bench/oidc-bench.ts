@@ -57,8 +57,15 @@ interface Contender {
 
 async function startContender(name: string, kind: 'product' | 'bare', env: Record<string, string | undefined>): Promise<Contender> {
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'oidc-server.ts'), [kind], {
+    // The product runs its compiled build, as `npm start` runs it (built at the start of the bench):
+    // its CPU and memory are then those of a deployment, without the source loader's work and caches.
     // BENCH_PROFILE_DIR: each product process writes a CPU profile there when it stops (for a miss's "where the time goes").
-    execArgv: ['--conditions=source', '--import', 'tsx', ...(PROFILE_DIR && kind === 'product' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
+    execArgv: [
+      ...(kind === 'product' ? [] : ['--conditions=source']),
+      '--import',
+      'tsx',
+      ...(PROFILE_DIR && kind === 'product' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+    ],
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -429,7 +436,14 @@ class BackendCpu {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The services' compiled build, brought up to date as `npm start` does (a no-op when it is). */
+function buildServices(): void {
+  const root = path.resolve(import.meta.dirname, '../..');
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+}
+
 async function main(): Promise<void> {
+  buildServices();
   console.log(
     `Provider benchmark: ${SECONDS} s per figure and contender (${ROUNDS} alternating rounds after a warm-up), ${CONNECTIONS} connections, ${availableParallelism()} CPUs; ` +
       `each server in a process of its own, the load from this one; PostgreSQL: ${SERVER_URL ? 'the server of DATABASE_URL' : 'none (DATABASE_URL unset)'}`,
