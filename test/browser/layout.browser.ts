@@ -151,19 +151,21 @@ async function splitWords(page: Page): Promise<string[]> {
 
 /**
  * Lets the layout follow a resize: antd re-renders on its media queries, then the tables measure
- * themselves and their columns. Done once the page's size and its tables' widths have held still
- * for a few frames, and the animations in progress have ended.
+ * themselves and their columns, and the dashboard's charts fit their cards again 300 ms after the
+ * last resize (the charting library waits that long). Done once the page's size and its tables'
+ * widths have held still for half a second, and the animations in progress have ended; at most 10 s.
  */
 const LAYOUT_STILL = `new Promise((resolve) => {
   let last = '';
-  let still = 0;
-  let frames = 0;
+  let since = performance.now();
+  const started = since;
   const tick = () => {
     const tables = [...document.querySelectorAll('.ant-table-content > table, .ant-table-body > table')].map((table) => table.offsetWidth);
     const now = [document.documentElement.scrollWidth, document.documentElement.scrollHeight, ...tables].join();
-    still = now === last ? still + 1 : 0;
+    const at = performance.now();
+    if (now !== last) since = at;
     last = now;
-    if (still >= 3 || ++frames > 120) resolve();
+    if (at - since >= 500 || at - started > 10000) resolve();
     else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
