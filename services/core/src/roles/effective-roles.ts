@@ -75,8 +75,9 @@ const IN_TENANT = `
  *
  * An inheritable role at the root of a large subtree holds in thousands of tenants: the answer is
  * one row per role and way of holding it, with the tenants where it so holds as one text
- * (`tenantIds`, comma-separated), ordered as the roles are listed. A row per tenant and role costs
- * more to send and to read than the whole query (8 of every 10 ms for 15,000 of them).
+ * (`tenantIds`, comma-separated), ordered as the roles are listed. A row per tenant and role cost
+ * more to send and to read than the query itself: for 14,570 of them, 45–69 ms against 20 ms of
+ * execution; as four rows, 22 ms (the service then spends about 13 ms making the rows).
  */
 const ALL_TENANTS = `
   WITH RECURSIVE
