@@ -115,7 +115,8 @@ async function measure<T>(samples: T[], task: (sample: T) => Promise<unknown[]>)
 async function main(): Promise<void> {
   const database = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (in this process)';
   console.log(`Roles benchmark: ${TENANTS} tenants, ${MEMBERSHIPS} memberships, ${SAMPLES} resolutions per figure, database: ${database}`);
-  const context = await createTestContext({ overrides: { 'log.level': 'silent' } });
+  // Seeding a million memberships (BENCH_MEMBERSHIPS) is one statement of a minute or more: past the product's 30 s bound.
+  const context = await createTestContext({ overrides: { 'log.level': 'silent', 'database.statementTimeoutMs': 600_000 } });
   const db = context.dataSource;
   const query: Query = (sql, values) => db.query(sql, values);
   try {

@@ -2,10 +2,11 @@
 // in 50 areas and 50 groups, on a throwaway database (PostgreSQL when DATABASE_URL is set, else the
 // embedded PGlite). 16 concurrent callers, in a load process of their own (http-load.ts), search,
 // filter by area, list a group's members, page deep into the list (by skip) and on to the next page
-// (by the cursor a page answers) through the admin API; target p95 <= 30 ms each. Beside them: a plain pg client running the list's own statements (its
-// SELECT … LIMIT 10, and the page plus count the endpoint runs) as the floor, and the Excel export
-// of every user (time, memory, a client going away). The admin API serves from this process, so
-// the export's memory figures are the server's.
+// (by the cursor a page answers) through the admin API; target p95 <= 30 ms each (50 ms at
+// 1,000,000 users). Beside them: a plain pg client running the list's own statements (its SELECT …
+// LIMIT 10, and the page plus count the endpoint runs) as the floor, and the Excel export of every
+// user (time, memory, a client going away). The admin API serves from this process, so the
+// export's memory figures are the server's.
 // Loopback only; every phase is bounded in time or in work, and the process exits when done.
 import { fork } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -36,8 +37,8 @@ const SEARCH = process.env.BENCH_SEARCH ?? 'mar';
 const SEARCHES = [SEARCH, 'dubois', 'anna', 'silva', 'globex', 'schmidt'];
 const AREA_COUNT = 50;
 const GROUP_COUNT = 50;
-/** The console's list calls must answer within this at the 95th percentile. */
-const TARGET_P95_MS = 30;
+/** The console's list calls must answer within this at the 95th percentile, with 16 callers: 30 ms up to 100,000 users, 50 ms at a million. */
+const TARGET_P95_MS = USERS >= 1_000_000 ? 50 : 30;
 /** No phase may take longer than this, whatever the machine. */
 const PHASE_LIMIT_MS = 5 * 60_000;
 
