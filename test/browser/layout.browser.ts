@@ -124,8 +124,11 @@ async function cutTexts(page: Page, texts: readonly string[], inView: number): P
 /** Words of the menus' labels and the tiles' titles, as shown, that the layout split across two lines or cut at the edge. */
 const SPLIT_WORDS = `(() => {
   const split = [];
-  for (const element of document.querySelectorAll('.admin-shell__menu-label, .side-menu__label, .admin-tile__title, .home-tile__title')) {
+  for (const element of document.querySelectorAll('.admin-shell__menu-label, .side-menu__label, .admin-tile__title, .home-tile__title, .admin-page-header__title')) {
     const shown = element.getBoundingClientRect();
+    // A page title may be one word wider than its whole row (a user's e-mail address on a phone): that one must break.
+    const title = element.classList.contains('admin-page-header__title');
+    const room = title ? element.parentElement.getBoundingClientRect().width : shown.width;
     if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || shown.width < 1 || shown.right <= 0) continue;
     const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -135,7 +138,8 @@ const SPLIT_WORDS = `(() => {
         range.setStart(node, word.index);
         range.setEnd(node, word.index + word[0].length);
         const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
-        if (new Set(rects.map((rect) => Math.round(rect.top))).size > 1) split.push(word[0]);
+        const wider = title && rects.reduce((width, rect) => width + rect.width, 0) > room;
+        if (new Set(rects.map((rect) => Math.round(rect.top))).size > 1 && !wider) split.push(word[0]);
         // Nor cut at the edge of its menu entry or its tile.
         const frame = element.closest('.ant-menu-item, .admin-tile, .home-tile')?.getBoundingClientRect();
         if (frame && rects.some((rect) => rect.right > frame.right + 1)) split.push(word[0] + ' (cut)');
