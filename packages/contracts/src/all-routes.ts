@@ -30,6 +30,7 @@ import { disclaimersRoutes } from './portal/disclaimers.js';
 import { myDataRoutes } from './portal/my-data.js';
 import { profileRoutes } from './portal/profile.js';
 import { rightsRoutes } from './portal/rights.js';
+import { securityRoutes } from './portal/security.js';
 import type { RouteContract } from './route.js';
 
 /** Every route the product serves: what the API document lists and what the servers must bind. */
@@ -60,6 +61,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   externalLoginRoutes,
   identifyAsRoutes,
   profileRoutes,
+  securityRoutes,
   rightsRoutes,
   portalApplicationsRoutes,
   configRoutes,

@@ -32,6 +32,7 @@ export * from './account/external-login.js';
 export * from './account/group-domains.js';
 export * from './account/identify-as.js';
 export * from './portal/profile.js';
+export * from './portal/security.js';
 export * from './portal/applications.js';
 export * from './portal/config.js';
 export * from './portal/rights.js';

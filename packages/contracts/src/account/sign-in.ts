@@ -3,6 +3,10 @@ import { defineRoute, type RouteContract } from '../route.js';
 
 const ACCOUNT = '/api/v1/account';
 
+/** The second factors a sign-in may ask for. */
+export const TWO_FACTOR_METHODS = ['email', 'totp', 'passkey'] as const;
+export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
+
 /**
  * The spec's login response: the answer of login, verifyCode, the expired-password change, consent
  * and abort, and the body of every refusal or failure of any `/api/v1/account/*` call (with `code`
@@ -24,8 +28,18 @@ export const loginResponseSchema = z.object({
   lockedAfter: z.number().int().optional(),
   /** The user must sign in with Microsoft (a group account). */
   externalLoginRequired: z.boolean().optional(),
-  /** The second factor asked for: an e-mailed code or an authenticator app's code. */
-  twoFactorMethod: z.enum(['email', 'totp']).optional(),
+  /** The second factor asked for first: an e-mailed code, an authenticator app's code, or a passkey. */
+  twoFactorMethod: z.enum(TWO_FACTOR_METHODS).optional(),
+  /**
+   * Every way the user may give the second factor at this step, the first one asked for included:
+   * a recovery code is offered while the user has one left.
+   */
+  twoFactorMethods: z.array(z.enum([...TWO_FACTOR_METHODS, 'recovery'])).optional(),
+  /**
+   * A tenant of the user accepts only phishing-resistant second factors and the user has no passkey:
+   * the sign-in goes on once one is added, with `token` (the register calls of this API).
+   */
+  passkeyEnrolmentRequired: z.boolean().optional(),
   /** When the e-mailed code stops working (ISO date-time); null for an authenticator app. */
   codeExpiresAt: z.string().nullable().optional(),
   /**
@@ -51,6 +65,8 @@ export type LoginBody = z.input<typeof loginBodySchema>;
 export const verifyCodeBodySchema = z.object({
   token: z.string().min(1).max(200),
   code: z.string().max(20).default(''),
+  /** One of the user's recovery codes, in place of `code` (spaces and dashes ignored). */
+  recoveryCode: z.string().trim().max(40).optional(),
   // Sent by the portal with the code; the step's token already identifies the sign-in.
   userName: z.string().max(256).optional(),
   password: z.string().max(1024).optional(),
@@ -126,6 +142,47 @@ export const accountLogoutQuerySchema = z.object({
   ui_locales: passedOn,
 });
 
+/**
+ * A WebAuthn JSON object as `@simplewebauthn/browser` sends it or reads it: the server checks it
+ * field by field, so only its size is bounded here.
+ */
+const webAuthnJson = z.record(z.string(), z.unknown()).refine((value) => JSON.stringify(value).length <= 64 * 1024, 'too large');
+
+/**
+ * Asks for a passkey assertion: with no `token`, any passkey of this browser (discoverable, the
+ * "Sign in with a passkey" button and the user-name field's autofill); with the second-factor
+ * step's `token`, one of that user's passkeys.
+ */
+export const passkeyOptionsBodySchema = z.strictObject({
+  interaction: z.string().max(200).optional(),
+  token: z.string().min(1).max(200).optional(),
+});
+export type PasskeyOptionsBody = z.input<typeof passkeyOptionsBodySchema>;
+
+/** The options to hand to the browser's WebAuthn call (`PublicKeyCredentialRequestOptionsJSON` or `…CreationOptionsJSON`). */
+export const passkeyOptionsSchema = z.object({ options: webAuthnJson });
+export type PasskeyOptions = z.output<typeof passkeyOptionsSchema>;
+
+/** The browser's assertion (`AuthenticationResponseJSON`) for the options of the same interaction or step. */
+export const passkeyVerifyBodySchema = z.strictObject({
+  interaction: z.string().max(200).optional(),
+  token: z.string().min(1).max(200).optional(),
+  response: webAuthnJson,
+  rememberLogin: z.boolean().optional().default(false),
+  returnUrl: z.string().max(2000).optional().nullable(),
+});
+export type PasskeyVerifyBody = z.input<typeof passkeyVerifyBodySchema>;
+
+/** The passkey-enrolment step of a sign-in: options for its token. */
+export const passkeyStepBodySchema = z.strictObject({ token: z.string().min(1).max(200) });
+
+/** The passkey-enrolment step: the browser's new credential (`RegistrationResponseJSON`), and its name. */
+export const passkeyStepRegisterBodySchema = z.strictObject({
+  token: z.string().min(1).max(200),
+  response: webAuthnJson,
+  name: z.string().trim().min(1).max(100).optional(),
+});
+
 /** The sign-in interaction API of the portal's login pages (`/api/v1/account/*`). */
 export const signInRoutes = {
   login: defineRoute({
@@ -155,6 +212,42 @@ export const signInRoutes = {
     summary: 'Mails a new sign-in code; the previous one stops working',
     body: resendCodeBodySchema,
     response: resendCodeResponseSchema,
+  }),
+  passkeyOptions: defineRoute({
+    method: 'POST',
+    path: `${ACCOUNT}/passkey/options`,
+    endpoint: 'account.passkey_options',
+    access: 'public',
+    summary: 'A single-use WebAuthn challenge for signing in with a passkey, bound to the sign-in in progress (or to its second-factor step)',
+    body: passkeyOptionsBodySchema,
+    response: passkeyOptionsSchema,
+  }),
+  passkeyVerify: defineRoute({
+    method: 'POST',
+    path: `${ACCOUNT}/passkey/verify`,
+    endpoint: 'account.passkey_verify',
+    access: 'public',
+    summary: 'Checks a passkey assertion: a whole sign-in when the authenticator verified the user, or the second factor after a password',
+    body: passkeyVerifyBodySchema,
+    response: loginResponseSchema,
+  }),
+  passkeyRegisterOptions: defineRoute({
+    method: 'POST',
+    path: `${ACCOUNT}/passkey/register/options`,
+    endpoint: 'account.passkey_register_options',
+    access: 'public',
+    summary: 'Options for adding a passkey during a sign-in whose tenant accepts only phishing-resistant factors',
+    body: passkeyStepBodySchema,
+    response: passkeyOptionsSchema,
+  }),
+  passkeyRegister: defineRoute({
+    method: 'POST',
+    path: `${ACCOUNT}/passkey/register`,
+    endpoint: 'account.passkey_register',
+    access: 'public',
+    summary: 'Adds the passkey of the sign-in step that asked for one, then finishes the sign-in',
+    body: passkeyStepRegisterBodySchema,
+    response: loginResponseSchema,
   }),
   changePassword: defineRoute({
     method: 'POST',

@@ -59,6 +59,9 @@ export class Tenant {
   isUserCustomized: boolean;
   @Bool('required_two_mode_authentification')
   requiredTwoModeAuthentification: boolean;
+  /** The second factor must resist phishing: a passkey, or signing in with Microsoft. */
+  @Bool('phishing_resistant_only')
+  phishingResistantOnly: boolean;
   @Uuid('modified_by_id', { nullable: true })
   modifiedById: string | null;
   @CreatedAt()
@@ -161,6 +164,9 @@ export class User {
   /** Last accepted TOTP time step: a code is accepted once per step. */
   @Column({ name: 'totp_last_step', type: 'bigint', nullable: true })
   totpLastStep: string | null;
+  /** When the user's current recovery codes were made; null when they have none. */
+  @Timestamp('recovery_codes_generated_at', { nullable: true })
+  recoveryCodesGeneratedAt: Date | null;
   @Timestamp('last_login_at', { nullable: true })
   lastLoginAt: Date | null;
   /** The company (tenant) the user chose to work for now; forgotten when the tenant is deleted. */

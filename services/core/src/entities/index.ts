@@ -1,6 +1,7 @@
 import { Application, ApplicationOwner, ApplicationUserBlock, Disclaimer, DisclaimerAcceptance, PersonalAccessToken, Role, RoleScope, UserFavoriteApplication } from './applications.js';
 import { Area, Group, GroupMember, SignInAttempt, Tenant, User, UserExternalLogin, UserPasswordHistory, UserToken } from './identity.js';
 import { ExternalApiIdempotencyKey } from './external-api.js';
+import { UserPasskey, UserRecoveryCode, UserSession, WebAuthnChallenge } from './factors.js';
 import { Impersonation } from './impersonation.js';
 import { AuthenticationLog, ExternalApiAccessLog, SessionLog, SystemLog } from './logs.js';
 import { OperationRequest, OperationRequestHistory, TenantMember, TenantMemberRole } from './membership.js';
@@ -9,6 +10,7 @@ import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsReque
 export * from './applications.js';
 export * from './identity.js';
 export * from './external-api.js';
+export * from './factors.js';
 export * from './impersonation.js';
 export * from './logs.js';
 export * from './membership.js';
@@ -21,4 +23,5 @@ export const entities = [
   AuthenticationLog, SystemLog, SessionLog, ExternalApiAccessLog,
   SecurityConfig, Notification, BackgroundJob, RightsRequest, RightsRequestFile, MailOutbox, SigningKey, OidcModelInstance, StoredFile,
   Impersonation, ExternalApiIdempotencyKey,
+  UserPasskey, WebAuthnChallenge, UserRecoveryCode, UserSession,
 ];
