@@ -1,2 +1,3 @@
 export * from './mailer.js';
 export * from './templates.js';
+export * from './factor-changes.js';
