@@ -29,6 +29,8 @@ export class PasskeysAndSessions1765887200000 implements MigrationInterface {
       `CREATE TABLE "user_sessions" ("session_uid" character varying(255) NOT NULL, "user_id" uuid NOT NULL, "user_agent" character varying(500), "ip" character varying(64), "amr" text[] NOT NULL DEFAULT '{}', "started_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_seen_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "reauthenticated_at" TIMESTAMP WITH TIME ZONE, "ended_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "user_sessions__pkey" PRIMARY KEY ("session_uid"), CONSTRAINT "user_sessions__user_id__fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE)`,
     );
     await queryRunner.query('CREATE INDEX "user_sessions__user_id_last_seen_at" ON "user_sessions"("user_id", "last_seen_at" DESC)');
+    // Ending one session finds the tokens issued in it.
+    await queryRunner.query(`CREATE INDEX "oidc_model_instances__session_uid" ON "oidc_model_instances" ((payload->>'sessionUid')) WHERE payload ? 'sessionUid'`);
     await queryRunner.query('ALTER TABLE "tenants" ADD "phishing_resistant_only" boolean NOT NULL DEFAULT false');
     await queryRunner.query('ALTER TABLE "users" ADD "recovery_codes_generated_at" TIMESTAMP WITH TIME ZONE');
   }
@@ -36,6 +38,7 @@ export class PasskeysAndSessions1765887200000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER TABLE "users" DROP COLUMN "recovery_codes_generated_at"');
     await queryRunner.query('ALTER TABLE "tenants" DROP COLUMN "phishing_resistant_only"');
+    await queryRunner.query('DROP INDEX "oidc_model_instances__session_uid"');
     await queryRunner.query('DROP TABLE "user_sessions"');
     await queryRunner.query('DROP TABLE "user_recovery_codes"');
     await queryRunner.query('DROP TABLE "webauthn_challenges"');

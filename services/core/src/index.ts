@@ -27,6 +27,7 @@ export * from './security/lockout.js';
 export * from './security/password-policy.js';
 export * from './security/passwords.js';
 export * from './security/rate-limit.js';
+export * from './security/recovery-codes.js';
 export * from './security/secret-box.js';
 export * from './security/settings.js';
 export * from './security/signing-keys.js';

@@ -70,6 +70,9 @@ export const ENDPOINT_ROLES = {
   'users.changePassword': MANAGE_USERS,
   'users.lock': MANAGE_USERS,
   'users.unlock': MANAGE_USERS,
+  // A user's sign-in factors, and their reset: the roles that lock an account.
+  'users.factors': MANAGE_USERS,
+  'users.resetFactors': MANAGE_USERS,
   'users.groups': READ_USERS,
   'users.tenants': READ_USERS,
   'users.roles': READ_USERS,

@@ -24,6 +24,11 @@ const passwordPolicyShape = {
   historySize: int().min(0).max(24).default(7),
   /** A password older than this must be changed at the next sign-in; 0 never expires. */
   maxAgeDays: int().min(0).max(3650).default(90),
+  /**
+   * The strength a password must reach, as zxcvbn scores how easily it is guessed (0 too guessable
+   * to 4 very unguessable; 3: about 10⁸ guesses); 0 leaves the estimate out.
+   */
+  minStrength: int().min(0).max(4).default(3),
 };
 
 const lockoutShape = {

@@ -57,6 +57,8 @@ export const tenantSchema = z.object({
   auto: z.enum(TENANT_CREATION_TYPES),
   isUserCustomized: z.boolean(),
   requiredTwoModeAuthentification: z.boolean(),
+  /** The second factor must resist phishing: a passkey, or signing in with Microsoft (implies requiredTwoModeAuthentification). */
+  phishingResistantOnly: z.boolean(),
   childrenCount: z.number().int(),
   modifiedOn: z.string(),
   /** The ancestors, root first: only when `includeHierarchy` was asked. */
@@ -92,8 +94,12 @@ export type UpdateTenantBody = z.input<typeof updateTenantBodySchema>;
 export const changeParentBodySchema = z.strictObject({ newParentId: idSchema.nullable() });
 export type ChangeParentBody = z.input<typeof changeParentBodySchema>;
 
-/** Body of `POST /tenants/twoModeAuth/{id}`. */
-export const twoModeAuthBodySchema = z.strictObject({ enable: z.boolean() });
+/**
+ * Body of `POST /tenants/twoModeAuth/{id}`. `phishingResistantOnly` accepts only passkeys (or
+ * Microsoft) as the second factor: on, it needs `enable`; left out, it stays as it is, and turning
+ * the second factor off turns it off too.
+ */
+export const twoModeAuthBodySchema = z.strictObject({ enable: z.boolean(), phishingResistantOnly: z.boolean().optional() });
 export type TwoModeAuthBody = z.output<typeof twoModeAuthBodySchema>;
 
 /** What the MFA switch answers: the tenant as it now stands. */
@@ -101,6 +107,7 @@ export const twoModeAuthResponseSchema = z.object({
   id: z.string(),
   title: z.string(),
   requiredTwoModeAuthentification: z.boolean(),
+  phishingResistantOnly: z.boolean(),
 });
 export type TwoModeAuthResponse = z.output<typeof twoModeAuthResponseSchema>;
 
@@ -305,10 +312,11 @@ export const tenantsRoutes = {
     path: `${TENANTS}/twoModeAuth/:id`,
     endpoint: 'tenants.twoModeAuth',
     access: 'roles',
-    summary: 'Requires (or stops requiring) a second factor from the tenant’s users',
+    summary: 'Requires (or stops requiring) a second factor from the tenant’s users, and whether it must resist phishing (a passkey or Microsoft)',
     params: idParams,
     body: twoModeAuthBodySchema,
     response: twoModeAuthResponseSchema,
+    errors: { 400: 'phishing-resistant only without the second factor (tenants.phishing_resistant_needs_mfa)' },
   }),
   members: defineRoute({
     method: 'GET',

@@ -271,6 +271,51 @@ export const userPermissionsSchema = z.object({
 export type UserPermissions = z.output<typeof userPermissionsSchema>;
 
 
+/** The kinds of sign-in factor an administrator may take off an account (the password stays). */
+export const RESETTABLE_FACTORS = ['passkeys', 'totp', 'recoveryCodes'] as const;
+export type ResettableFactor = (typeof RESETTABLE_FACTORS)[number];
+
+/** A passkey as the console shows it: its name, dates and device, never its key. */
+export const userPasskeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: timestampSchema,
+  lastUsedAt: timestampSchema.nullable(),
+  /** The browser and system it was last used from ("Chrome on Windows"). */
+  lastUsedDevice: z.string().nullable(),
+  /** The browser and system it was added from. */
+  deviceHint: z.string().nullable(),
+  /** Synced by its provider (iCloud Keychain, Google Password Manager…) rather than bound to one device. */
+  backedUp: z.boolean(),
+  deviceType: z.enum(['singleDevice', 'multiDevice']),
+});
+export type UserPasskey = z.output<typeof userPasskeySchema>;
+
+/** What `GET /users/{id}/factors` answers: the user's factors besides the password, never a secret. */
+export const userFactorsSchema = z.object({
+  passkeys: z.array(userPasskeySchema),
+  totp: z.object({ enrolled: z.boolean(), enrolledAt: timestampSchema.nullable() }),
+  recoveryCodes: z.object({ remaining: z.number().int().min(0), generatedAt: timestampSchema.nullable() }),
+  /** A code mailed at each sign-in, as the user's own setting. */
+  emailCode: z.boolean(),
+  /** Whether the caller may reset them (never their own; nobody who outranks them). */
+  mayReset: z.boolean(),
+});
+export type UserFactors = z.output<typeof userFactorsSchema>;
+
+/** Body of `POST /users/{id}/factors/reset`: each kind of factor to remove, once. */
+export const resetFactorsBodySchema = z.strictObject({
+  kinds: z
+    .array(z.enum(RESETTABLE_FACTORS))
+    .min(1)
+    .refine((kinds) => new Set(kinds).size === kinds.length, { params: { code: 'users.factor_kinds_duplicate' } }),
+});
+export type ResetFactorsBody = z.output<typeof resetFactorsBodySchema>;
+
+/** What a reset answers: the kinds it removed (none when the user held none of them any more). */
+export const resetFactorsReplySchema = z.object({ removed: z.array(z.enum(RESETTABLE_FACTORS)) });
+export type ResetFactorsReply = z.output<typeof resetFactorsReplySchema>;
+
 /** The administration of users, their role access, their Excel files, and locking accounts. */
 export const usersRoutes = {
   list: defineRoute({
@@ -370,6 +415,18 @@ export const usersRoutes = {
     method: 'DELETE', path: `${USERS}/:id/roles/:applicationId`, endpoint: 'users.revokeRoles', access: 'roles',
     summary: "Removes one own role badge, or (no roleId) every own role of the application",
     params: userApplicationParams, query: revokeRolesQuerySchema, response: applicationAccessSchema,
+  }),
+  factors: defineRoute({
+    method: 'GET', path: `${USERS}/:id/factors`, endpoint: 'users.factors', access: 'roles',
+    summary: "The user's sign-in factors besides the password (passkeys, authenticator app, recovery codes, e-mailed code), never a secret",
+    params: idParams, response: userFactorsSchema,
+  }),
+  resetFactors: defineRoute({
+    method: 'POST', path: `${USERS}/:id/factors/reset`, endpoint: 'users.resetFactors', access: 'roles',
+    summary: "Removes kinds of the user's sign-in factors (a lost device); the user is told by mail; their sessions go on",
+    params: idParams, body: resetFactorsBodySchema, required: { kinds: 'users.factor_kinds_required' },
+    response: resetFactorsReplySchema,
+    errors: { 400: 'the caller’s own account (users.cannot_reset_own_factors)', 403: 'an account that outranks the caller' },
   }),
   /**
    * The spec's paths and method: a GET that changes state is safe here only because these paths

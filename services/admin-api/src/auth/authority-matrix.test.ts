@@ -5,7 +5,7 @@
 // rules are proven; a new mutating endpoint in neither list fails the run.
 import { ALL_ROUTES } from '@gatehouse/contracts';
 import { GLOBAL_TENANT_ID, type Tenant, type User } from '@gatehouse/core';
-import { addMembershipRoles, findAccessRoles, findTarget, lockOrCreateMembership, mayGrantRoles, mayLock, mayManageIdentity, mayRevokeRoles, userAuthority, type Authority, type Decision, type Target } from '@gatehouse/core/access';
+import { addMembershipRoles, findAccessRoles, findTarget, lockOrCreateMembership, mayGrantRoles, mayLock, mayManageIdentity, mayResetFactors, mayRevokeRoles, userAuthority, type Authority, type Decision, type Target } from '@gatehouse/core/access';
 import { buildApplication, buildUser, grant } from '@gatehouse/core/testing';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -107,6 +107,11 @@ const ROWS: Row[] = [
     endpoint: 'users.unlock',
     call: async (c) => ({ method: 'get', url: `/api/v1/account/unlock/${c.target.id}` }),
     decide: async (a, t) => (a.userId === t.id ? { ok: false, code: 'users.cannot_unlock_self', status: 400 } : mayLock(a, t)),
+  },
+  {
+    endpoint: 'users.resetFactors',
+    call: async (c) => ({ method: 'post', url: `/api/v1/admin/users/${c.target.id}/factors/reset`, body: { kinds: ['passkeys', 'totp', 'recoveryCodes'] } }),
+    decide: async (a, t) => mayResetFactors(a, t),
   },
   {
     endpoint: 'users.grantRoles',

@@ -38,6 +38,8 @@ export const ENDPOINT_SCOPE: Partial<Record<EndpointName, string>> = {
   'users.changePassword': `AreaAdministrator: users of their areas; ${RANK}; never oneself; the password must be changed at the next sign-in`,
   'users.lock': `AreaAdministrator: users of their areas; ${RANK}; nobody locks their own account`,
   'users.unlock': `AreaAdministrator: users of their areas; ${RANK}; nobody unlocks their own account`,
+  'users.factors': 'AreaAdministrator: users of their areas; names and dates, never a secret',
+  'users.resetFactors': `AreaAdministrator: users of their areas; ${RANK}; never oneself (My security); the user is mailed, their sessions go on`,
   'users.groups': 'AreaAdministrator: users of their areas',
   'users.tenants': 'AreaAdministrator: users of their areas',
   'users.roles': 'AreaAdministrator: users of their areas',

@@ -207,6 +207,8 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   }),
   'users.lock': async (w) => ({ route: 'GET /api/v1/account/lock/:id', url: `/api/v1/account/lock/${(await user(w)).id}` }),
   'users.unlock': async (w) => ({ route: 'GET /api/v1/account/unlock/:id', url: `/api/v1/account/unlock/${(await user(w, { locked: true })).id}` }),
+  'users.factors': async (w) => ({ route: 'GET /users/:id/factors', url: `/users/${(await user(w)).id}/factors` }),
+  'users.resetFactors': async (w) => ({ route: 'POST /users/:id/factors/reset', url: `/users/${(await user(w)).id}/factors/reset`, body: { kinds: ['passkeys', 'totp'] } }),
   'users.groups': async (w) => ({ route: 'GET /users/:id/groups', url: `/users/${(await user(w)).id}/groups` }),
   'users.tenants': async (w) => ({ route: 'GET /users/:id/tenants', url: `/users/${(await user(w)).id}/tenants` }),
   'users.roles': async (w) => ({ route: 'GET /users/:id/roles', url: `/users/${(await user(w)).id}/roles` }),

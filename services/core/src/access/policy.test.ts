@@ -15,6 +15,7 @@ import {
   mayGrantRoles,
   mayLock,
   mayManageIdentity,
+  mayResetFactors,
   mayRevokeRoles,
   roleOfferRefusal,
   type AccessPath,
@@ -278,6 +279,53 @@ describe('the authority rules (access/policy.ts) against the spec’s reference 
         ...rankBreaks(w.authority, w.target),
       ];
       agrees(mayLock(w.authority, w.target), lockBreaks, 'lock');
+    });
+  });
+
+  it(`resets sign-in factors exactly as the model ranks, never one's own nor by an application, over ${RUNS} drawn worlds`, () => {
+    property((w) => {
+      const a = w.authority;
+      let broken: string[] = [];
+      if (a.kind === 'application') broken = ['errors.forbidden'];
+      else if (a.kind === 'user') {
+        broken = [
+          ...(w.target.type !== 'User' ? ['errors.not_found'] : []),
+          ...(w.target.type === 'User' && w.target.id === a.userId ? ['users.cannot_reset_own_factors'] : []),
+          ...(!reachesArea(a, w.target.areaId) ? ['errors.not_found'] : []),
+          ...rankBreaks(a, w.target),
+        ];
+      }
+      agrees(mayResetFactors(a, w.target), broken, 'reset factors');
+    });
+  });
+
+  describe('resetting sign-in factors, case by case', () => {
+    const held = (roleName: string, tenantId = GLOBAL_TENANT_ID, areaId: string | null = null): HeldRole => ({ roleName, tenantId, areaId });
+    const caller = (roles: HeldRole[], areaIds: string[] | null = null): Authority => ({ kind: 'user', userId: CALLER_ID, applicationId: null, roles, groupIds: [], areaIds });
+    const user = (roles: HeldRole[], areaId = 'area-a', id = 'someone'): Target => ({ type: 'User', id, areaId, roles });
+    const administrator = caller([held('Administrator')]);
+    const areaAdministrator = caller([held('AreaAdministrator', 'tenant-a', 'area-a')], ['area-a']);
+
+    it('lets an Administrator reset a user, and God a God user', () => {
+      expect(mayResetFactors(administrator, user([held('User')]))).to.deep.equal({ ok: true });
+      expect(mayResetFactors(caller([held('God')]), user([held('God')]))).to.deep.equal({ ok: true });
+    });
+
+    it('refuses an Administrator a God user (403), and everybody their own account (400)', () => {
+      expect(mayResetFactors(administrator, user([held('God')]))).to.deep.include({ ok: false, code: 'users.manage_god_only', status: 403 });
+      expect(mayResetFactors(caller([held('God')]), user([held('God')], 'area-a', CALLER_ID))).to.deep.include({ ok: false, code: 'users.cannot_reset_own_factors', status: 400 });
+    });
+
+    it('keeps an AreaAdministrator to plain users of their areas: another area is not found, an administrator outranks them', () => {
+      expect(mayResetFactors(areaAdministrator, user([held('User')]))).to.deep.equal({ ok: true });
+      expect(mayResetFactors(areaAdministrator, user([held('User')], 'area-b'))).to.deep.include({ ok: false, code: 'errors.not_found', status: 404 });
+      expect(mayResetFactors(areaAdministrator, user([held('Administrator')]))).to.deep.include({ ok: false, code: 'users.manage_admin_only', status: 403 });
+      expect(mayResetFactors(areaAdministrator, user([held('Manager')]))).to.deep.include({ ok: false, code: 'users.manage_admin_only', status: 403 });
+    });
+
+    it('is never an application’s to do, even for a plain user', () => {
+      const application: Authority = { kind: 'application', userId: null, applicationId: 'crm', roles: [], groupIds: [], areaIds: null };
+      expect(mayResetFactors(application, user([held('User')]))).to.deep.include({ ok: false, status: 403 });
     });
   });
 

@@ -288,6 +288,21 @@ export function mayLock(authority: Authority, target: Target): Decision {
   return mayManageIdentity(authority, target);
 }
 
+/**
+ * Resetting an account's sign-in factors (passkeys, authenticator app, recovery codes), a console
+ * action: never one's own (the user changes theirs in "My security", after confirming who they
+ * are); only a user of the caller's reach; only someone who may manage the account. No
+ * application resets anybody's factors.
+ */
+export function mayResetFactors(authority: Authority, target: Target): Decision {
+  if (authority.kind === 'system') return ALLOW;
+  if (authority.kind === 'application') return refuse('errors.forbidden', 403);
+  if (target.type !== 'User') return refuse('errors.not_found', 404);
+  if (authority.userId === target.id) return refuse('users.cannot_reset_own_factors', 400);
+  if (!reaches(authority, target.areaId)) return refuse('errors.not_found', 404);
+  return mayManageIdentity(authority, target);
+}
+
 /** What an application's LockUser does to an account, when it may act at all. */
 export type ApplicationLockEffect = 'account' | 'application';
 

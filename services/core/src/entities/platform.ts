@@ -211,6 +211,8 @@ export class SigningKey {
 @Index('oidc_model_instances__model_uid', ['model', 'uid'])
 @Index('oidc_model_instances__model_user_code', ['model', 'userCode'])
 @Index('oidc_model_instances__expires_at', ['expiresAt'])
+// On the session a token was issued in (an expression the entity cannot declare): a user ends one session.
+@Index('oidc_model_instances__session_uid', { synchronize: false })
 export class OidcModelInstance {
   @PrimaryColumn({ name: 'model', type: 'varchar', length: 40, primaryKeyConstraintName: 'oidc_model_instances__pkey' })
   model: string;

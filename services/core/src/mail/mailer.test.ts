@@ -8,6 +8,7 @@ import type { AppContext } from '../context.js';
 import { LANGUAGES } from '../domain/constants.js';
 import { createLogger } from '../logging/logger.js';
 import { createTestContext } from '../testing/index.js';
+import { FACTOR_CHANGE_OPERATIONS, type FactorChange } from './factor-changes.js';
 import { Mailer } from './mailer.js';
 import { MAIL_TEMPLATES, renderMail, type MailParams, type MailTemplate } from './templates.js';
 
@@ -354,6 +355,7 @@ describe('renderMail', () => {
       receivedAt: new Date('2025-11-24T09:30:00Z'),
     },
     'operation-request': { name: 'Zoë Quinn', requester: 'Ada Lovelace', target: 'Alan Turing', tenant: 'Acme Spain' },
+    'factor-changed': { name: 'Zoë Quinn', change: 'passkey_added', date: new Date('2025-03-12T14:05:00Z'), passkeyName: 'YubiKey 5 NFC' },
   };
   /** What each parameter must look like in the mail, whatever the language. */
   const EXPECTED: { [T in MailTemplate]: string[] } = {
@@ -367,6 +369,7 @@ describe('renderMail', () => {
     'email-changed': ['Zoë Quinn', '2025', '12', '14:05'],
     'rights-request': ['5f0c2a4e-rq', 'Zoë Quinn', 'zoe@example.com', 'zoe.q@example.com', 'Counsel Ada Lovelace', '24/11/2025', 'Please send me a copy.', 'passport.pdf (120 KB)', '09:30'],
     'operation-request': ['Zoë Quinn', 'Ada Lovelace', 'Alan Turing', 'Acme Spain'],
+    'factor-changed': ['Zoë Quinn', 'YubiKey 5 NFC', '2025', '12', '14:05'],
   };
 
   for (const template of MAIL_TEMPLATES) {
@@ -389,6 +392,49 @@ describe('renderMail', () => {
       });
     }
   }
+
+  describe('factor-changed', () => {
+    const CHANGES = Object.keys(FACTOR_CHANGE_OPERATIONS) as FactorChange[];
+    const date = new Date('2025-03-12T14:05:00Z');
+    const write = (language: string, params: Partial<MailParams['factor-changed']>) =>
+      renderMail('factor-changed', language, { name: 'Zoë', change: 'passkey_added', date, ...params });
+
+    for (const language of LANGUAGES) {
+      it(`says which of the ${CHANGES.length} changes happened in ${language}, each with its own subject, the date, and never its code`, () => {
+        const mails = CHANGES.map((change) => write(language, { change }));
+
+        expect(new Set(mails.map((mail) => mail.subject)).size).to.equal(CHANGES.length);
+        for (const [i, mail] of mails.entries()) {
+          expect(mail.text, CHANGES[i]).to.include('14:05').and.include('Zoë');
+          expect(mail.text, CHANGES[i]).not.to.include(CHANGES[i]);
+        }
+        // A reset by an administrator is not answered with "if you made this change".
+        const advice = (mail: { text: string }) => mail.text.split('\n\n').slice(-2, -1)[0];
+        expect(advice(write(language, { change: 'factors_reset' }))).not.to.equal(advice(write(language, { change: 'totp_removed' })));
+      });
+    }
+
+    it('names the passkey when there is a name, and speaks of a passkey otherwise', () => {
+      for (const language of LANGUAGES) {
+        expect(write(language, { change: 'passkey_removed', passkeyName: 'Laptop <Work>' }).html, language).to.include('Laptop &#60;Work&#62;');
+        expect(write(language, { change: 'passkey_removed' }).text, language).not.to.include('undefined').and.not.to.include('""');
+      }
+    });
+
+    it('writes the kinds a reset removed in the reader’s language, never as codes', () => {
+      for (const language of LANGUAGES) {
+        const all = write(language, { change: 'factors_reset', kinds: 'passkeys, totp, recoveryCodes' });
+        const one = write(language, { change: 'factors_reset', kinds: 'totp' });
+        expect(all.text, language).not.to.match(/\btotp\b|recoveryCodes/);
+        expect(all.text, language).not.to.equal(one.text);
+      }
+      expect(write('en', { change: 'factors_reset', kinds: 'passkeys, totp' }).text).to.include('your passkeys, the authenticator app');
+    });
+
+    it('refuses a change it has no words for rather than sending an empty mail', () => {
+      expect(() => write('fr', { change: 'bogus' as FactorChange })).to.throw(/bogus/);
+    });
+  });
 
   it('falls back to English for an unsupported language', () => {
     const mail = renderMail('sign-in-code', 'nl', PARAMS['sign-in-code']);

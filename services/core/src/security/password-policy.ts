@@ -1,6 +1,8 @@
 import { passwordPolicySchema, type PasswordPolicy } from '@gatehouse/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Language } from '../domain/constants.js';
 import type { FieldError } from '../errors/app-error.js';
+import { estimatePasswordStrength, weaknessReason } from './password-strength.js';
 import type { PasswordHasher } from './passwords.js';
 
 type Db = DataSource | EntityManager;
@@ -24,15 +26,42 @@ export async function loadPasswordPolicy(db: Db): Promise<PasswordPolicy> {
   return parsed.success ? parsed.data : DEFAULT_PASSWORD_POLICY;
 }
 
-/** Every rule the password breaks, as field errors whose codes are i18n keys. */
-export function checkPasswordRules(password: string, policy: PasswordPolicy, field = 'newPassword'): FieldError[] {
+/** What a password is judged with besides the policy. */
+export interface PasswordJudgement {
+  /** Words the password should not be built on: the user's name, e-mail address, first and last names. */
+  userInputs?: readonly (string | null | undefined)[];
+  /** The caller's language: the strength's reason is given in it. */
+  language?: Language;
+}
+
+/**
+ * Every rule the password breaks, as field errors whose codes are i18n keys. Its strength is
+ * estimated once the character rules are met (a password still too short is not worth guessing
+ * at): below the policy's `minStrength`, `password.too_weak` says why, in the caller's language.
+ */
+export async function checkPasswordRules(
+  password: string,
+  policy: PasswordPolicy,
+  field = 'newPassword',
+  judgement: PasswordJudgement = {},
+): Promise<FieldError[]> {
   const broken: FieldError[] = [];
   if (password.length < policy.minLength) broken.push({ field, code: 'password.too_short', params: { min: policy.minLength } });
   if (policy.requireUppercase && !/\p{Lu}/u.test(password)) broken.push({ field, code: 'password.uppercase' });
   if (policy.requireLowercase && !/\p{Ll}/u.test(password)) broken.push({ field, code: 'password.lowercase' });
   if (policy.requireDigit && !/\p{Nd}/u.test(password)) broken.push({ field, code: 'password.digit' });
   if (policy.requireSymbol && !/[^\p{L}\p{Nd}\s]/u.test(password)) broken.push({ field, code: 'password.symbol' });
+  if (broken.length || policy.minStrength === 0) return broken;
+  const userInputs = (judgement.userInputs ?? []).filter((input): input is string => Boolean(input));
+  const strength = await estimatePasswordStrength(password, { userInputs, language: judgement.language });
+  if (strength.score < policy.minStrength) broken.push({ field, code: 'password.too_weak', params: { reason: weaknessReason(strength) } });
   return broken;
+}
+
+/** A user's own words, which a password of theirs should not be built on: user name, e-mail address, first and last names. */
+export async function userWords(db: Db, userId: string): Promise<string[]> {
+  const [row] = await db.query('SELECT user_name, email, first_name, last_name FROM users WHERE id = $1', [userId]);
+  return row ? [row.user_name, row.email, row.first_name, row.last_name].filter((word): word is string => Boolean(word)) : [];
 }
 
 /**

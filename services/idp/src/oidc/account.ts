@@ -29,8 +29,12 @@ const ACCOUNT_SQL = `
 
 /** Claims each scope releases. */
 export const CLAIMS = {
-  /** `act` (RFC 8693): the God user acting, in a session signed in as another user (Identify As). */
-  openid: ['sub', 'act'],
+  /**
+   * `act` (RFC 8693): the God user acting, in a session signed in as another user (Identify As).
+   * `amr` (RFC 8176), in the ID token: how the session signed in (`pwd`, `otp`, `pop` for a
+   * passkey, `mfa` when two factors were given).
+   */
+  openid: ['sub', 'act', 'amr'],
   /**
    * `locale_chosen`: true when the person chose `locale` in their own profile; the product's SPAs
    * then switch to it at sign-in on any device (absent for a language an administrator gave).

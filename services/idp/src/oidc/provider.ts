@@ -11,6 +11,7 @@ import { errorPage, loggedOutPage, logoutPage } from './pages.js';
 import type { OidcStore } from './oidc-store.js';
 import { PostgresAdapter } from './postgres-adapter.js';
 import { actClaim, isLive, type SessionImpersonations } from '../features/identify-as/session-impersonations.js';
+import { SessionRecorder } from '../features/security/session-recorder.js';
 import { TTL, capped, refreshTokenTtl } from './ttl.js';
 
 export const ADMIN_API_SCOPE = 'admin';
@@ -392,6 +393,10 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
   provider.proxy = config.server.trustProxy;
   provider.use(koaPagePolicy);
   provider.use(koaStoppedApplication(options.registry));
+  // The sessions a user sees (and ends) in "My security": noted at each authorization granted.
+  const sessions = new SessionRecorder(context, options.impersonations);
+  provider.use(sessions.middleware);
+  provider.on('authorization.success', sessions.authorized);
   provider.on('grant.success', sessionLogger(context, options));
   provider.on('backchannel.error', (_ctx: unknown, error: Error, client: { clientId: string }) =>
     logger.warn({ err: error.message, clientId: client?.clientId }, 'back-channel logout failed'),

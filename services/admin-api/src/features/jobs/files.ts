@@ -1,4 +1,4 @@
-import { AppError, purgeExpiredUserTokens, type AppContext } from '@gatehouse/core';
+import { AppError, purgeExpiredUserTokens, purgeExpiredWebAuthnChallenges, type AppContext } from '@gatehouse/core';
 import type { DataSource } from 'typeorm';
 
 export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -38,15 +38,19 @@ export interface FilePurge {
   stop(): Promise<void>;
 }
 
-/** Deletes expired files (and one-time tokens expired a day ago) every `files.purgeIntervalMs`, without keeping the process alive. */
+/**
+ * Deletes expired files (and one-time tokens expired a day ago, and expired passkey challenges)
+ * every `files.purgeIntervalMs`, without keeping the process alive.
+ */
 export function startFilePurge(context: AppContext): FilePurge {
   let running: Promise<void> | undefined;
   const run = () => {
     if (running) return;
-    running = Promise.all([purgeExpiredFiles(context.dataSource), purgeExpiredUserTokens(context.dataSource)])
-      .then(([deleted, tokens]) => {
+    running = Promise.all([purgeExpiredFiles(context.dataSource), purgeExpiredUserTokens(context.dataSource), purgeExpiredWebAuthnChallenges(context.dataSource)])
+      .then(([deleted, tokens, challenges]) => {
         if (deleted > 0) context.logger.info({ deleted }, 'expired files deleted');
         if (tokens > 0) context.logger.info({ tokens }, 'expired one-time tokens deleted');
+        if (challenges > 0) context.logger.info({ challenges }, 'expired passkey challenges deleted');
       })
       .catch((error: Error) => context.logger.warn({ err: error.message }, 'deleting expired files failed'))
       .finally(() => (running = undefined));

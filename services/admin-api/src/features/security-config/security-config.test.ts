@@ -109,6 +109,7 @@ describe('/api/v1/admin/securityConfig', () => {
         requireSymbol: true,
         historySize: 3,
         maxAgeDays: 90,
+        minStrength: 3,
       });
       // The factory's users have no first or last name: the user name stands in.
       expect(res.body.modifiedByDisplayName).to.equal(w.callers.god.userName);

@@ -28,6 +28,7 @@ interface TenantRow {
   creation_type: Tenant['auto'];
   is_user_customized: boolean;
   required_two_mode_authentification: boolean;
+  phishing_resistant_only: boolean;
   children_count: string | number;
   modified_on: Date;
   total?: string;
@@ -36,7 +37,7 @@ interface TenantRow {
 /** The columns of a tenant as the API answers it, over `tenants t`. */
 const TENANT_COLUMNS = `t.id, t.title, t.area_id, a.name AS area_name, t.parent_id, p.title AS parent_title,
        t.tax_number, t.vies_number, t.group_alias, t.creation_type, t.is_user_customized,
-       t.required_two_mode_authentification, t.modified_on,
+       t.required_two_mode_authentification, t.phishing_resistant_only, t.modified_on,
        (SELECT count(*) FROM tenants c WHERE c.parent_id = t.id) AS children_count`;
 const TENANT_FROM = `tenants t LEFT JOIN areas a ON a.id = t.area_id LEFT JOIN tenants p ON p.id = t.parent_id`;
 
@@ -53,6 +54,7 @@ const toTenant = (row: TenantRow): Tenant => ({
   auto: row.creation_type,
   isUserCustomized: row.is_user_customized,
   requiredTwoModeAuthentification: row.required_two_mode_authentification,
+  phishingResistantOnly: row.phishing_resistant_only,
   childrenCount: Number(row.children_count),
   modifiedOn: row.modified_on.toISOString(),
 });
@@ -303,42 +305,45 @@ export async function setParent(db: Queryable, id: string, parentId: string | nu
   ]);
 }
 
-/** The fields of a tenant the MFA switch reads and answers. */
+/** The fields of a tenant the MFA switches read and answer. */
 export interface TenantTwoModeAuth {
   id: string;
   title: string;
   requiredTwoModeAuthentification: boolean;
+  phishingResistantOnly: boolean;
 }
 
 interface TwoModeAuthRow {
   id: string;
   title: string;
   required_two_mode_authentification: boolean;
+  phishing_resistant_only: boolean;
 }
 
 const toTwoModeAuth = (row: TwoModeAuthRow): TenantTwoModeAuth => ({
   id: row.id,
   title: row.title,
   requiredTwoModeAuthentification: row.required_two_mode_authentification,
+  phishingResistantOnly: row.phishing_resistant_only,
 });
 
 /** Reads the tenant and locks its row until the transaction ends, so two switches cannot interleave. */
 export async function findTenantForUpdate(db: Queryable, id: string): Promise<TenantTwoModeAuth | undefined> {
   const rows = await db.query<TwoModeAuthRow[]>(
-    `SELECT id, title, required_two_mode_authentification FROM tenants WHERE id = $1 FOR UPDATE`,
+    `SELECT id, title, required_two_mode_authentification, phishing_resistant_only FROM tenants WHERE id = $1 FOR UPDATE`,
     [id],
   );
   return rows[0] && toTwoModeAuth(rows[0]);
 }
 
-/** Sets the tenant's MFA requirement and answers the tenant as it now stands. */
-export async function updateTwoModeAuth(db: Queryable, id: string, enable: boolean, modifiedById: string): Promise<TenantTwoModeAuth> {
+/** Sets the tenant's MFA requirement and its phishing-resistant rule, and answers the tenant as it now stands. */
+export async function updateTwoModeAuth(db: Queryable, id: string, flags: { enable: boolean; phishingResistantOnly: boolean }, modifiedById: string): Promise<TenantTwoModeAuth> {
   // TypeORM's raw queries return [rows, affected] for UPDATE … RETURNING.
   const [rows] = await db.query<[TwoModeAuthRow[], number]>(
-    `UPDATE tenants SET required_two_mode_authentification = $2, modified_by_id = $3, modified_on = now()
+    `UPDATE tenants SET required_two_mode_authentification = $2, phishing_resistant_only = $3, modified_by_id = $4, modified_on = now()
       WHERE id = $1
-      RETURNING id, title, required_two_mode_authentification`,
-    [id, enable, modifiedById],
+      RETURNING id, title, required_two_mode_authentification, phishing_resistant_only`,
+    [id, flags.enable, flags.phishingResistantOnly, modifiedById],
   );
   return toTwoModeAuth(rows[0]!);
 }

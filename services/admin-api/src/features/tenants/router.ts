@@ -28,7 +28,7 @@ export function tenantRoutes(context: AdminContext, service = new TenantsService
     jobId: await jobQueueOf(context).enqueue('ExportTenants', exportPayload(ctx, routes.export), { userId: caller.userId }),
   }));
   bind(router, routes.create, async ({ caller, scope, body }) => service.create(caller, await scope(), body));
-  bind(router, routes.twoModeAuth, async ({ caller, params, body }) => service.setTwoModeAuth(caller, params.id, body.enable));
+  bind(router, routes.twoModeAuth, async ({ caller, params, body }) => service.setTwoModeAuth(caller, params.id, body));
 
   bind(router, routes.memberIdentity, async ({ scope, query }) => members.memberIdentity(await scope(), query.tenantId, query.identityId, query.isGroup));
   bind(router, routes.revokeAccess, async ({ caller, scope, body }) => members.revoke(caller, await scope(), body));

@@ -1,4 +1,4 @@
-import type { CreateTenantBody, ErrorCode, Tenant, TenantDetail, TenantTreeNode, UpdateTenantBody } from '@gatehouse/contracts';
+import type { CreateTenantBody, ErrorCode, Tenant, TenantDetail, TenantTreeNode, TwoModeAuthBody, UpdateTenantBody } from '@gatehouse/contracts';
 import { AppError, GLOBAL_TENANT_ID, type AppContext, type ListQuery } from '@gatehouse/core';
 import { writeSystemLog } from '../../audit/system-log.js';
 import type { Caller } from '../../auth/koa-admin-auth.js';
@@ -208,21 +208,30 @@ export class TenantsService {
   }
 
   /**
-   * Requires (or stops requiring) a second factor from the tenant's users, and records who did it
-   * in the system log in the same transaction: no change without its audit row.
+   * Requires (or stops requiring) a second factor from the tenant's users, and whether it must
+   * resist phishing, and records who did it in the system log in the same transaction: no change
+   * without its audit row. Phishing-resistant only needs the second factor: asked for without it,
+   * it is refused; left out, it stays as it is while the second factor stays required.
    */
-  async setTwoModeAuth(caller: Caller, tenantId: string, enable: boolean): Promise<TenantTwoModeAuth> {
+  async setTwoModeAuth(caller: Caller, tenantId: string, body: TwoModeAuthBody): Promise<TenantTwoModeAuth> {
+    if (body.phishingResistantOnly && !body.enable) throw fieldError('phishingResistantOnly', 'tenants.phishing_resistant_needs_mfa');
     return this.db.transaction(async (em) => {
       const tenant = await findTenantForUpdate(em, tenantId);
       if (!tenant) throw notFound();
-      const updated = await updateTwoModeAuth(em, tenantId, enable, caller.userId);
+      const phishingResistantOnly = body.enable && (body.phishingResistantOnly ?? tenant.phishingResistantOnly);
+      const updated = await updateTwoModeAuth(em, tenantId, { enable: body.enable, phishingResistantOnly }, caller.userId);
       await writeSystemLog(em, {
         operation: 'TwoModeAuth',
         userId: caller.userId,
         userName: await findUserName(em, caller.userId),
         tenantId: tenant.id,
         tenantName: tenant.title,
-        metadata: { enable, previous: tenant.requiredTwoModeAuthentification },
+        metadata: {
+          enable: body.enable,
+          previous: tenant.requiredTwoModeAuthentification,
+          phishingResistantOnly,
+          previousPhishingResistantOnly: tenant.phishingResistantOnly,
+        },
       });
       return updated;
     });

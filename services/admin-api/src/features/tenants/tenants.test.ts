@@ -44,12 +44,12 @@ describe('POST /api/v1/admin/tenants/twoModeAuth/{id}', () => {
   it('lets an Administrator require MFA, then lift it, answering the tenant each time', async () => {
     const on = await post(tenant.id, { enable: true });
     expect(on.status, JSON.stringify(on.body)).to.equal(200);
-    expect(on.body).to.deep.equal({ id: tenant.id, title: tenant.title, requiredTwoModeAuthentification: true });
+    expect(on.body).to.deep.equal({ id: tenant.id, title: tenant.title, requiredTwoModeAuthentification: true, phishingResistantOnly: false });
     expect(await flagOf(tenant.id)).to.equal(true);
 
     const off = await post(tenant.id, { enable: false });
     expect(off.status).to.equal(200);
-    expect(off.body).to.deep.equal({ id: tenant.id, title: tenant.title, requiredTwoModeAuthentification: false });
+    expect(off.body).to.deep.equal({ id: tenant.id, title: tenant.title, requiredTwoModeAuthentification: false, phishingResistantOnly: false });
     expect(await flagOf(tenant.id)).to.equal(false);
   });
 
@@ -62,9 +62,79 @@ describe('POST /api/v1/admin/tenants/twoModeAuth/{id}', () => {
       tenant_id: tenant.id,
       tenant_name: tenant.title,
       operation: 'TwoModeAuth',
-      metadata: { enable, previous },
+      metadata: { enable, previous, phishingResistantOnly: false, previousPhishingResistantOnly: false },
     });
     expect(await logsOf(tenant.id)).to.deep.equal([expected(true, false), expected(false, true)]);
+  });
+
+  describe('phishing-resistant only', () => {
+    const flagsOf = async (id: string) =>
+      (await context.dataSource.query(`SELECT required_two_mode_authentification AS mfa, phishing_resistant_only AS pro FROM tenants WHERE id = $1`, [id]))[0];
+
+    it('turns it on with the second factor, keeps it while only the second factor is sent, and loses it with the second factor', async () => {
+      const on = await post(tenant.id, { enable: true, phishingResistantOnly: true });
+      expect(on.status, JSON.stringify(on.body)).to.equal(200);
+      expect(on.body).to.deep.equal({ id: tenant.id, title: tenant.title, requiredTwoModeAuthentification: true, phishingResistantOnly: true });
+
+      const again = await post(tenant.id, { enable: true });
+      expect(again.body.phishingResistantOnly, 'left out: unchanged').to.equal(true);
+
+      const off = await post(tenant.id, { enable: false });
+      expect(off.body).to.include({ requiredTwoModeAuthentification: false, phishingResistantOnly: false });
+      expect(await flagsOf(tenant.id)).to.deep.equal({ mfa: false, pro: false });
+
+      const back = await post(tenant.id, { enable: true });
+      expect(back.body, 'turning the second factor on again does not bring it back').to.include({ requiredTwoModeAuthentification: true, phishingResistantOnly: false });
+    });
+
+    it('turns it off while the second factor stays required', async () => {
+      await post(tenant.id, { enable: true, phishingResistantOnly: true });
+      const res = await post(tenant.id, { enable: true, phishingResistantOnly: false });
+      expect(res.body).to.include({ requiredTwoModeAuthentification: true, phishingResistantOnly: false });
+      expect(await flagsOf(tenant.id)).to.deep.equal({ mfa: true, pro: false });
+    });
+
+    it('requires the second factor with it in one change, and logs both with their previous values', async () => {
+      const res = await post(tenant.id, { enable: true, phishingResistantOnly: true });
+      expect(res.status).to.equal(200);
+      const [log] = await logsOf(tenant.id);
+      expect(log!.metadata).to.deep.equal({ enable: true, previous: false, phishingResistantOnly: true, previousPhishingResistantOnly: false });
+    });
+
+    it('refuses it without the second factor (400 naming the field), changing nothing', async () => {
+      await post(tenant.id, { enable: true });
+      const res = await post(tenant.id, { enable: false, phishingResistantOnly: true });
+      expect(res.status).to.equal(400);
+      expect(res.body.code).to.equal('tenants.phishing_resistant_needs_mfa');
+      expect(res.body.errors).to.deep.equal([
+        { field: 'phishingResistantOnly', code: 'tenants.phishing_resistant_needs_mfa', message: 'Phishing-resistant only needs the second factor: it cannot be on while the second factor is not required' },
+      ]);
+      expect(await flagsOf(tenant.id)).to.deep.equal({ mfa: true, pro: false });
+      expect(await logsOf(tenant.id)).to.have.length(1);
+    });
+
+    it('answers 400 naming the field when it is not a boolean', async () => {
+      const res = await post(tenant.id, { enable: true, phishingResistantOnly: 'yes' });
+      expect(res.status).to.equal(400);
+      expect(res.body.errors[0].field).to.equal('phishingResistantOnly');
+      expect(await flagsOf(tenant.id)).to.deep.equal({ mfa: false, pro: false });
+    });
+
+    it('is refused, like the second factor itself, to a caller who is not an administrator', async () => {
+      const res = await post(tenant.id, { enable: true, phishingResistantOnly: true }, ['AreaAdministrator', 'TenantAdministrator']);
+      expect(res.status).to.equal(403);
+      expect(await flagsOf(tenant.id)).to.deep.equal({ mfa: false, pro: false });
+    });
+
+    it('shows it in the tenants list and on the tenant', async () => {
+      await post(tenant.id, { enable: true, phishingResistantOnly: true });
+      const token = `Bearer ${await tokenFor(['Administrator'])}`;
+      const listed = await request(server).get(`/api/v1/admin/tenants?$search=${encodeURIComponent(tenant.title)}`).set('Authorization', token);
+      expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+      expect(listed.body.items.find((item: { id: string }) => item.id === tenant.id)).to.include({ requiredTwoModeAuthentification: true, phishingResistantOnly: true });
+      const one = await request(server).get(`/api/v1/admin/tenants/${tenant.id}`).set('Authorization', token);
+      expect(one.body).to.include({ phishingResistantOnly: true });
+    });
   });
 
   it('records who changed the tenant', async () => {

@@ -1,5 +1,5 @@
 import { AppError, GLOBAL_TENANT_ID, type AppContext, type FieldError } from '@gatehouse/core';
-import { enforce, findTarget, mayManageIdentity, type Authority } from '@gatehouse/core/access';
+import { enforce, findTarget, mayManageIdentity, mayResetFactors, type Authority, type Decision } from '@gatehouse/core/access';
 import type { EntityManager } from 'typeorm';
 import type { Caller } from '../../auth/koa-admin-auth.js';
 import { assertInScope, type CallerScope } from '../../auth/scope.js';
@@ -45,6 +45,16 @@ export async function assertMayManage(db: EntityManager, scope: CallerScope, tar
   const target = await findTarget(db, { type: 'User', id: targetId });
   if (!target) throw new AppError('errors.not_found', 404);
   enforce(mayManageIdentity(scopeAuthority(scope), target));
+}
+
+/**
+ * The rules' verdict (mayResetFactors) on the caller resetting the user's sign-in factors: never
+ * their own account, nobody outside their reach or who outranks them.
+ */
+export async function resetFactorsDecision(db: Queryable, caller: Caller, scope: CallerScope, targetId: string): Promise<Decision> {
+  const target = await findTarget(db, { type: 'User', id: targetId });
+  if (!target) throw new AppError('errors.not_found', 404);
+  return mayResetFactors({ ...scopeAuthority(scope), userId: caller.userId }, target);
 }
 
 /** The caller as the rules see them, from what the endpoint's scope says of their rank and reach. */

@@ -1,5 +1,5 @@
 import { READ_ONLY_USER_FIELDS, type NewUser, type PasswordChange, type UserChanges, type UserExportQuery, type UserListQuery } from '@gatehouse/contracts';
-import { AppError, checkPasswordRules, consumeUserToken, generatePassword, isRecentPassword, issueUserToken, loadPasswordPolicy, revokeUserTokens, storeNewPassword, toListQuery, type AppContext, type FieldError, type PasswordPolicy } from '@gatehouse/core';
+import { AppError, checkPasswordRules, consumeUserToken, generatePassword, isRecentPassword, issueUserToken, loadPasswordPolicy, revokeUserTokens, storeNewPassword, toListQuery, userWords, type AppContext, type FieldError, type Language, type PasswordPolicy } from '@gatehouse/core';
 import { type Mailer } from '@gatehouse/core/mail';
 import type { EntityManager } from 'typeorm';
 import { writeSystemLog } from '../../audit/system-log.js';
@@ -40,6 +40,8 @@ export interface CreateUserOptions {
    * way the user cannot sign in with a password until the invitation or a reset sets one.
    */
   withoutGeneratedPassword?: boolean;
+  /** The caller's language, for the reasons of a refused password. */
+  language?: Language;
 }
 
 /** The users list's search and filters (the caller's scope aside), as `GET /users` and its export read them. */
@@ -58,11 +60,14 @@ function rejectReadOnlyFields(input: UserChanges): void {
 }
 
 /** What createUser checks beyond the schema: the password pair and its rules, the area, a free user name. */
-async function checkNewUser(db: EntityManager, input: NewUser, areaId: string, policy: PasswordPolicy): Promise<void> {
+async function checkNewUser(db: EntityManager, input: NewUser, areaId: string, policy: PasswordPolicy, language?: Language): Promise<void> {
   const errors: FieldError[] = [];
   if (input.password || input.confirmPassword) {
     if (!input.password) errors.push({ field: 'password', code: 'users.password_required' });
-    else errors.push(...checkPasswordRules(input.password, policy, 'password'));
+    else {
+      const userInputs = [input.userName, input.email, input.firstName, input.lastName];
+      errors.push(...(await checkPasswordRules(input.password, policy, 'password', { userInputs, language })));
+    }
     if (!input.confirmPassword) errors.push({ field: 'confirmPassword', code: 'users.confirm_password_required' });
     else if (input.password && input.confirmPassword !== input.password) errors.push({ field: 'confirmPassword', code: 'users.passwords_mismatch' });
   }
@@ -87,7 +92,7 @@ export async function createUser(context: AppContext, db: EntityManager, input: 
     throw new AppError('users.area_out_of_scope', 403, {}, [{ field: 'areaId', code: 'users.area_out_of_scope' }]);
   }
   const policy = options.policy ?? (await loadPasswordPolicy(db));
-  await checkNewUser(db, input, areaId, policy);
+  await checkNewUser(db, input, areaId, policy, options.language);
   const passwordHash = input.password
     ? await context.passwords.hash(input.password)
     : options.withoutGeneratedPassword
@@ -223,9 +228,9 @@ export class UsersService {
    * invitation does not undo the user: the answer says `invitationSent: false` and the invite
    * action can be used again.
    */
-  async create(caller: Caller, scope: CallerScope, input: NewUser): Promise<UserDetailItem & { invitationSent?: boolean }> {
+  async create(caller: Caller, scope: CallerScope, input: NewUser, language?: Language): Promise<UserDetailItem & { invitationSent?: boolean }> {
     const actor = await actorOf(this.db, caller);
-    const user = await this.db.transaction((em) => createUser(this.context, em, input, actor, { areaIds: scope.areaIds }));
+    const user = await this.db.transaction((em) => createUser(this.context, em, input, actor, { areaIds: scope.areaIds, language }));
     if (!input.sendEmailInvite) return user;
     try {
       await this.invite(caller, scope, user.id);
@@ -326,11 +331,11 @@ export class UsersService {
    * The rank check comes before the policy's: the "recently used" answer would otherwise tell a
    * caller who may not manage the account whether a guess is its current password.
    */
-  async changePassword(caller: Caller, scope: CallerScope, id: string, input: PasswordChange): Promise<void> {
+  async changePassword(caller: Caller, scope: CallerScope, id: string, input: PasswordChange, language?: Language): Promise<void> {
     if (id === caller.userId) throw new AppError('users.own_password_here', 400);
     const user = await visibleUser(this.db, scope, id);
     await assertMayManage(this.db.manager, scope, id);
-    const policy = await this.checkNewPassword(id, input);
+    const policy = await this.checkNewPassword(id, input, language);
     const hash = await this.context.passwords.hash(input.password);
     const actor = await actorOf(this.db, caller);
     await this.db.transaction(async (em) => {
@@ -347,10 +352,11 @@ export class UsersService {
       .catch((error: Error) => this.context.logger.warn({ err: error.message, userId: id }, 'password-changed mail failed'));
   }
 
-  /** The policy's verdict on a password an administrator sets: every broken rule, or a recent one. */
-  private async checkNewPassword(id: string, input: PasswordChange): Promise<PasswordPolicy> {
+  /** The policy's verdict on a password an administrator sets: every broken rule (its strength too, against the user's own words), or a recent one. */
+  private async checkNewPassword(id: string, input: PasswordChange, language?: Language): Promise<PasswordPolicy> {
     const policy = await loadPasswordPolicy(this.db);
-    const errors: FieldError[] = checkPasswordRules(input.password, policy, 'password');
+    const userInputs = await userWords(this.db, id);
+    const errors: FieldError[] = await checkPasswordRules(input.password, policy, 'password', { userInputs, language });
     if (input.confirmPassword !== input.password) errors.push({ field: 'confirmPassword', code: 'users.passwords_mismatch' });
     if (errors.length === 0 && (await isRecentPassword(this.db, this.context.passwords, id, input.password, policy))) {
       errors.push({ field: 'password', code: 'password.reused', params: { count: policy.historySize } });

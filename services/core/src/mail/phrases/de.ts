@@ -1,8 +1,54 @@
-import { labelled } from './labels.js';
-import type { MailPhrases } from './types.js';
+import { factorChangeWords, labelled } from './labels.js';
+import type { FactorChangePhrases, MailPhrases } from './types.js';
 
 const REQUEST_TYPES = { Direct: 'Direkt (die betroffene Person selbst)', Representative: 'Über einen Vertreter' };
 const RIGHTS = { Access: 'Auskunft', Information: 'Information', Correction: 'Berichtigung', TreatmentOpisition: 'Widerspruch gegen die Verarbeitung', Supression: 'Löschung', DataPortability: 'Datenübertragbarkeit' };
+const FACTOR_KINDS = { passkeys: 'Ihre Passkeys', totp: 'die Authenticator-App', recoveryCodes: 'Ihre Wiederherstellungscodes' };
+const passkey = (name: string | undefined) => (name ? `Der Passkey „${name}“` : 'Ein Passkey');
+const FACTOR_CHANGES: FactorChangePhrases = {
+  passkey_added: {
+    subject: 'Ihrem Konto wurde ein Passkey hinzugefügt',
+    intro: (p) => [`${passkey(p.passkeyName)} wurde Ihrem Konto am ${p.date} hinzugefügt. Mit ihm kann man sich jetzt anmelden.`],
+  },
+  passkey_removed: {
+    subject: 'Ein Passkey wurde aus Ihrem Konto entfernt',
+    intro: (p) => [`${passkey(p.passkeyName)} wurde am ${p.date} aus Ihrem Konto entfernt. Mit ihm kann man sich nicht mehr anmelden.`],
+  },
+  totp_added: {
+    subject: 'Für Ihr Konto wurde eine Authenticator-App eingerichtet',
+    intro: (p) => [`Am ${p.date} wurde eine Authenticator-App als zweiter Faktor für Ihr Konto eingerichtet.`],
+  },
+  totp_removed: {
+    subject: 'Die Authenticator-App wurde aus Ihrem Konto entfernt',
+    intro: (p) => [`Die Authenticator-App wurde am ${p.date} aus Ihrem Konto entfernt: Ihre Codes gelten nicht mehr.`],
+  },
+  recovery_codes_generated: {
+    subject: 'Für Ihr Konto wurden neue Wiederherstellungscodes erstellt',
+    intro: (p) => [`Am ${p.date} wurden neue Wiederherstellungscodes für Ihr Konto erstellt. Die bisherigen Codes gelten nicht mehr.`],
+  },
+  recovery_code_used: {
+    subject: 'Mit einem Wiederherstellungscode wurde sich bei Ihrem Konto angemeldet',
+    intro: (p) => [`Am ${p.date} wurde einer Ihrer Wiederherstellungscodes zur Anmeldung bei Ihrem Konto verwendet. Er kann nicht noch einmal verwendet werden.`],
+    outro: [
+      'Wenn Sie das waren, erstellen Sie unter „Meine Sicherheit“ neue Wiederherstellungscodes, sobald nur noch wenige übrig sind.',
+      'Andernfalls kennt jemand Ihr Passwort und einen Ihrer Codes: Ändern Sie sofort Ihr Passwort, erstellen Sie neue Wiederherstellungscodes und wenden Sie sich an Ihren Administrator.',
+    ],
+  },
+  factors_reset: {
+    subject: 'Die Anmeldefaktoren Ihres Kontos wurden zurückgesetzt',
+    intro: (p) => [
+      p.kinds
+        ? `Ein Administrator hat am ${p.date} aus Ihrem Konto entfernt: ${labelled(p.kinds, FACTOR_KINDS)}.`
+        : `Ein Administrator hat am ${p.date} die Anmeldefaktoren Ihres Kontos zurückgesetzt.`,
+      'Unter „Meine Sicherheit“ können Sie neue einrichten; bei Ihrer nächsten Anmeldung werden Sie womöglich darum gebeten.',
+    ],
+    outro: ['Wenn Sie das nicht veranlasst haben, wenden Sie sich sofort an Ihren Administrator.'],
+  },
+};
+const NOT_YOU = [
+  'Wenn Sie das selbst waren, müssen Sie nichts weiter tun.',
+  'Andernfalls ändern Sie sofort Ihr Passwort, entfernen Sie unter „Meine Sicherheit“ alles, was Sie nicht kennen, und wenden Sie sich an Ihren Administrator.',
+];
 
 export const de: MailPhrases = {
   common: {
@@ -107,6 +153,11 @@ export const de: MailPhrases = {
       subject: (p) => `Genehmigung erforderlich: Rollen für ${p.target} in ${p.tenant}`,
       intro: (p) => [`${p.requester} fragt Rollen für ${p.target} in ${p.tenant} an.`, 'Ihre Genehmigung ist erforderlich, bevor sie angewendet werden.'],
       outro: () => ['Öffnen Sie Meine Kunden, Zugriffsanfragen im Portal, um die Anfrage zu genehmigen oder abzulehnen.'],
+    },
+    'factor-changed': {
+      subject: (p) => factorChangeWords(FACTOR_CHANGES, p.change).subject,
+      intro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).intro(p),
+      outro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).outro ?? NOT_YOU,
     },
   },
 };

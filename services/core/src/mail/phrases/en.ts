@@ -1,8 +1,52 @@
-import { labelled } from './labels.js';
-import type { MailPhrases } from './types.js';
+import { factorChangeWords, labelled } from './labels.js';
+import type { FactorChangePhrases, MailPhrases } from './types.js';
 
 const REQUEST_TYPES = { Direct: 'Direct (the interested person)', Representative: 'Through a representative' };
 const RIGHTS = { Access: 'Access', Information: 'Information', Correction: 'Rectification', TreatmentOpisition: 'Objection to processing', Supression: 'Erasure', DataPortability: 'Data portability' };
+const FACTOR_KINDS = { passkeys: 'your passkeys', totp: 'the authenticator app', recoveryCodes: 'your recovery codes' };
+const passkey = (name: string | undefined) => (name ? `The passkey “${name}”` : 'A passkey');
+const FACTOR_CHANGES: FactorChangePhrases = {
+  passkey_added: {
+    subject: 'A passkey was added to your account',
+    intro: (p) => [`${passkey(p.passkeyName)} was added to your account on ${p.date}. It can now be used to sign in.`],
+  },
+  passkey_removed: {
+    subject: 'A passkey was removed from your account',
+    intro: (p) => [`${passkey(p.passkeyName)} was removed from your account on ${p.date}. It can no longer be used to sign in.`],
+  },
+  totp_added: {
+    subject: 'An authenticator app was set up for your account',
+    intro: (p) => [`An authenticator app was set up as a second factor for your account on ${p.date}.`],
+  },
+  totp_removed: {
+    subject: 'The authenticator app was removed from your account',
+    intro: (p) => [`The authenticator app was removed from your account on ${p.date}: its codes no longer work.`],
+  },
+  recovery_codes_generated: {
+    subject: 'New recovery codes were made for your account',
+    intro: (p) => [`New recovery codes were made for your account on ${p.date}. The previous codes no longer work.`],
+  },
+  recovery_code_used: {
+    subject: 'A recovery code was used to sign in to your account',
+    intro: (p) => [`One of your recovery codes was used to sign in to your account on ${p.date}. It cannot be used again.`],
+    outro: [
+      'If it was you, make new recovery codes in My security when few are left.',
+      'If it was not you, someone knows your password and one of your codes: change your password at once, make new recovery codes and contact your administrator.',
+    ],
+  },
+  factors_reset: {
+    subject: 'The sign-in factors of your account were reset',
+    intro: (p) => [
+      p.kinds ? `An administrator removed from your account on ${p.date}: ${labelled(p.kinds, FACTOR_KINDS)}.` : `An administrator reset the sign-in factors of your account on ${p.date}.`,
+      'You can set up new ones in My security; you may be asked to at your next sign-in.',
+    ],
+    outro: ['If you did not ask for this, contact your administrator at once.'],
+  },
+};
+const NOT_YOU = [
+  'If you made this change, there is nothing more to do.',
+  'If it was not you, change your password at once, remove in My security whatever you do not recognise, and contact your administrator.',
+];
 
 export const en: MailPhrases = {
   common: {
@@ -107,6 +151,11 @@ export const en: MailPhrases = {
       subject: (p) => `Approval needed: roles for ${p.target} in ${p.tenant}`,
       intro: (p) => [`${p.requester} asks for roles for ${p.target} in ${p.tenant}.`, 'Your approval is needed before they are applied.'],
       outro: () => ['Open My Clients, Access Requests in the portal to approve or reject the request.'],
+    },
+    'factor-changed': {
+      subject: (p) => factorChangeWords(FACTOR_CHANGES, p.change).subject,
+      intro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).intro(p),
+      outro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).outro ?? NOT_YOU,
     },
   },
 };

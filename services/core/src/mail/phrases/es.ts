@@ -1,8 +1,54 @@
-import { labelled } from './labels.js';
-import type { MailPhrases } from './types.js';
+import { factorChangeWords, labelled } from './labels.js';
+import type { FactorChangePhrases, MailPhrases } from './types.js';
 
 const REQUEST_TYPES = { Direct: 'Directa (el propio interesado)', Representative: 'A través de un representante' };
 const RIGHTS = { Access: 'Acceso', Information: 'Información', Correction: 'Rectificación', TreatmentOpisition: 'Oposición al tratamiento', Supression: 'Supresión', DataPortability: 'Portabilidad de los datos' };
+const FACTOR_KINDS = { passkeys: 'sus llaves de acceso', totp: 'la aplicación de autenticación', recoveryCodes: 'sus códigos de recuperación' };
+const passkey = (name: string | undefined) => (name ? `La llave de acceso «${name}»` : 'Una llave de acceso');
+const FACTOR_CHANGES: FactorChangePhrases = {
+  passkey_added: {
+    subject: 'Se ha añadido una llave de acceso a su cuenta',
+    intro: (p) => [`${passkey(p.passkeyName)} se añadió a su cuenta el ${p.date}. Desde ahora permite iniciar sesión.`],
+  },
+  passkey_removed: {
+    subject: 'Se ha eliminado una llave de acceso de su cuenta',
+    intro: (p) => [`${passkey(p.passkeyName)} se eliminó de su cuenta el ${p.date}. Ya no permite iniciar sesión.`],
+  },
+  totp_added: {
+    subject: 'Se ha configurado una aplicación de autenticación para su cuenta',
+    intro: (p) => [`El ${p.date} se configuró una aplicación de autenticación como segundo factor de su cuenta.`],
+  },
+  totp_removed: {
+    subject: 'Se ha quitado la aplicación de autenticación de su cuenta',
+    intro: (p) => [`La aplicación de autenticación se quitó de su cuenta el ${p.date}: sus códigos ya no funcionan.`],
+  },
+  recovery_codes_generated: {
+    subject: 'Se han generado nuevos códigos de recuperación para su cuenta',
+    intro: (p) => [`El ${p.date} se generaron nuevos códigos de recuperación para su cuenta. Los códigos anteriores ya no funcionan.`],
+  },
+  recovery_code_used: {
+    subject: 'Se ha usado un código de recuperación para entrar en su cuenta',
+    intro: (p) => [`El ${p.date} se usó uno de sus códigos de recuperación para iniciar sesión en su cuenta. No se puede volver a usar.`],
+    outro: [
+      'Si ha sido usted, genere nuevos códigos de recuperación en Mi seguridad cuando le queden pocos.',
+      'Si no, alguien conoce su contraseña y uno de sus códigos: cambie su contraseña de inmediato, genere nuevos códigos de recuperación y póngase en contacto con su administrador.',
+    ],
+  },
+  factors_reset: {
+    subject: 'Se han restablecido los factores de inicio de sesión de su cuenta',
+    intro: (p) => [
+      p.kinds
+        ? `Un administrador eliminó de su cuenta el ${p.date}: ${labelled(p.kinds, FACTOR_KINDS)}.`
+        : `Un administrador restableció los factores de inicio de sesión de su cuenta el ${p.date}.`,
+      'Puede configurar otros nuevos en Mi seguridad; es posible que se le pida en su próximo inicio de sesión.',
+    ],
+    outro: ['Si no lo ha solicitado, póngase en contacto con su administrador de inmediato.'],
+  },
+};
+const NOT_YOU = [
+  'Si ha sido usted, no tiene que hacer nada más.',
+  'Si no, cambie su contraseña de inmediato, elimine en Mi seguridad lo que no reconozca y póngase en contacto con su administrador.',
+];
 
 export const es: MailPhrases = {
   common: {
@@ -107,6 +153,11 @@ export const es: MailPhrases = {
       subject: (p) => `Aprobación necesaria: roles para ${p.target} en ${p.tenant}`,
       intro: (p) => [`${p.requester} solicita roles para ${p.target} en ${p.tenant}.`, 'Se necesita su aprobación antes de aplicarlos.'],
       outro: () => ['Abra Mis clientes, Solicitudes de acceso en el portal para aprobar o rechazar la solicitud.'],
+    },
+    'factor-changed': {
+      subject: (p) => factorChangeWords(FACTOR_CHANGES, p.change).subject,
+      intro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).intro(p),
+      outro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).outro ?? NOT_YOU,
     },
   },
 };

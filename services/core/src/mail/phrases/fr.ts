@@ -1,8 +1,54 @@
-import { labelled } from './labels.js';
-import type { MailPhrases } from './types.js';
+import { factorChangeWords, labelled } from './labels.js';
+import type { FactorChangePhrases, MailPhrases } from './types.js';
 
 const REQUEST_TYPES = { Direct: 'Directe (la personne concernée)', Representative: 'Par un représentant' };
 const RIGHTS = { Access: 'Accès', Information: 'Information', Correction: 'Rectification', TreatmentOpisition: 'Opposition au traitement', Supression: 'Effacement', DataPortability: 'Portabilité des données' };
+const FACTOR_KINDS = { passkeys: 'vos clés d’accès', totp: 'l’application d’authentification', recoveryCodes: 'vos codes de récupération' };
+const passkey = (name: string | undefined) => (name ? `La clé d’accès « ${name} »` : 'Une clé d’accès');
+const FACTOR_CHANGES: FactorChangePhrases = {
+  passkey_added: {
+    subject: 'Une clé d’accès a été ajoutée à votre compte',
+    intro: (p) => [`${passkey(p.passkeyName)} a été ajoutée à votre compte le ${p.date}. Elle permet désormais de se connecter.`],
+  },
+  passkey_removed: {
+    subject: 'Une clé d’accès a été supprimée de votre compte',
+    intro: (p) => [`${passkey(p.passkeyName)} a été supprimée de votre compte le ${p.date}. Elle ne permet plus de se connecter.`],
+  },
+  totp_added: {
+    subject: 'Une application d’authentification a été configurée pour votre compte',
+    intro: (p) => [`Une application d’authentification a été configurée comme second facteur de votre compte le ${p.date}.`],
+  },
+  totp_removed: {
+    subject: 'L’application d’authentification a été retirée de votre compte',
+    intro: (p) => [`L’application d’authentification a été retirée de votre compte le ${p.date} : ses codes ne fonctionnent plus.`],
+  },
+  recovery_codes_generated: {
+    subject: 'De nouveaux codes de récupération ont été créés pour votre compte',
+    intro: (p) => [`De nouveaux codes de récupération ont été créés pour votre compte le ${p.date}. Les codes précédents ne fonctionnent plus.`],
+  },
+  recovery_code_used: {
+    subject: 'Un code de récupération a servi à se connecter à votre compte',
+    intro: (p) => [`L’un de vos codes de récupération a servi à se connecter à votre compte le ${p.date}. Il ne peut plus être utilisé.`],
+    outro: [
+      'Si c’était vous, créez de nouveaux codes de récupération dans Ma sécurité lorsqu’il en reste peu.',
+      'Sinon, quelqu’un connaît votre mot de passe et l’un de vos codes : changez immédiatement votre mot de passe, créez de nouveaux codes de récupération et contactez votre administrateur.',
+    ],
+  },
+  factors_reset: {
+    subject: 'Les facteurs de connexion de votre compte ont été réinitialisés',
+    intro: (p) => [
+      p.kinds
+        ? `Un administrateur a supprimé de votre compte le ${p.date} : ${labelled(p.kinds, FACTOR_KINDS)}.`
+        : `Un administrateur a réinitialisé les facteurs de connexion de votre compte le ${p.date}.`,
+      'Vous pouvez en configurer de nouveaux dans Ma sécurité ; cela pourra vous être demandé à votre prochaine connexion.',
+    ],
+    outro: ['Si vous ne l’avez pas demandé, contactez immédiatement votre administrateur.'],
+  },
+};
+const NOT_YOU = [
+  "Si vous êtes à l'origine de ce changement, vous n'avez rien d'autre à faire.",
+  'Sinon, changez immédiatement votre mot de passe, supprimez dans Ma sécurité ce que vous ne reconnaissez pas et contactez votre administrateur.',
+];
 
 export const fr: MailPhrases = {
   common: {
@@ -109,6 +155,11 @@ export const fr: MailPhrases = {
       subject: (p) => `Approbation requise : rôles pour ${p.target} dans ${p.tenant}`,
       intro: (p) => [`${p.requester} demande des rôles pour ${p.target} dans ${p.tenant}.`, 'Votre approbation est requise avant qu’ils soient appliqués.'],
       outro: () => ['Ouvrez Mes clients, Demandes d’accès dans le portail pour approuver ou rejeter la demande.'],
+    },
+    'factor-changed': {
+      subject: (p) => factorChangeWords(FACTOR_CHANGES, p.change).subject,
+      intro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).intro(p),
+      outro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).outro ?? NOT_YOU,
     },
   },
 };

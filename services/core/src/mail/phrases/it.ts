@@ -1,8 +1,54 @@
-import { labelled } from './labels.js';
-import type { MailPhrases } from './types.js';
+import { factorChangeWords, labelled } from './labels.js';
+import type { FactorChangePhrases, MailPhrases } from './types.js';
 
 const REQUEST_TYPES = { Direct: "Diretta (l'interessato stesso)", Representative: 'Tramite un rappresentante' };
 const RIGHTS = { Access: 'Accesso', Information: 'Informazione', Correction: 'Rettifica', TreatmentOpisition: 'Opposizione al trattamento', Supression: 'Cancellazione', DataPortability: 'Portabilità dei dati' };
+const FACTOR_KINDS = { passkeys: 'le sue passkey', totp: "l'app di autenticazione", recoveryCodes: 'i suoi codici di recupero' };
+const passkey = (name: string | undefined) => (name ? `La passkey «${name}»` : 'Una passkey');
+const FACTOR_CHANGES: FactorChangePhrases = {
+  passkey_added: {
+    subject: 'Al suo account è stata aggiunta una passkey',
+    intro: (p) => [`${passkey(p.passkeyName)} è stata aggiunta al suo account il ${p.date}. Da ora consente di accedere.`],
+  },
+  passkey_removed: {
+    subject: 'Una passkey è stata rimossa dal suo account',
+    intro: (p) => [`${passkey(p.passkeyName)} è stata rimossa dal suo account il ${p.date}. Non consente più di accedere.`],
+  },
+  totp_added: {
+    subject: "Per il suo account è stata configurata un'app di autenticazione",
+    intro: (p) => [`Il ${p.date} è stata configurata un'app di autenticazione come secondo fattore del suo account.`],
+  },
+  totp_removed: {
+    subject: "L'app di autenticazione è stata rimossa dal suo account",
+    intro: (p) => [`L'app di autenticazione è stata rimossa dal suo account il ${p.date}: i suoi codici non funzionano più.`],
+  },
+  recovery_codes_generated: {
+    subject: 'Per il suo account sono stati creati nuovi codici di recupero',
+    intro: (p) => [`Il ${p.date} sono stati creati nuovi codici di recupero per il suo account. I codici precedenti non funzionano più.`],
+  },
+  recovery_code_used: {
+    subject: 'Un codice di recupero è stato usato per accedere al suo account',
+    intro: (p) => [`Il ${p.date} uno dei suoi codici di recupero è stato usato per accedere al suo account. Non può essere usato di nuovo.`],
+    outro: [
+      'Se è stato lei, crei nuovi codici di recupero in La mia sicurezza quando ne restano pochi.',
+      "In caso contrario, qualcuno conosce la sua password e uno dei suoi codici: cambi subito la password, crei nuovi codici di recupero e contatti l'amministratore.",
+    ],
+  },
+  factors_reset: {
+    subject: 'I fattori di accesso del suo account sono stati reimpostati',
+    intro: (p) => [
+      p.kinds
+        ? `Il ${p.date} un amministratore ha rimosso dal suo account: ${labelled(p.kinds, FACTOR_KINDS)}.`
+        : `Il ${p.date} un amministratore ha reimpostato i fattori di accesso del suo account.`,
+      'Può configurarne di nuovi in La mia sicurezza; potrebbe esserle chiesto al prossimo accesso.',
+    ],
+    outro: ["Se non l'ha chiesto lei, contatti subito l'amministratore."],
+  },
+};
+const NOT_YOU = [
+  'Se la modifica è stata fatta da lei, non deve fare altro.',
+  "In caso contrario, cambi subito la password, rimuova in La mia sicurezza ciò che non riconosce e contatti l'amministratore.",
+];
 
 export const it: MailPhrases = {
   common: {
@@ -107,6 +153,11 @@ export const it: MailPhrases = {
       subject: (p) => `Approvazione necessaria: ruoli per ${p.target} in ${p.tenant}`,
       intro: (p) => [`${p.requester} chiede ruoli per ${p.target} in ${p.tenant}.`, 'Serve la tua approvazione prima che vengano applicati.'],
       outro: () => ['Apri I miei clienti, Richieste di accesso nel portale per approvare o rifiutare la richiesta.'],
+    },
+    'factor-changed': {
+      subject: (p) => factorChangeWords(FACTOR_CHANGES, p.change).subject,
+      intro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).intro(p),
+      outro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).outro ?? NOT_YOU,
     },
   },
 };

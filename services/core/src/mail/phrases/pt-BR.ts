@@ -1,8 +1,54 @@
-import { labelled } from './labels.js';
-import type { MailPhrases } from './types.js';
+import { factorChangeWords, labelled } from './labels.js';
+import type { FactorChangePhrases, MailPhrases } from './types.js';
 
 const REQUEST_TYPES = { Direct: 'Direta (o próprio interessado)', Representative: 'Por meio de um representante' };
 const RIGHTS = { Access: 'Acesso', Information: 'Informação', Correction: 'Correção', TreatmentOpisition: 'Oposição ao tratamento', Supression: 'Eliminação', DataPortability: 'Portabilidade dos dados' };
+const FACTOR_KINDS = { passkeys: 'suas chaves de acesso', totp: 'o aplicativo autenticador', recoveryCodes: 'seus códigos de recuperação' };
+const passkey = (name: string | undefined) => (name ? `A chave de acesso “${name}”` : 'Uma chave de acesso');
+const FACTOR_CHANGES: FactorChangePhrases = {
+  passkey_added: {
+    subject: 'Uma chave de acesso foi adicionada à sua conta',
+    intro: (p) => [`${passkey(p.passkeyName)} foi adicionada à sua conta em ${p.date}. Agora ela pode ser usada para fazer login.`],
+  },
+  passkey_removed: {
+    subject: 'Uma chave de acesso foi removida da sua conta',
+    intro: (p) => [`${passkey(p.passkeyName)} foi removida da sua conta em ${p.date}. Ela não pode mais ser usada para fazer login.`],
+  },
+  totp_added: {
+    subject: 'Um aplicativo autenticador foi configurado para sua conta',
+    intro: (p) => [`Em ${p.date}, um aplicativo autenticador foi configurado como segundo fator da sua conta.`],
+  },
+  totp_removed: {
+    subject: 'O aplicativo autenticador foi removido da sua conta',
+    intro: (p) => [`O aplicativo autenticador foi removido da sua conta em ${p.date}: os códigos dele não funcionam mais.`],
+  },
+  recovery_codes_generated: {
+    subject: 'Novos códigos de recuperação foram gerados para sua conta',
+    intro: (p) => [`Em ${p.date}, novos códigos de recuperação foram gerados para sua conta. Os códigos anteriores não funcionam mais.`],
+  },
+  recovery_code_used: {
+    subject: 'Um código de recuperação foi usado para entrar na sua conta',
+    intro: (p) => [`Em ${p.date}, um dos seus códigos de recuperação foi usado para fazer login na sua conta. Ele não pode ser usado novamente.`],
+    outro: [
+      'Se foi você, gere novos códigos de recuperação em Minha segurança quando restarem poucos.',
+      'Caso contrário, alguém conhece sua senha e um dos seus códigos: altere sua senha imediatamente, gere novos códigos de recuperação e entre em contato com o administrador.',
+    ],
+  },
+  factors_reset: {
+    subject: 'Os fatores de login da sua conta foram redefinidos',
+    intro: (p) => [
+      p.kinds
+        ? `Em ${p.date}, um administrador removeu da sua conta: ${labelled(p.kinds, FACTOR_KINDS)}.`
+        : `Em ${p.date}, um administrador redefiniu os fatores de login da sua conta.`,
+      'Você pode configurar novos em Minha segurança; isso pode ser pedido no seu próximo login.',
+    ],
+    outro: ['Se você não pediu isso, entre em contato com o administrador imediatamente.'],
+  },
+};
+const NOT_YOU = [
+  'Se foi você quem fez essa alteração, não é preciso fazer mais nada.',
+  'Caso contrário, altere sua senha imediatamente, remova em Minha segurança o que você não reconhecer e entre em contato com o administrador.',
+];
 
 export const ptBR: MailPhrases = {
   common: {
@@ -107,6 +153,11 @@ export const ptBR: MailPhrases = {
       subject: (p) => `Aprovação necessária: funções para ${p.target} em ${p.tenant}`,
       intro: (p) => [`${p.requester} solicita funções para ${p.target} em ${p.tenant}.`, 'Sua aprovação é necessária antes que sejam aplicadas.'],
       outro: () => ['Abra Meus clientes, Solicitações de acesso no portal para aprovar ou rejeitar a solicitação.'],
+    },
+    'factor-changed': {
+      subject: (p) => factorChangeWords(FACTOR_CHANGES, p.change).subject,
+      intro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).intro(p),
+      outro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).outro ?? NOT_YOU,
     },
   },
 };

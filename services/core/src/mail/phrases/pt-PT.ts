@@ -1,8 +1,54 @@
-import { labelled } from './labels.js';
-import type { MailPhrases } from './types.js';
+import { factorChangeWords, labelled } from './labels.js';
+import type { FactorChangePhrases, MailPhrases } from './types.js';
 
 const REQUEST_TYPES = { Direct: 'Direto (o próprio interessado)', Representative: 'Através de um representante' };
 const RIGHTS = { Access: 'Acesso', Information: 'Informação', Correction: 'Retificação', TreatmentOpisition: 'Oposição ao tratamento', Supression: 'Apagamento', DataPortability: 'Portabilidade dos dados' };
+const FACTOR_KINDS = { passkeys: 'as suas chaves de acesso', totp: 'a aplicação de autenticação', recoveryCodes: 'os seus códigos de recuperação' };
+const passkey = (name: string | undefined) => (name ? `A chave de acesso «${name}»` : 'Uma chave de acesso');
+const FACTOR_CHANGES: FactorChangePhrases = {
+  passkey_added: {
+    subject: 'Foi adicionada uma chave de acesso à sua conta',
+    intro: (p) => [`${passkey(p.passkeyName)} foi adicionada à sua conta a ${p.date}. A partir de agora permite iniciar sessão.`],
+  },
+  passkey_removed: {
+    subject: 'Foi removida uma chave de acesso da sua conta',
+    intro: (p) => [`${passkey(p.passkeyName)} foi removida da sua conta a ${p.date}. Já não permite iniciar sessão.`],
+  },
+  totp_added: {
+    subject: 'Foi configurada uma aplicação de autenticação para a sua conta',
+    intro: (p) => [`A ${p.date}, foi configurada uma aplicação de autenticação como segundo fator da sua conta.`],
+  },
+  totp_removed: {
+    subject: 'A aplicação de autenticação foi removida da sua conta',
+    intro: (p) => [`A aplicação de autenticação foi removida da sua conta a ${p.date}: os respetivos códigos deixaram de funcionar.`],
+  },
+  recovery_codes_generated: {
+    subject: 'Foram gerados novos códigos de recuperação para a sua conta',
+    intro: (p) => [`A ${p.date}, foram gerados novos códigos de recuperação para a sua conta. Os códigos anteriores deixaram de funcionar.`],
+  },
+  recovery_code_used: {
+    subject: 'Foi usado um código de recuperação para entrar na sua conta',
+    intro: (p) => [`A ${p.date}, um dos seus códigos de recuperação foi usado para iniciar sessão na sua conta. Não pode voltar a ser usado.`],
+    outro: [
+      'Se foi o próprio, gere novos códigos de recuperação em A minha segurança quando restarem poucos.',
+      'Caso contrário, alguém conhece a sua palavra-passe e um dos seus códigos: altere imediatamente a sua palavra-passe, gere novos códigos de recuperação e contacte o seu administrador.',
+    ],
+  },
+  factors_reset: {
+    subject: 'Os fatores de início de sessão da sua conta foram repostos',
+    intro: (p) => [
+      p.kinds
+        ? `A ${p.date}, um administrador removeu da sua conta: ${labelled(p.kinds, FACTOR_KINDS)}.`
+        : `A ${p.date}, um administrador repôs os fatores de início de sessão da sua conta.`,
+      'Pode configurar novos em A minha segurança; poderá ser-lhe pedido no próximo início de sessão.',
+    ],
+    outro: ['Se não o pediu, contacte imediatamente o seu administrador.'],
+  },
+};
+const NOT_YOU = [
+  'Se foi o próprio a fazer esta alteração, não tem de fazer mais nada.',
+  'Caso contrário, altere imediatamente a sua palavra-passe, remova em A minha segurança o que não reconhecer e contacte o seu administrador.',
+];
 
 export const ptPT: MailPhrases = {
   common: {
@@ -107,6 +153,11 @@ export const ptPT: MailPhrases = {
       subject: (p) => `Aprovação necessária: funções para ${p.target} em ${p.tenant}`,
       intro: (p) => [`${p.requester} pede funções para ${p.target} em ${p.tenant}.`, 'É necessária a sua aprovação antes de serem aplicadas.'],
       outro: () => ['Abra Os meus clientes, Pedidos de acesso no portal para aprovar ou rejeitar o pedido.'],
+    },
+    'factor-changed': {
+      subject: (p) => factorChangeWords(FACTOR_CHANGES, p.change).subject,
+      intro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).intro(p),
+      outro: (p) => factorChangeWords(FACTOR_CHANGES, p.change).outro ?? NOT_YOU,
     },
   },
 };

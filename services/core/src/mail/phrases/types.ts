@@ -1,3 +1,5 @@
+import type { FactorChange } from '../factor-changes.js';
+
 /** The parameters each mail template needs. */
 export interface MailParams {
   'sign-in-code': { name: string; code: string; minutes: number };
@@ -36,6 +38,12 @@ export interface MailParams {
   };
   /** To each approver of a tenant when an operation request waits for them. */
   'operation-request': { name: string; requester: string; target: string; tenant: string };
+  /**
+   * A change of the user's sign-in factors, written in the reader's language from its code; the
+   * passkey's name for passkey changes, and for a reset the kinds of factor removed (codes of
+   * FACTOR_KINDS separated by `, `).
+   */
+  'factor-changed': { name: string; change: FactorChange; date: Date | string; passkeyName?: string; kinds?: string };
 }
 
 export type MailTemplate = keyof MailParams;
@@ -51,6 +59,7 @@ export const MAIL_TEMPLATES = [
   'email-changed',
   'rights-request',
   'operation-request',
+  'factor-changed',
 ] as const satisfies readonly MailTemplate[];
 
 /**
@@ -69,6 +78,16 @@ interface TemplatePhrases<P> {
 
 // A template with a link gets a button, so it needs that button's label.
 export type Phrases<P> = TemplatePhrases<P> & (P extends { link: string } ? { action: string } : unknown);
+
+/** What a language says of one factor change: the subject, what happened, and the advice when it is not the usual one. */
+export interface FactorChangeWords {
+  subject: string;
+  intro: (p: Shown<MailParams['factor-changed']>) => string[];
+  outro?: string[];
+}
+
+/** Every factor change in one language: a change the product adds and a language forgets fails to compile. */
+export type FactorChangePhrases = { [C in FactorChange]: FactorChangeWords };
 
 /**
  * The shape every language fills in. Parameters come from MailParams, so a phrase cannot use a

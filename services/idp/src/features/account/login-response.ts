@@ -34,8 +34,10 @@ export function progressResponse(outcome: SignInOutcome, t: Translate): LoginRes
     }
     case 'second-factor': {
       const codeExpiresAt = outcome.expiresAt ? new Date(outcome.expiresAt).toISOString() : null;
-      return loginResponse({ twoAuthentificationRequired: true, token: outcome.token, twoFactorMethod: outcome.method, codeExpiresAt });
+      return loginResponse({ twoAuthentificationRequired: true, token: outcome.token, twoFactorMethod: outcome.method, twoFactorMethods: outcome.methods, codeExpiresAt });
     }
+    case 'passkey-enrolment':
+      return loginResponse({ passkeyEnrolmentRequired: true, token: outcome.token });
     case 'signed-in':
       return loginResponse({ success: true, redirectTo: outcome.redirectTo });
   }

@@ -1,4 +1,4 @@
-import { AppError, checkPasswordRules, isRecentPassword, securitySettings, storeNewPassword, type AppContext, type FieldError, type PasswordPolicy } from '@gatehouse/core';
+import { AppError, checkPasswordRules, isRecentPassword, securitySettings, storeNewPassword, userWords, type AppContext, type FieldError, type Language, type PasswordPolicy } from '@gatehouse/core';
 import { type Mailer } from '@gatehouse/core/mail';
 import { revokeUserSessions } from '../../oidc/revoke.js';
 import { formatUtc } from './refusal.js';
@@ -9,11 +9,7 @@ import { findMailRecipient } from './repository.js';
  * passwords, then the history kept, counters cleared, every session and refresh token of the user
  * revoked, and a "password changed" notice mailed.
  */
-export async function changePassword(
-  context: AppContext,
-  mailer: Mailer,
-  options: { userId: string; newPassword: string; confirmPassword?: string },
-): Promise<void> {
+export async function changePassword(context: AppContext, mailer: Mailer, options: NewPasswordInput): Promise<void> {
   await assertAcceptablePassword(context, options);
   await applyNewPassword(context, mailer, options.userId, options.newPassword);
 }
@@ -23,15 +19,23 @@ async function policyInForce(context: AppContext): Promise<PasswordPolicy> {
   return (await securitySettings(context).get()).PasswordPolicy;
 }
 
-/** Throws a 400 naming every broken rule (policy, confirmation, reuse); stores nothing. */
-export async function assertAcceptablePassword(
-  context: AppContext,
-  options: { userId: string; newPassword: string; confirmPassword?: string },
-): Promise<void> {
+/** A new password for a user, as typed; `language` is the caller's, for the reasons of a refusal. */
+export interface NewPasswordInput {
+  userId: string;
+  newPassword: string;
+  confirmPassword?: string;
+  language?: Language;
+}
+
+/** Throws a 400 naming every broken rule (policy and strength, confirmation, reuse); stores nothing. */
+export async function assertAcceptablePassword(context: AppContext, options: NewPasswordInput): Promise<void> {
   const policy = await policyInForce(context);
   const errors: FieldError[] = [];
   if (!options.newPassword) errors.push({ field: 'newPassword', code: 'password.required' });
-  else errors.push(...checkPasswordRules(options.newPassword, policy));
+  else {
+    const userInputs = await userWords(context.dataSource, options.userId);
+    errors.push(...(await checkPasswordRules(options.newPassword, policy, 'newPassword', { userInputs, language: options.language })));
+  }
   if (options.confirmPassword !== undefined && options.confirmPassword !== options.newPassword) {
     errors.push({ field: 'confirmPassword', code: 'password.mismatch' });
   }

@@ -79,12 +79,12 @@ export class PasswordReset {
   }
 
   /** Sets the new password from a link: checked against the policy first, so a refused password does not burn the link. */
-  async complete(identityName: string, token: string, newPassword: string, confirmPassword?: string): Promise<{ ok: true } | SignInRefusal> {
+  async complete(identityName: string, token: string, newPassword: string, confirmPassword?: string, language?: Language): Promise<{ ok: true } | SignInRefusal> {
     const valid = await this.validate(identityName, token);
     if (!valid.ok) return valid;
     // Whoever holds the link reads the mailbox: the account's mail counts start again.
     await this.context.throttle.mailUsed(valid.user.id);
-    await assertAcceptablePassword(this.context, { userId: valid.user.id, newPassword, confirmPassword });
+    await assertAcceptablePassword(this.context, { userId: valid.user.id, newPassword, confirmPassword, language });
     if (!(await consumeUserToken(this.context, valid.tokenId))) return refusal(400, 'account.invalid_token');
     await applyNewPassword(this.context, this.mailer, valid.user.id, newPassword);
     return { ok: true };

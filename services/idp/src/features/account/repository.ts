@@ -15,16 +15,30 @@ export interface SignInAccount {
   totpEnabledAt: Date | null;
   /** Asked by the user, by an enrolled authenticator app, or by any tenant the user belongs to (directly or through a group). */
   secondFactorRequired: boolean;
+  /** The passkeys the user holds. */
+  passkeyCount: number;
+  /** The user has a recovery code not used yet. */
+  hasRecoveryCodes: boolean;
+  /** A tenant of the user (directly or through a group) accepts only a passkey (or Microsoft) as the second factor. */
+  phishingResistantOnly: boolean;
 }
 
+/** The tenants of the user, directly or through a group, that have `rule`. */
+const tenantRule = (rule: string) => `EXISTS (
+    SELECT 1 FROM tenant_members tm JOIN tenants t ON t.id = tm.tenant_id
+     WHERE ${rule}
+       AND (tm.user_id = u.id OR tm.group_id IN (SELECT group_id FROM group_members WHERE user_id = u.id))
+  )`;
+
+// A tenant that accepts only phishing-resistant factors asks for a second factor too.
 const ACCOUNT_COLUMNS = `
   u.id, u.user_name, u.password_hash, u.draft, u.locked, u.lockout_end, u.email, u.language, u.first_name,
   u.password_changed_at, u.totp_enabled_at,
-  u.two_factor_enabled OR u.totp_enabled_at IS NOT NULL OR EXISTS (
-    SELECT 1 FROM tenant_members tm JOIN tenants t ON t.id = tm.tenant_id
-     WHERE t.required_two_mode_authentification
-       AND (tm.user_id = u.id OR tm.group_id IN (SELECT group_id FROM group_members WHERE user_id = u.id))
-  ) AS second_factor_required`;
+  u.two_factor_enabled OR u.totp_enabled_at IS NOT NULL
+    OR ${tenantRule('(t.required_two_mode_authentification OR t.phishing_resistant_only)')} AS second_factor_required,
+  (SELECT count(*)::int FROM user_passkeys p WHERE p.user_id = u.id) AS passkey_count,
+  EXISTS (SELECT 1 FROM user_recovery_codes c WHERE c.user_id = u.id AND c.used_at IS NULL) AS has_recovery_codes,
+  ${tenantRule('t.phishing_resistant_only')} AS phishing_resistant_only`;
 
 function toAccount(row: Record<string, unknown> | undefined): SignInAccount | undefined {
   if (!row) return undefined;
@@ -41,6 +55,9 @@ function toAccount(row: Record<string, unknown> | undefined): SignInAccount | un
     passwordChangedAt: row.password_changed_at as Date | null,
     totpEnabledAt: row.totp_enabled_at as Date | null,
     secondFactorRequired: row.second_factor_required as boolean,
+    passkeyCount: row.passkey_count as number,
+    hasRecoveryCodes: row.has_recovery_codes as boolean,
+    phishingResistantOnly: row.phishing_resistant_only as boolean,
   };
 }
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AppError, type AppContext } from '@gatehouse/core';
+import { AppError, type AppContext, type Language } from '@gatehouse/core';
 import { type Mailer } from '@gatehouse/core/mail';
 import { signInRoutes } from '@gatehouse/contracts';
 import type { Context } from 'koa';
@@ -40,10 +40,11 @@ function bindSignIn(router: Router, { bind }: AccountKit, signIn: PasswordSignIn
     return progressResponse(await signIn.login(attempt, { uid: current.uid, remember: body.rememberLogin, resume: interaction.resume }), t);
   });
 
-  /** The second factor: the e-mailed code or an authenticator app's code. */
+  /** The second factor: the e-mailed code, an authenticator app's code, or one of the user's recovery codes. */
   bind(router, signInRoutes.verifyCode, async ({ body, interaction, t }) => {
     const current = await interaction.require();
-    return progressResponse(await signIn.verifyCode({ token: body.token, code: body.code, interaction: current.uid, resume: interaction.resume }), t);
+    const { token, code, recoveryCode } = body;
+    return progressResponse(await signIn.verifyCode({ token, code, recoveryCode, interaction: current.uid, resume: interaction.resume }), t);
   });
 
   /** "Resend Code": a new code by mail; the previous one stops working. */
@@ -57,14 +58,15 @@ function bindSignIn(router: Router, { bind }: AccountKit, signIn: PasswordSignIn
 /** Expired passwords, and forgotten ones (a reset link by mail). */
 function bindPasswordChange(router: Router, { bind }: AccountKit, context: AppContext, signIn: PasswordSignIn, reset: PasswordReset): void {
   /** With the token of the expired-password step (the sign-in goes on), or of a reset link (identityName given). */
-  bind(router, signInRoutes.changePassword, async ({ body, interaction, t }) => {
+  bind(router, signInRoutes.changePassword, async ({ ctx, body, interaction, t }) => {
     const { token, newPassword, confirmPassword } = body;
+    const language = ctx.state.language as Language;
     if (body.identityName) {
-      orRefuse(await reset.complete(body.identityName, token, newPassword, confirmPassword));
+      orRefuse(await reset.complete(body.identityName, token, newPassword, confirmPassword, language));
       return { success: true, errors: [], message: t('account.password_reset_done'), redirectTo: safeReturnUrl(context, body.returnUrl) ?? homePath(context) };
     }
     const current = await interaction.require();
-    return progressResponse(await signIn.changeExpiredPassword({ token, interaction: current.uid, resume: interaction.resume, newPassword, confirmPassword }), t);
+    return progressResponse(await signIn.changeExpiredPassword({ token, interaction: current.uid, resume: interaction.resume, newPassword, confirmPassword, language }), t);
   });
 
   /** Forgot password: one answer, whether the account exists, is locked, pending or active (the mail says which). */

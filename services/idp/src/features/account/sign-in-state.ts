@@ -1,5 +1,6 @@
 import type { AppContext, LockoutPolicy, PasswordPolicy, Reservation } from '@gatehouse/core';
 import type { Mailer } from '@gatehouse/core/mail';
+import type { TwoFactorMethod } from '@gatehouse/contracts';
 import type { SignInRefusal } from './refusal.js';
 import type { SignInAccount } from './repository.js';
 
@@ -71,20 +72,29 @@ export interface SignInDeps {
   readonly passwordPolicy: () => Promise<PasswordPolicy>;
 }
 
+/** A way to give the second factor: one of the methods, or one of the user's recovery codes. */
+export type SecondFactorChoice = TwoFactorMethod | 'recovery';
+
 /** Where a sign-in stands when its steps stop: a step the user must take, or finished. */
 export type SignInProgress =
   /** `temporary`: the password was set by an administrator (or the bootstrap), never chosen by the user. */
   | { ok: true; kind: 'expired-password'; token: string; temporary: boolean }
-  | { ok: true; kind: 'second-factor'; token: string; method: 'email' | 'totp'; expiresAt?: number }
+  /** `method`: the one asked for first; `methods`: every one the user may give at this step. */
+  | { ok: true; kind: 'second-factor'; token: string; method: TwoFactorMethod; methods: SecondFactorChoice[]; expiresAt?: number }
+  /** A tenant of the user accepts only passkeys, and the user has none: one is added before the finish. */
+  | { ok: true; kind: 'passkey-enrolment'; token: string }
   | { ok: true; kind: 'signed-in'; userId: string; redirectTo: string | null };
 
 export type SignInOutcome = SignInProgress | SignInRefusal;
 
-/** A named step: nothing to go on to the next one, or the outcome that ends the sign-in. */
-export type SignInStep = (state: SignInState, deps: SignInDeps) => Promise<SignInOutcome | void>;
+/**
+ * A named step: nothing to go on to the next one, or the outcome that ends the sign-in. `S`: a
+ * sign-in that carries more than the password's state (a passkey's assertion).
+ */
+export type SignInStep<S extends SignInState = SignInState> = (state: S, deps: SignInDeps) => Promise<SignInOutcome | void>;
 
 /** Runs the steps in order until one answers; a pipeline whose last step always answers. */
-export async function runSteps(steps: readonly SignInStep[], state: SignInState, deps: SignInDeps): Promise<SignInOutcome> {
+export async function runSteps<S extends SignInState>(steps: readonly SignInStep<S>[], state: S, deps: SignInDeps): Promise<SignInOutcome> {
   let outcome: SignInOutcome | undefined;
   try {
     for (const step of steps) {

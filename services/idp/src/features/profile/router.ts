@@ -8,13 +8,9 @@ import type { ProviderHost } from '../../oidc/provider-host.js';
 import { notWhileActing } from '../identify-as/not-while-acting.js';
 import { koaAccountAuth } from './koa-account-auth.js';
 import { MyProfileService } from './my-profile.js';
-import type { ProfileRequest } from './secret-proof.js';
+import { requestOf } from './secret-proof.js';
 import { ProfileService } from './service.js';
 
-/** The signed-in user koaAccountAuth found, and where the request comes from. */
-function requestOf(ctx: Context): ProfileRequest {
-  return { accountId: ctx.state.accountId as string, sessionUid: ctx.state.sessionUid as string | undefined, ip: ctx.ip, userAgent: ctx.get('user-agent') };
-}
 
 /**
  * `/api/v1/profile/*`: what a signed-in user does for themself, with a token issued to the portal.

@@ -1,4 +1,5 @@
 import { AppError, recordUserFailure, refundUserAttempt, reserveUserAttempt, writeAuthenticationLog, type AppContext } from '@gatehouse/core';
+import type { Context } from 'koa';
 import { lockRefusal, logResultOf, type LockOutcome } from '../account/refusal.js';
 
 /** Who asks, for the throttle and the authentication log. */
@@ -7,6 +8,11 @@ export interface ProfileRequest {
   sessionUid: string | undefined;
   ip: string;
   userAgent: string;
+}
+
+/** The signed-in user koaAccountAuth found, and where the request comes from. */
+export function requestOf(ctx: Context): ProfileRequest {
+  return { accountId: ctx.state.accountId as string, sessionUid: ctx.state.sessionUid as string | undefined, ip: ctx.ip, userAgent: ctx.get('user-agent') };
 }
 
 /** The account whose secret is checked. */

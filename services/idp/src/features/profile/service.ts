@@ -1,14 +1,11 @@
 import { AppError, acceptTotpCode, generateTotpSecret, matchingTotpStep, totpUri, type AppContext } from '@gatehouse/core';
-import { type Mailer } from '@gatehouse/core/mail';
+import { announceFactorChange, type Mailer } from '@gatehouse/core/mail';
 import type { PasswordResetSent, ProfileSuccess, TotpEnrolment } from '@gatehouse/contracts';
 import type { ProviderHost } from '../../oidc/provider-host.js';
 import { PasswordReset } from '../account/password-reset.js';
-import { sessionAuthTime } from './koa-account-auth.js';
+import { recentUntil } from '../security/recent.js';
 import { confirmTotpEnrolment, findProfileUser, removeTotp, startTotpEnrolment, type ProfileUserRow } from './repository.js';
 import { INVALID_CODE, INVALID_PASSWORD, SecretProof, type ProfileRequest } from './secret-proof.js';
-
-/** A second factor may be added without the password only this long after signing in. */
-export const RECENT_SIGN_IN_SECONDS = 10 * 60;
 
 const DONE: ProfileSuccess = { success: true, errors: [] };
 
@@ -20,7 +17,7 @@ export class ProfileService {
   constructor(
     private readonly context: AppContext,
     private readonly host: ProviderHost,
-    mailer: Mailer,
+    private readonly mailer: Mailer,
   ) {
     this.reset = new PasswordReset(context, mailer);
     this.proof = new SecretProof(context);
@@ -36,13 +33,14 @@ export class ProfileService {
 
   /**
    * Starts enrolling an authenticator app: a new secret (stored encrypted) and its otpauth URI.
-   * Only within ten minutes of signing in, or with the current password: a stolen or forgotten
-   * token alone cannot put someone else's authenticator on the account.
+   * Only within ten minutes of signing in or of confirming the password in this session, or with
+   * the current password: a stolen or forgotten token alone cannot put someone else's
+   * authenticator on the account.
    */
   async enrolTotp(request: ProfileRequest, password: string | undefined): Promise<TotpEnrolment> {
     const user = await this.me(request.accountId);
     if (user.totp_enabled_at) throw new AppError('account.totp_already_enrolled', 409);
-    if (!(await this.signedInRecently(request.sessionUid))) await this.reauthenticate(request, user, password);
+    if (!(await recentUntil(this.context, this.host, request.sessionUid))) await this.reauthenticate(request, user, password);
     const secret = generateTotpSecret();
     await startTotpEnrolment(this.context.dataSource, user.id, this.context.secrets.encrypt(secret));
     return { secret, otpauthUri: totpUri(secret, user.user_name) };
@@ -56,6 +54,7 @@ export class ProfileService {
     let step: number | null = null;
     await this.proof.prove(request, user, INVALID_CODE, () => (step = matchingTotpStep(this.context.secrets.decrypt(encrypted), code)) !== null);
     if (!(await confirmTotpEnrolment(this.context.dataSource, user.id, step, encrypted))) throw new AppError('account.no_totp_enrolment', 409);
+    await announceFactorChange(this.context, this.mailer, user.id, 'totp_added', { ip: request.ip, userAgent: request.userAgent });
     return DONE;
   }
 
@@ -66,6 +65,7 @@ export class ProfileService {
     const db = this.context.dataSource;
     await this.proof.prove(request, user, INVALID_CODE, () => acceptTotpCode(db, this.context.secrets, user.id, code));
     await removeTotp(db, user.id);
+    await announceFactorChange(this.context, this.mailer, user.id, 'totp_removed', { ip: request.ip, userAgent: request.userAgent });
     return DONE;
   }
 
@@ -73,11 +73,6 @@ export class ProfileService {
     const user = await findProfileUser(this.context.dataSource, accountId);
     if (!user) throw new AppError('errors.unauthorized', 401);
     return user;
-  }
-
-  private async signedInRecently(sessionUid: string | undefined): Promise<boolean> {
-    const authTime = await sessionAuthTime(this.host, sessionUid);
-    return authTime !== undefined && Date.now() / 1000 - authTime <= RECENT_SIGN_IN_SECONDS;
   }
 
   /** Long after signing in, the current password proves it is the user. */
