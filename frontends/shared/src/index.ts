@@ -35,6 +35,8 @@ export type { ColumnChoice } from './table/column-choice';
 export { formatDateTime, useFormatDateTime } from './format/date-time';
 export { DEFAULT_PASSWORD_POLICY, passwordChecks } from './password/password-policy';
 export type { PasswordCheck, PasswordCheckName, PasswordPolicy } from './password/password-policy';
+export { strengthLevel, usePasswordStrength, weaknessReason } from './password/password-strength';
+export type { PasswordStrength, StrengthLevel, StrengthScore } from './password/password-strength';
 export type { FormatDateTimeOptions } from './format/date-time';
 export { changeLanguage, createI18n } from './i18n/create-i18n';
 export { applyChosenLanguage, chosenLanguage } from './i18n/chosen-language';

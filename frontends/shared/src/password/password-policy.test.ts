@@ -1,9 +1,15 @@
+import { passwordPolicySchema } from '@gatehouse/contracts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD_POLICY, passwordChecks } from './password-policy';
 
 const names = (checks: ReturnType<typeof passwordChecks>) => checks.map((check) => check.name);
 
 describe('passwordChecks', () => {
+  it('starts from the server’s defaults, the minimum strength included', () => {
+    expect(DEFAULT_PASSWORD_POLICY).toEqual(passwordPolicySchema.parse({}));
+    expect(DEFAULT_PASSWORD_POLICY.minStrength).toBe(3);
+  });
+
   it('checks the default policy’s five rules with the server’s codes', () => {
     const checks = passwordChecks(DEFAULT_PASSWORD_POLICY);
     expect(names(checks)).toEqual(['length', 'uppercase', 'lowercase', 'digit', 'symbol']);

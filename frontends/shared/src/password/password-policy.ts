@@ -14,6 +14,7 @@ export const DEFAULT_PASSWORD_POLICY: Readonly<PasswordPolicy> = {
   requireSymbol: true,
   historySize: 7,
   maxAgeDays: 90,
+  minStrength: 3,
 };
 
 export type PasswordCheckName = 'length' | 'uppercase' | 'lowercase' | 'digit' | 'symbol';

@@ -17,8 +17,9 @@ export const MFA_LIST_KEY = 'IDENTITY-TWOMODEAUTH-LIST';
 
 /**
  * /admin/twomodeauth: the tenants, each with a switch that requires (or stops requiring) a second
- * factor from its users. Each change is confirmed first; while it is sent the switch shows the new
- * position, and a refusal puts it back and says why.
+ * factor from its users, and one that accepts only phishing-resistant factors (passkeys or
+ * Microsoft). Each change is confirmed first; while it is sent the switches show the new
+ * positions, and a refusal puts them back and says why.
  */
 export default function MfaConfigurationPage() {
   const { t } = usePermissionsTranslation();
@@ -30,16 +31,10 @@ export default function MfaConfigurationPage() {
   // The tenants whose change is on its way.
   const [sending, setSending] = useState<ReadonlySet<string>>(new Set());
 
-  const toggle = async (tenant: MfaTenant, enable: boolean) => {
-    const confirmed = await feedback.confirm({
-      title: t(enable ? 'mfa.enableConfirm' : 'mfa.disableConfirm', { title: tenant.title }),
-      content: t(enable ? 'mfa.enableText' : 'mfa.disableText'),
-      okText: t(enable ? 'mfa.enable' : 'mfa.disable'),
-      danger: !enable,
-    });
-    if (!confirmed) return;
+  /** Sends one change of a tenant's switches, the tenant's switches held while it is on its way. */
+  const send = async (tenant: MfaTenant, change: { enable: boolean; phishingResistantOnly?: boolean }) => {
     setSending((previous) => new Set(previous).add(tenant.id));
-    const result = await setTwoModeAuth({ id: tenant.id, enable });
+    const result = await setTwoModeAuth({ id: tenant.id, ...change });
     setSending((previous) => {
       const next = new Set(previous);
       next.delete(tenant.id);
@@ -47,6 +42,29 @@ export default function MfaConfigurationPage() {
     });
     if (result.error) feedback.error(errorMessage(result.error, td));
     else feedback.success(t('mfa.saved'));
+  };
+
+  const toggle = async (tenant: MfaTenant, enable: boolean) => {
+    const text = t(enable ? 'mfa.enableText' : 'mfa.disableText');
+    const confirmed = await feedback.confirm({
+      title: t(enable ? 'mfa.enableConfirm' : 'mfa.disableConfirm', { title: tenant.title }),
+      // Turning the second factor off takes phishing-resistant only with it: said before, not found after.
+      content: !enable && tenant.phishingResistantOnly ? `${text} ${t('mfa.disableAlsoPhishing')}` : text,
+      okText: t(enable ? 'mfa.enable' : 'mfa.disable'),
+      danger: !enable,
+    });
+    if (confirmed) await send(tenant, { enable });
+  };
+
+  const togglePhishingResistant = async (tenant: MfaTenant, only: boolean) => {
+    const confirmed = await feedback.confirm({
+      title: t(only ? 'mfa.phishingEnableConfirm' : 'mfa.phishingDisableConfirm', { title: tenant.title }),
+      content: t(only ? 'mfa.phishingEnableText' : 'mfa.phishingDisableText'),
+      okText: t(only ? 'mfa.phishingEnable' : 'mfa.phishingDisable'),
+      danger: !only,
+    });
+    // Phishing-resistant only is a kind of second factor: turning it on requires one.
+    if (confirmed) await send(tenant, { enable: true, phishingResistantOnly: only });
   };
 
   const columns: ColumnsType<MfaTenant> = [
@@ -74,6 +92,21 @@ export default function MfaConfigurationPage() {
           loading={sending.has(tenant.id)}
           disabled={sending.has(tenant.id)}
           onChange={(enable) => void toggle(tenant, enable)}
+        />
+      ),
+    },
+    {
+      key: 'phishingResistantOnly',
+      title: t('mfa.phishingResistant'),
+      align: 'center',
+      width: 200,
+      render: (_, tenant) => (
+        <Switch
+          aria-label={t('mfa.phishingSwitchLabel', { title: tenant.title })}
+          checked={tenant.phishingResistantOnly}
+          loading={sending.has(tenant.id)}
+          disabled={sending.has(tenant.id)}
+          onChange={(only) => void togglePhishingResistant(tenant, only)}
         />
       ),
     },

@@ -1,4 +1,4 @@
-import type { ResponseOf, tenantsRoutes, TwoModeAuthResponse } from '@gatehouse/contracts';
+import type { ResponseOf, tenantsRoutes, TwoModeAuthBody, TwoModeAuthResponse } from '@gatehouse/contracts';
 import { pathOf } from '@gatehouse/contracts';
 import { adminApi, toQueryString, type ListQuery } from '../../api/admin-api';
 
@@ -19,24 +19,27 @@ export const mfaApi = adminApi.injectEndpoints({
       // A tenant created, renamed or deleted elsewhere refreshes the page.
       providesTags: [{ type: 'Tenant', id: 'LIST' }],
     }),
-    setTwoModeAuth: build.mutation<TwoModeAuthResponse, { id: string; enable: boolean }>({
-      query: ({ id, enable }) => ({ url: pathOf({ path: TWO_MODE_AUTH }, { id }), method: 'POST', body: { enable } }),
-      // Every cached page of the list shows the new position at once; a refusal puts it back, and
-      // the answer (the tenant as it now stands) has the last word.
-      async onQueryStarted({ id, enable }, { dispatch, getState, queryFulfilled }) {
-        const show = (required: boolean) =>
+    /** `phishingResistantOnly` left out keeps it as it is (turning the second factor off turns it off too). */
+    setTwoModeAuth: build.mutation<TwoModeAuthResponse, TwoModeAuthBody & { id: string }>({
+      query: ({ id, ...body }) => ({ url: pathOf({ path: TWO_MODE_AUTH }, { id }), method: 'POST', body }),
+      // Every cached page of the list shows the new positions at once; a refusal puts them back,
+      // and the answer (the tenant as it now stands) has the last word.
+      async onQueryStarted({ id, enable, phishingResistantOnly }, { dispatch, getState, queryFulfilled }) {
+        const show = (flags: Pick<MfaTenant, 'requiredTwoModeAuthentification'> & { phishingResistantOnly?: boolean }) =>
           mfaApi.util.selectCachedArgsForQuery(getState(), 'mfaTenants').map((args) =>
             dispatch(
               mfaApi.util.updateQueryData('mfaTenants', args, (page) => {
                 const tenant = page.items.find((item) => item.id === id);
-                if (tenant) tenant.requiredTwoModeAuthentification = required;
+                if (!tenant) return;
+                tenant.requiredTwoModeAuthentification = flags.requiredTwoModeAuthentification;
+                tenant.phishingResistantOnly = flags.requiredTwoModeAuthentification && (flags.phishingResistantOnly ?? tenant.phishingResistantOnly);
               }),
             ),
           );
-        const patches = show(enable);
+        const patches = show({ requiredTwoModeAuthentification: enable, phishingResistantOnly });
         try {
           const { data } = await queryFulfilled;
-          show(data.requiredTwoModeAuthentification);
+          show(data);
         } catch {
           for (const patch of patches) patch.undo();
         }

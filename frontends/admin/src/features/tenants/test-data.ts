@@ -16,6 +16,7 @@ export function tenantRow(overrides: Partial<Tenant> & Pick<Tenant, 'id' | 'titl
     auto: 'Manual',
     isUserCustomized: false,
     requiredTwoModeAuthentification: false,
+    phishingResistantOnly: false,
     childrenCount: 0,
     modifiedOn: '2026-03-04T10:00:00.000Z',
     ...overrides,

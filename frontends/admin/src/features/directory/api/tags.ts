@@ -9,6 +9,7 @@ export const userTag = (userId: string) => ({ type: 'User' as const, id: userId 
 export const userGroupsTag = (userId: string) => ({ type: 'User' as const, id: `${userId}/groups` });
 export const userTenantsTag = (userId: string) => ({ type: 'User' as const, id: `${userId}/tenants` });
 export const userRolesTag = (userId: string) => ({ type: 'User' as const, id: `${userId}/roles` });
+export const userFactorsTag = (userId: string) => ({ type: 'User' as const, id: `${userId}/factors` });
 
 export const groupTag = (groupId: string) => ({ type: 'Group' as const, id: groupId });
 export const groupMembersTag = (groupId: string) => ({ type: 'Group' as const, id: `${groupId}/members` });

@@ -8,7 +8,7 @@ import {
   type usersRoutes,
 } from '@gatehouse/contracts';
 import { adminApi, toQueryString, type ListQuery } from '../../../api/admin-api';
-import { GROUP_LIST_TAG, groupMembersTag, groupTag, USER_LIST_TAG, userGroupsTag, userRolesTag, userTag, userTenantsTag } from './tags';
+import { GROUP_LIST_TAG, groupMembersTag, groupTag, USER_LIST_TAG, userFactorsTag, userGroupsTag, userRolesTag, userTag, userTenantsTag } from './tags';
 
 export type {
   AccessRole,
@@ -17,9 +17,13 @@ export type {
   ImportResult,
   LockReply,
   OperationReply,
+  ResetFactorsReply,
+  ResettableFactor,
   TenantRole,
   UserDetail,
+  UserFactors,
   UserGroup,
+  UserPasskey,
   UserRow,
   UserTenant,
 } from '@gatehouse/contracts';
@@ -44,6 +48,8 @@ const PATHS = {
   groups: '/api/v1/admin/users/:id/groups',
   tenants: '/api/v1/admin/users/:id/tenants',
   roles: '/api/v1/admin/users/:id/roles',
+  factors: '/api/v1/admin/users/:id/factors',
+  resetFactors: '/api/v1/admin/users/:id/factors/reset',
   applicationRoles: '/api/v1/admin/users/:id/roles/:applicationId',
   export: '/api/v1/admin/users/export',
   template: '/api/v1/admin/users/template',
@@ -123,6 +129,14 @@ export const usersApi = adminApi.injectEndpoints({
       query: (id) => url(PATHS.tenants, { id }),
       providesTags: (_result, _error, id) => [userTenantsTag(id)],
     }),
+    userFactors: build.query<ResponseOf<Routes['factors']>, string>({
+      query: (id) => url(PATHS.factors, { id }),
+      providesTags: (_result, _error, id) => [userFactorsTag(id)],
+    }),
+    resetUserFactors: build.mutation<ResponseOf<Routes['resetFactors']>, { id: string } & BodyOf<Routes['resetFactors']>>({
+      query: ({ id, ...body }) => ({ url: url(PATHS.resetFactors, { id }), method: 'POST', body }),
+      invalidatesTags: (_result, error, { id }) => (error ? [] : [userFactorsTag(id)]),
+    }),
     userRoles: build.query<ResponseOf<Routes['roles']>, string>({
       query: (id) => url(PATHS.roles, { id }),
       providesTags: (_result, _error, id) => [userRolesTag(id)],
@@ -160,6 +174,8 @@ export const {
   useRemoveUserFromGroupMutation,
   useUserTenantsQuery,
   useUserRolesQuery,
+  useUserFactorsQuery,
+  useResetUserFactorsMutation,
   useSetUserRolesMutation,
   useRevokeUserRolesMutation,
 } = usersApi;

@@ -12,7 +12,8 @@ interface PasswordValues {
 }
 
 export interface ChangePasswordDialogProps {
-  user: Pick<UserDetail, 'id' | 'userName'>;
+  /** The user, whose names and address a password should not be built on. */
+  user: Pick<UserDetail, 'id' | 'userName' | 'email' | 'firstName' | 'lastName'>;
   onClose: () => void;
   /** With the server's message, when it sent one. */
   onChanged: (message: string | undefined) => void;
@@ -52,7 +53,7 @@ export function ChangePasswordDialog({ user, onClose, onChanged }: ChangePasswor
           <Password autoComplete="new-password" />
         </Form.Item>
       </Form>
-      <PasswordRules password={password} />
+      <PasswordRules password={password} userInputs={[user.userName, user.email, user.firstName, user.lastName]} />
     </FormDialog>
   );
 }

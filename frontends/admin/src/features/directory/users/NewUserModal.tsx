@@ -36,6 +36,8 @@ export function NewUserModal({ onClose, onCreated }: NewUserModalProps) {
   const { error, send } = useFormSubmit(form, FIELDS);
   const createPassword = Form.useWatch('createPassword', form);
   const password = Form.useWatch('password', form);
+  // The new user's own words, which a password of theirs should not be built on.
+  const userInputs = [Form.useWatch('userName', form), Form.useWatch('email', form), Form.useWatch('firstName', form), Form.useWatch('lastName', form)];
   const rules = userFieldRules(t);
 
   const submit = ({ createPassword: withPassword, password: chosen, confirmPassword, ...values }: NewUserValues) => {
@@ -92,7 +94,7 @@ export function NewUserModal({ onClose, onCreated }: NewUserModalProps) {
             >
               <Password autoComplete="new-password" />
             </Form.Item>
-            <PasswordRules password={password} />
+            <PasswordRules password={password} userInputs={userInputs} />
           </>
         ) : null}
       </Form>

@@ -30,6 +30,22 @@ describe('PasswordRules', { timeout: PAGE_TEST_TIMEOUT }, () => {
     expect(screen.getByText('a symbol')).toBeInTheDocument();
   });
 
+  it('shows the strength of the typed password, and why it is too easy to guess below the policy’s minimum', async () => {
+    const policy = { minLength: 12, requireUppercase: true, requireLowercase: true, requireDigit: true, requireSymbol: true, historySize: 7, maxAgeDays: 90, minStrength: 3 };
+    await renderPage(<PasswordRules password="Jane.Doe2024!" userInputs={['jane.doe', 'jane.doe@example.com', 'Jane', null]} />, { api: { [POLICY]: policy } });
+    const line = await screen.findByText(/^Strength:/, {}, { timeout: 15_000 });
+    expect(line.textContent).toBe(
+      'Strength: fair Too easy to guess. There should not be any personal or page related data. Add more words that are less common.',
+    );
+    expect(items().every(([, met]) => met === 'true'), 'every character rule is met').toBe(true);
+  });
+
+  it('says a strong password is strong, without a reason', async () => {
+    const policy = { minLength: 12, requireUppercase: true, requireLowercase: true, requireDigit: true, requireSymbol: true, historySize: 7, maxAgeDays: 90, minStrength: 3 };
+    await renderPage(<PasswordRules password="tuba-Lantern-9-orbit-calm" userInputs={['jane.doe']} />, { api: { [POLICY]: policy } });
+    expect((await screen.findByText(/^Strength:/, {}, { timeout: 15_000 })).textContent).toBe('Strength: strong');
+  });
+
   it('shows the default policy while the one in force cannot be read', async () => {
     await renderPage(<PasswordRules password="" />);
     expect(await screen.findByText('at least 12 characters')).toBeInTheDocument();

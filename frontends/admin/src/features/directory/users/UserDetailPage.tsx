@@ -9,6 +9,8 @@ import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { mayCall } from '../../../auth/console-access';
+import { useCurrentUser } from '../../../auth/use-current-user';
 import { PageHeader, type Crumb } from '../../../shell/PageHeader';
 import { useApplicationQuery } from '../../applications/applications-api';
 import { useUserQuery } from '../api/users-api';
@@ -20,6 +22,7 @@ import { useDirectoryTranslation } from '../use-directory-translation';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { RoleAccess } from './RoleAccess';
 import { useUserActions } from './user-actions';
+import { UserFactorsCard } from './UserFactorsCard';
 import { UserGeneralCard } from './UserGeneralCard';
 import { UserGroupsTab } from './UserGroupsTab';
 import { UserTenantsTab } from './UserTenantsTab';
@@ -38,11 +41,12 @@ function useUserPlace(applicationId: string | undefined): { crumbs: Crumb[]; hom
   return { crumbs: [{ title: admin('menu.applications'), to: '/applications' }, { title: application?.displayName ?? applicationId, to: tab }], home: tab };
 }
 
-/** /admin/users/{id} and /admin/applications/{applicationId}/users/{id}: a user's properties, groups, tenants and application roles. */
+/** /admin/users/{id} and /admin/applications/{applicationId}/users/{id}: a user's properties, sign-in factors, groups, tenants and application roles. */
 export function UserDetailPage() {
   const { id = '', applicationId } = useParams();
   const { t } = useDirectoryTranslation();
   const access = useDirectoryAccess();
+  const currentUser = useCurrentUser();
   const feedback = useFeedback();
   const actions = useUserActions(feedback);
   const { data: user, error, isLoading } = useUserQuery(id);
@@ -98,6 +102,7 @@ export function UserDetailPage() {
       <div className="directory-detail">
         <div className="directory-detail__main">
           <UserGeneralCard key={user.id} user={user} readOnly={readOnly} feedback={feedback} />
+          {mayCall(currentUser, 'users.factors') ? <UserFactorsCard user={user} feedback={feedback} /> : null}
         </div>
         <div className="directory-detail__side">
           <Card>

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jsonResponse, renderPage, type ApiRoutes } from '../../../test-utils';
-import type { ApplicationAccess, UserDetail } from '../api/users-api';
+import type { ApplicationAccess, UserDetail, UserFactors } from '../api/users-api';
 import { AREAS, bodiesTo, choose, dialogWith, groupRow, list, localDateTime, PAGE_TEST_TIMEOUT, queriesTo, sentTo, type, userRow } from '../test-helpers';
 import { UserDetailPage } from './UserDetailPage';
 
@@ -57,6 +57,15 @@ const crm: ApplicationAccess = {
   availableRoles: [{ id: 'r-sales', name: 'Sales', description: null, byHierarchy: false }],
 };
 
+/** One synced passkey and an e-mailed code; the caller may reset them. */
+const FACTORS: UserFactors = {
+  passkeys: [{ id: 'p1', name: 'Work laptop', createdAt: '2026-01-05T09:00:00.000Z', lastUsedAt: null, lastUsedDevice: null, deviceHint: null, backedUp: true, deviceType: 'multiDevice' }],
+  totp: { enrolled: false, enrolledAt: null },
+  recoveryCodes: { remaining: 0, generatedAt: null },
+  emailCode: true,
+  mayReset: true,
+};
+
 function renderDetail(options: { roles?: string[]; api?: ApiRoutes; state?: unknown; route?: string; pattern?: string } = {}) {
   return renderPage(<UserDetailPage />, {
     route: options.route ?? '/users/u1',
@@ -91,6 +100,7 @@ function renderDetail(options: { roles?: string[]; api?: ApiRoutes; state?: unkn
         ],
       },
       [`GET ${BASE}/roles`]: { items: [billing, crm] },
+      [`GET ${BASE}/factors`]: FACTORS,
       'GET /api/v1/admin/areas': AREAS,
       'GET /api/v1/admin/groups': list([groupRow({ id: 'g2', name: 'Auditors', membersCount: 1, userIsOwner: true })]),
       'GET /api/v1/admin/tenants': list([{ id: 't1', title: 'Acme', areaId: 'a1', areaName: 'North', parentId: null }]),
@@ -189,12 +199,25 @@ describe('UserDetailPage: general properties', { timeout: PAGE_TEST_TIMEOUT }, (
   });
 
   it('is read-only, without actions, for a TenantAdministrator', async () => {
-    await renderDetail({ roles: ['TenantAdministrator'] });
+    const { fetchMock } = await renderDetail({ roles: ['TenantAdministrator'] });
 
     expect(await screen.findByLabelText('Email')).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Change password/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Lock/ })).not.toBeInTheDocument();
+    // The sign-in factors are for those who may reset them: not even asked for.
+    expect(screen.queryByText('Sign-in factors')).not.toBeInTheDocument();
+    expect(sentTo(fetchMock, `GET ${BASE}/factors`)).toHaveLength(0);
+  });
+
+  it('shows the user’s sign-in factors, with their reset, beside the general properties', async () => {
+    await renderDetail();
+
+    const title = await screen.findByText('Sign-in factors');
+    const factors = within(title.closest<HTMLElement>('.ant-card')!);
+    expect(await factors.findByText('Work laptop')).toBeInTheDocument();
+    expect(factors.getByText('Synced')).toBeInTheDocument();
+    expect(factors.getByRole('button', { name: 'Reset…' })).toBeEnabled();
   });
 });
 
