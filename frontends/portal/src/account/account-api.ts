@@ -5,6 +5,9 @@ import type {
   InteractionDetails,
   LoginBody,
   LoginResponse,
+  PasskeyOptions,
+  PasskeyOptionsBody,
+  PasskeyVerifyBody,
   PasswordResetDone,
   PublicConfig,
   ResendCodeResponse,
@@ -26,7 +29,19 @@ export const ACCOUNT_API = '/api/v1/account';
 
 /** The account routes' paths; their types tie each one to the server's route declaration. */
 type PathOf<K extends keyof typeof signInRoutes> = (typeof signInRoutes)[K]['path'];
-const PATHS: { [K in 'login' | 'verifyCode' | 'resendCode' | 'changePassword' | 'resetPassword' | 'consent' | 'interaction']: PathOf<K> } = {
+type UsedRoute =
+  | 'login'
+  | 'verifyCode'
+  | 'resendCode'
+  | 'changePassword'
+  | 'resetPassword'
+  | 'consent'
+  | 'interaction'
+  | 'passkeyOptions'
+  | 'passkeyVerify'
+  | 'passkeyRegisterOptions'
+  | 'passkeyRegister';
+const PATHS: { [K in UsedRoute]: PathOf<K> } = {
   login: `${ACCOUNT_API}/login`,
   verifyCode: `${ACCOUNT_API}/verifyCode`,
   resendCode: `${ACCOUNT_API}/resendCode`,
@@ -34,6 +49,10 @@ const PATHS: { [K in 'login' | 'verifyCode' | 'resendCode' | 'changePassword' | 
   resetPassword: `${ACCOUNT_API}/resetPassword`,
   consent: `${ACCOUNT_API}/consent`,
   interaction: `${ACCOUNT_API}/interaction`,
+  passkeyOptions: `${ACCOUNT_API}/passkey/options`,
+  passkeyVerify: `${ACCOUNT_API}/passkey/verify`,
+  passkeyRegisterOptions: `${ACCOUNT_API}/passkey/register/options`,
+  passkeyRegister: `${ACCOUNT_API}/passkey/register`,
 };
 export const LOGOUT_PATH: PathOf<'logout'> = `${ACCOUNT_API}/logout`;
 const EXTERNAL_LOGIN_PATH: typeof ExternalLoginPath = `${ACCOUNT_API}/externalLogin`;
@@ -185,6 +204,18 @@ export const changePasswordWithLink = (payload: ResetLinkPayload) => post<Passwo
 
 export const requestPasswordReset = (username: string, language: string | undefined) =>
   post<AccountResetPasswordResponse>(PATHS.resetPassword, { username, language });
+
+/** A passkey challenge: of the sign-in in progress (no `token`), or of its second-factor step. */
+export const passkeyOptions = (payload: PasskeyOptionsBody) => post<PasskeyOptions>(PATHS.passkeyOptions, payload);
+
+/** The browser's passkey assertion: answers a login response. */
+export const passkeyVerify = (payload: PasskeyVerifyBody) => post<LoginResponse>(PATHS.passkeyVerify, payload);
+
+/** The options for adding the passkey a sign-in step asks for. */
+export const passkeyRegisterOptions = (token: string) => post<PasskeyOptions>(PATHS.passkeyRegisterOptions, { token });
+
+/** The passkey the browser created for that step: answers a login response (the sign-in goes on). */
+export const passkeyRegister = (token: string, response: Record<string, unknown>) => post<LoginResponse>(PATHS.passkeyRegister, { token, response });
 
 /** Allow (for the interaction whose details the page showed) or deny. */
 export const answerConsent = (approve: boolean, interaction: string) => post<LoginResponse>(PATHS.consent, { approve, interaction });

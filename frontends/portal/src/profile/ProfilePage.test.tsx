@@ -1,9 +1,10 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MyProfile } from '../api/portal-api';
 import { createTestI18n, jsonResponse, myProfile, renderSignedIn, stubApi } from '../test-utils';
 import ProfilePage from './ProfilePage';
+import { overview } from './security/security-test-server';
 
 let i18n: I18n;
 
@@ -268,5 +269,29 @@ describe('Your Profile', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
 
     expect(await screen.findByRole('textbox', { name: 'First name' })).toHaveValue('Jane');
+  });
+});
+
+describe('Your Profile: "My security"', () => {
+  it('is the profile’s second part, at /profile/security, and the first part is one link away', async () => {
+    stubApi({
+      [PROFILE]: () => jsonResponse(myProfile()),
+      'GET /api/v1/profile/security': overview(),
+      'GET /api/v1/profile/sessions': { sessions: [] },
+    });
+    renderSignedIn(<ProfilePage />, { i18n, route: '/profile/security' });
+
+    const parts = screen.getByRole('navigation', { name: 'Profile sections' });
+    expect(within(parts).getByRole('link', { name: 'My security' })).toHaveAttribute('aria-current', 'page');
+    expect(within(parts).getByRole('link', { name: 'Profile' })).not.toHaveAttribute('aria-current');
+    const headings = await screen.findAllByText(/^(Passkeys|Authenticator app|Recovery codes|Sessions and devices)$/, { selector: 'h2' });
+    expect(headings.map((heading) => heading.textContent)).toEqual(['Passkeys', 'Authenticator app', 'Recovery codes', 'Sessions and devices']);
+    expect(screen.queryByRole('textbox', { name: 'First name' })).not.toBeInTheDocument();
+
+    fireEvent.click(within(parts).getByRole('link', { name: 'Profile' }));
+
+    expect(await screen.findByRole('textbox', { name: 'First name' })).toHaveValue('Jane');
+    expect(within(parts).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.queryByText('Passkeys', { selector: 'h2' })).not.toBeInTheDocument();
   });
 });

@@ -5,9 +5,10 @@ import Form, { type Rule } from 'antd/es/form';
 import Input from 'antd/es/input';
 import message from 'antd/es/message';
 import Select from 'antd/es/select';
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
+import { NavLink, useLocation } from 'react-router';
 import { failureMessage, fieldErrorsOf } from '../api/errors';
 import { portalApi, useMyProfileQuery, useUpdateProfileMutation, type MyProfile } from '../api/portal-api';
 import { PageLoader } from '../shell/PageLoader';
@@ -17,6 +18,12 @@ import { AvatarUpload } from './avatar/AvatarUpload';
 import { CompanySelectDialog } from './companies/CompanySelectDialog';
 import { MyDataButton } from './my-data/MyDataButton';
 import './profile.css';
+
+// Its own chunk: the WebAuthn library and the QR code load only when "My security" opens.
+const SecuritySection = lazy(() => import('./security/SecuritySection'));
+
+/** Where "My security" is, inside the profile. */
+const SECURITY_PATH = '/profile/security';
 
 /** The longest first or last name the server takes (as the console's user form). */
 export const NAME_MAX_LENGTH = 100;
@@ -172,11 +179,30 @@ export function ProfilePending({ profile }: { profile: { isError: boolean; refet
   );
 }
 
-/** "Your Profile" (/profile): the signed-in user's own data, picture and downloads. */
+/** The profile's two parts, each at its own address: the current one is marked as the page. */
+function ProfileTabs() {
+  const { t } = useTranslation('portal');
+  return (
+    <nav className="profile-page__tabs" aria-label={t('profile.sections')}>
+      <NavLink to="/profile" end className="profile-page__tab">
+        {t('profile.tabProfile')}
+      </NavLink>
+      <NavLink to={SECURITY_PATH} className="profile-page__tab">
+        {t('profile.tabSecurity')}
+      </NavLink>
+    </nav>
+  );
+}
+
+/**
+ * "Your Profile" (/profile): the signed-in user's own data, picture and downloads; and "My
+ * security" (/profile/security): passkeys, authenticator app, recovery codes and sessions.
+ */
 export default function ProfilePage() {
   const { t } = useTranslation('portal');
   const titleId = useId();
   const profile = useMyProfileQuery();
+  const security = useLocation().pathname.replace(/\/+$/, '') === SECURITY_PATH;
 
   const content = profile.data ? (
     <div className="profile-page__grid">
@@ -192,7 +218,14 @@ export default function ProfilePage() {
       <h1 id={titleId} className="profile-page__title">
         {t('profile.title')}
       </h1>
-      {content}
+      <ProfileTabs />
+      {security ? (
+        <Suspense fallback={<PageLoader label={t('shell.busy')} />}>
+          <SecuritySection />
+        </Suspense>
+      ) : (
+        content
+      )}
     </section>
   );
 }

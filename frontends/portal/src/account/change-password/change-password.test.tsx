@@ -251,3 +251,19 @@ describe('/account/changePassword: the new password', () => {
     expect(navigateTo).toHaveBeenCalledWith('/');
   });
 });
+
+describe('/account/changePassword: the strength of the new password', () => {
+  it('is said in the page’s language as the user types, with the reason while too easy to guess', async () => {
+    api.on(`GET ${VALIDATE_PATH}`, json(200, { success: true, errors: [] }));
+    renderAccount(LINK, { language: 'fr' });
+    const field = await screen.findByLabelText('Nouveau mot de passe');
+
+    type(field, 'Password1234!');
+    const line = await screen.findByText(/^Robustesse : faible/, {}, { timeout: 15_000 });
+    expect(line.textContent).toBe(
+      'Robustesse : faible Trop facile à deviner. Ce mot de passe est similaire à un mot de passe couramment utilisé. Ajoutez des mots moins courants. Utilisez des majuscules mais pas seulement sur la première lettre.',
+    );
+    type(field, 'tuba-Lantern-9-orbit-calm');
+    await waitFor(() => expect(screen.getByText(/^Robustesse :/).textContent).toBe('Robustesse : excellente'), { timeout: 15_000 });
+  });
+});

@@ -1,11 +1,12 @@
-import { WindowsFilled } from '@ant-design/icons';
+import { KeyOutlined, WindowsFilled } from '@ant-design/icons';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
 import { requiresGroupSignIn, type GroupSignInRule } from '@gatehouse/contracts';
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill } from '@simplewebauthn/browser';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type FormEvent } from 'react';
 import { AccountRequestError, login } from '../account-api';
 import { useDialogs } from '../dialogs/use-dialogs';
 import { Field } from '../form/Field';
@@ -13,6 +14,7 @@ import { filled, required, useForm, type Rules } from '../form/use-form';
 import { MessageList } from '../MessageList';
 import { useAccountTranslation } from '../use-account-translation';
 import { interpretLogin, refusalTexts, type LoginOutcome } from './login-outcome';
+import { signInWithPasskey, unansweredNotice, type PasskeyAttempt } from './passkey-sign-in';
 import { useForgotPassword } from './use-forgot-password';
 
 export type CredentialsValues = {
@@ -46,7 +48,10 @@ export interface CredentialsFormProps {
   onOutcome: (outcome: LoginOutcome, values: Omit<CredentialsValues, 'password'>) => void;
 }
 
-/** The local user's form: user, password, remember me, forgot password, log in. */
+/**
+ * The local user's form: user, password, remember me, forgot password, log in; and the passkeys of
+ * this browser, from the user field's autofill or the "Sign in with a passkey" button.
+ */
 export function CredentialsForm({
   initialValues,
   interaction,
@@ -70,7 +75,12 @@ export function CredentialsForm({
   const externalOnly = isGroupUser(form.values.userName);
   const dialogs = useDialogs();
   const [messages, setMessages] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>();
+  const [busy, setBusy] = useState<'password' | 'passkey' | undefined>();
+  const [passkeysSupported] = useState(browserSupportsWebAuthn);
+  // The autofill's request, stopped by the button's prompt and made again once that one is over.
+  const autofill = useRef<AbortController | undefined>(undefined);
+  const [autofillRound, setAutofillRound] = useState(0);
   const microsoftButton = useRef<HTMLAnchorElement>(null);
   const forgotPassword = useForgotPassword(dialogs.open, () => form.values.userName);
 
@@ -90,12 +100,13 @@ export function CredentialsForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || !form.validate()) return;
+    setNotice(undefined);
     if (externalOnly) {
       // No password to check: Enter in the user field leads to the Microsoft button.
       setMicrosoftFocus((count) => count + 1);
       return;
     }
-    setBusy(true);
+    setBusy('password');
     setMessages([]);
     const userName = form.values.userName.trim();
     const { password, rememberLogin } = form.values;
@@ -125,8 +136,79 @@ export function CredentialsForm({
       if (!(error instanceof AccountRequestError)) throw error;
       setMessages([t('login.unknownError')]);
     }
-    setBusy(false);
+    setBusy(undefined);
   };
+
+  /** Shows how a passkey attempt ended; true when the sign-in went on (the form is left). */
+  const settlePasskey = (attempt: PasskeyAttempt): boolean => {
+    if (attempt.kind !== 'answered') {
+      const said = unansweredNotice(attempt.kind, t);
+      if (said?.type === 'info') setNotice(said.text);
+      else if (said) setMessages([said.text]);
+      return false;
+    }
+    const { outcome } = attempt;
+    if (outcome.kind === 'refused') {
+      setMessages(refusalTexts(outcome, t));
+      return false;
+    }
+    onOutcome(outcome, { userName: form.values.userName.trim(), rememberLogin: form.values.rememberLogin });
+    return true;
+  };
+
+  const passkeySignIn = async () => {
+    if (busy) return;
+    autofill.current?.abort();
+    setBusy('passkey');
+    setMessages([]);
+    setNotice(undefined);
+    const { rememberLogin } = form.values;
+    const attempt = await signInWithPasskey({ interaction, details: () => ({ rememberLogin, returnUrl }), fallbackUrl });
+    if (settlePasskey(attempt)) return; // stays busy while the browser leaves
+    setBusy(undefined);
+    setAutofillRound((round) => round + 1);
+  };
+
+  const autofillDetails = useEffectEvent(() => ({ rememberLogin: form.values.rememberLogin, returnUrl }));
+  const autofillChosen = useEffectEvent(() => {
+    setBusy('passkey');
+    setMessages([]);
+    setNotice(undefined);
+  });
+  const autofillRequest = useEffectEvent((signal: AbortSignal, onChosen: () => void) =>
+    signInWithPasskey({
+      interaction,
+      details: () => autofillDetails(),
+      autofill: true,
+      signal,
+      fallbackUrl,
+      onCredential: () => {
+        onChosen();
+        autofillChosen();
+      },
+    }),
+  );
+  const autofillEnded = useEffectEvent((attempt: PasskeyAttempt) => {
+    if (settlePasskey(attempt)) return;
+    setBusy(undefined);
+    // A refused passkey may be followed by another one.
+    setAutofillRound((round) => round + 1);
+  });
+
+  // The passkeys of this browser are offered in the user field's autofill as soon as the form shows.
+  // Only a passkey the user chose there has an end to show: a request that fails before (its time
+  // ran out, the browser could not make it) ends quietly, the button and the password still there.
+  useEffect(() => {
+    const controller = new AbortController();
+    autofill.current = controller;
+    void (async () => {
+      if (!(await browserSupportsWebAuthnAutofill()) || controller.signal.aborted) return;
+      let chosen = false;
+      const attempt = await autofillRequest(controller.signal, () => (chosen = true));
+      if (chosen && !controller.signal.aborted) autofillEnded(attempt);
+    })();
+    return () => controller.abort();
+  }, [autofillRound]);
 
   return (
     <section aria-labelledby="account-login-title">
@@ -135,12 +217,14 @@ export function CredentialsForm({
         {t('login.heading')}
       </h2>
       <MessageList messages={messages} />
+      {notice ? <Alert className="account-step__alert" type="info" showIcon title={notice} /> : null}
       <form noValidate onSubmit={(event) => void submit(event)}>
         <Field id={form.fieldId('userName')} label={t('login.userName')} error={form.errors.userName}>
           {(input) => (
             <Input
               {...input}
-              autoComplete="username"
+              // "webauthn": the browser offers this site's passkeys in the field's autofill.
+              autoComplete="username webauthn"
               autoFocus
               placeholder={t('login.userNamePlaceholder')}
               spellCheck={false}
@@ -182,9 +266,21 @@ export function CredentialsForm({
                 {t('login.forgotPassword')}
               </Button>
             </div>
-            <Button className="account-form__submit" type="primary" htmlType="submit" block loading={busy}>
+            <Button className="account-form__submit" type="primary" htmlType="submit" block loading={busy === 'password'} disabled={busy === 'passkey'}>
               {t('login.submit')}
             </Button>
+            {passkeysSupported ? (
+              <Button
+                className="account-form__passkey"
+                block
+                icon={<KeyOutlined aria-hidden />}
+                loading={busy === 'passkey'}
+                disabled={busy === 'password'}
+                onClick={() => void passkeySignIn()}
+              >
+                {t('passkey.signIn')}
+              </Button>
+            ) : null}
           </>
         )}
       </form>

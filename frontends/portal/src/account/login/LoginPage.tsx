@@ -11,16 +11,18 @@ import { useAccountTranslation } from '../use-account-translation';
 import { ConsentStep } from './ConsentStep';
 import { CredentialsForm, type CredentialsValues } from './CredentialsForm';
 import { ExpiredPasswordStep } from './ExpiredPasswordStep';
-import type { LoginOutcome, TwoFactorMethod } from './login-outcome';
+import type { LoginOutcome, TwoFactorChoice, TwoFactorMethod } from './login-outcome';
 import { MethodChoice } from './MethodChoice';
+import { PasskeyEnrolmentStep } from './PasskeyEnrolmentStep';
 import { TwoFactorStep } from './TwoFactorStep';
 import { useSignInSetup } from './use-sign-in-setup';
 
 type Step =
   | { kind: 'choice'; returning: boolean }
   | { kind: 'credentials' }
-  | { kind: 'two-factor'; token: string; method: TwoFactorMethod; codeExpiresAt: string | null }
+  | { kind: 'two-factor'; token: string; method: TwoFactorMethod; methods: TwoFactorChoice[]; codeExpiresAt: string | null }
   | { kind: 'expired-password'; token: string; message: string | undefined }
+  | { kind: 'passkey-enrolment'; token: string }
   | { kind: 'consent'; interaction: InteractionDetails };
 
 /** `/account/login` and `/account/logout`: every step of a sign-in inside one card. */
@@ -101,10 +103,13 @@ function SignInSteps({ microsoftUrl, groupSignIn, interaction, interactionParam,
         navigateTo(outcome.url);
         return;
       case 'two-factor':
-        setStep({ kind: 'two-factor', token: outcome.token, method: outcome.method, codeExpiresAt: outcome.codeExpiresAt });
+        setStep({ kind: 'two-factor', token: outcome.token, method: outcome.method, methods: outcome.methods, codeExpiresAt: outcome.codeExpiresAt });
         return;
       case 'expired-password':
         setStep({ kind: 'expired-password', token: outcome.token, message: outcome.message });
+        return;
+      case 'passkey-enrolment':
+        setStep({ kind: 'passkey-enrolment', token: outcome.token });
         return;
       case 'refused':
         return; // each step shows its own refusals
@@ -144,8 +149,10 @@ function SignInSteps({ microsoftUrl, groupSignIn, interaction, interactionParam,
         <TwoFactorStep
           token={step.token}
           method={step.method}
+          methods={step.methods}
           codeExpiresAt={step.codeExpiresAt}
           userName={credentials.userName}
+          rememberLogin={credentials.rememberLogin}
           fallbackUrl={fallbackUrl}
           onOutcome={follow}
           onCancel={backToCredentials}
@@ -162,5 +169,7 @@ function SignInSteps({ microsoftUrl, groupSignIn, interaction, interactionParam,
           onCancel={backToCredentials}
         />
       );
+    case 'passkey-enrolment':
+      return <PasskeyEnrolmentStep token={step.token} fallbackUrl={fallbackUrl} onOutcome={follow} onCancel={backToCredentials} />;
   }
 }

@@ -5,13 +5,25 @@ import type { AccountT } from '../use-account-translation';
 /** The product's default lockout threshold, for a server that does not say its own. */
 const DEFAULT_LOCKOUT_ATTEMPTS = 5;
 
-export type TwoFactorMethod = 'email' | 'totp';
+export type TwoFactorMethod = 'email' | 'totp' | 'passkey';
+
+/** A way to give the second factor at the step: one of the methods, or one of the user's recovery codes. */
+export type TwoFactorChoice = TwoFactorMethod | 'recovery';
 
 /** What the page does with an answer of login, verifyCode or the expired-password change. */
 export type LoginOutcome =
   | { kind: 'redirect'; url: string }
-  | { kind: 'two-factor'; token: string; method: TwoFactorMethod; codeExpiresAt: string | null }
+  | {
+      kind: 'two-factor';
+      token: string;
+      method: TwoFactorMethod;
+      /** Every way the user may give the second factor at this step, `method` first. */
+      methods: TwoFactorChoice[];
+      codeExpiresAt: string | null;
+    }
   | { kind: 'expired-password'; token: string; message: string | undefined }
+  /** A tenant of the user accepts only passkeys: one is added before the sign-in goes on. */
+  | { kind: 'passkey-enrolment'; token: string }
   | {
       kind: 'refused';
       /** The server's texts, already in the user's language; empty when it gave none. */
@@ -40,13 +52,10 @@ export function interpretLogin(response: AccountResponse<LoginResponse>, fallbac
   if (response.ok && body.changePassword && body.token) {
     return { kind: 'expired-password', token: body.token, message: messagesOf(body)[0] };
   }
+  if (response.ok && body.passkeyEnrolmentRequired && body.token) return { kind: 'passkey-enrolment', token: body.token };
   if (response.ok && body.twoAuthentificationRequired && body.token) {
-    return {
-      kind: 'two-factor',
-      token: body.token,
-      method: body.twoFactorMethod === 'totp' ? 'totp' : 'email',
-      codeExpiresAt: body.codeExpiresAt ?? null,
-    };
+    const method = body.twoFactorMethod ?? 'email';
+    return { kind: 'two-factor', token: body.token, method, methods: choicesOf(method, body.twoFactorMethods), codeExpiresAt: body.codeExpiresAt ?? null };
   }
   // An expired sign-in (or a refused consent) says where to start again.
   if (body.redirectTo) return { kind: 'redirect', url: sameOriginPath(body.redirectTo) ?? fallbackUrl };
@@ -60,6 +69,15 @@ export function interpretLogin(response: AccountResponse<LoginResponse>, fallbac
     lockedAfter: body.lockedAfter,
     fieldErrors: response.status >= 500 ? [] : fieldErrorsOf(body),
   };
+}
+
+/**
+ * The ways offered at the second-factor step, the first one asked for first. A server that lists
+ * none offers the method it asked for, and an e-mailed code in place of an authenticator app's.
+ */
+function choicesOf(method: TwoFactorMethod, listed: readonly TwoFactorChoice[] | undefined): TwoFactorChoice[] {
+  const offered: readonly TwoFactorChoice[] = listed?.length ? listed : method === 'totp' ? ['totp', 'email'] : [method];
+  return [method, ...offered.filter((choice) => choice !== method)];
 }
 
 /**

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { Field } from '../form/Field';
 import { filled, type FormState, type Rules } from '../form/use-form';
 import { useAccountTranslation } from '../use-account-translation';
+import { PasswordStrengthLine } from './PasswordStrengthLine';
 import { usePasswordRules } from './password-rules';
 
 export interface NewPasswordValues extends Record<string, unknown> {
@@ -29,7 +30,7 @@ export interface NewPasswordFieldsProps {
   autoFocus?: boolean;
 }
 
-/** New password and its confirmation, with the requirements the new password meets as it is typed. */
+/** New password and its confirmation, with the requirements the new password meets and its strength as it is typed. */
 export function NewPasswordFields({ form, userName, autoFocus = false }: NewPasswordFieldsProps) {
   const { t } = useAccountTranslation();
   const rulesId = useId();
@@ -83,6 +84,7 @@ export function NewPasswordFields({ form, userName, autoFocus = false }: NewPass
             );
           })}
         </ul>
+        <PasswordStrengthLine password={password} userInputs={[userName]} />
       </div>
     </>
   );

@@ -37,9 +37,14 @@ export function passwordRules(policy: PasswordPolicy): PasswordRule[] {
   return rules;
 }
 
-/** The rules of the policy in force, as `/api/v1/config` gives it (the defaults until it is read). */
-export function usePasswordRules(): PasswordRule[] {
+/** The policy in force, as `/api/v1/config` gives it (the defaults until it is read). */
+export function usePasswordPolicy(): PasswordPolicy {
   const state = useAccountConfig();
-  const policy = state.status === 'ready' ? state.config?.policy : undefined;
-  return useMemo(() => passwordRules(policy ?? DEFAULT_PASSWORD_POLICY), [policy]);
+  return (state.status === 'ready' ? state.config?.policy : undefined) ?? DEFAULT_PASSWORD_POLICY;
+}
+
+/** The rules of the policy in force. */
+export function usePasswordRules(): PasswordRule[] {
+  const policy = usePasswordPolicy();
+  return useMemo(() => passwordRules(policy), [policy]);
 }

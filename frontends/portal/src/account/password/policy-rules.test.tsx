@@ -76,3 +76,40 @@ describe('the password rules come from the policy in force', () => {
     await waitFor(() => expect(screen.queryByText('The password must have at least 16 characters')).not.toBeInTheDocument());
   });
 });
+
+describe('the strength of the new password', () => {
+  const strengthLine = () => screen.queryByText(/^Strength:/);
+
+  beforeEach(() => {
+    api.on('GET /api/v1/config', json(200, { microsoftSignIn: false, policy: { ...POLICY, minStrength: 3 } }));
+  });
+
+  it('is shown as the user types, with the estimator’s reason while below the policy’s minimum; the button stays', async () => {
+    const field = await atExpiredPasswordStep();
+    expect(strengthLine(), 'nothing to estimate yet').toBeNull();
+
+    type(field, 'Password1234!');
+    const line = await screen.findByText(/^Strength: weak/, {}, { timeout: 15_000 });
+    expect(line.textContent).toBe(
+      'Strength: weak Too easy to guess. This is similar to a commonly used password. Add more words that are less common. Capitalize more than the first letter.',
+    );
+    expect(screen.getByRole('button', { name: 'Change Password' })).toBeEnabled();
+
+    type(field, 'tuba-Lantern-9-orbit-calm');
+    await waitFor(() => expect(strengthLine()?.textContent).toBe('Strength: strong'));
+  });
+
+  it('counts the user’s own name as guessable', async () => {
+    type(await atExpiredPasswordStep(), 'Ana@client.example2024');
+    await waitFor(() => expect(strengthLine()?.textContent).toMatch(/^Strength: (weak|fair) Too easy to guess\. There should not be any personal or page related data\./), { timeout: 15_000 });
+  });
+
+  it('is not estimated when the policy asks for no minimum strength', async () => {
+    api.on('GET /api/v1/config', json(200, { microsoftSignIn: false, policy: { ...POLICY, minStrength: 0 } }));
+    type(await atExpiredPasswordStep(), 'Password1234!');
+    await waitFor(() => expect(screen.getByText('contain a digit').closest('li')?.textContent).toContain('(met)'));
+    // The estimator is loaded by now (the tests above): an estimate would have come in milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(strengthLine()).toBeNull();
+  });
+});

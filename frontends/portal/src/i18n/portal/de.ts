@@ -1,6 +1,7 @@
 import { clientsBulk } from '../../clients/bulk/i18n/de';
 import { clients, serviceManager } from '../../clients/i18n/de';
 import { notifications } from '../../notifications/i18n/de';
+import { security } from '../../profile/security/i18n/de';
 import type { PortalPhrases } from './en';
 
 export const de: PortalPhrases = {
@@ -116,6 +117,9 @@ export const de: PortalPhrases = {
     loadError: 'Ihr Profil konnte nicht geladen werden.',
     saveError: 'Ihr Profil konnte nicht gespeichert werden.',
     retry: 'Erneut versuchen',
+    sections: 'Profilbereiche',
+    tabProfile: 'Profil',
+    tabSecurity: 'Meine Sicherheit',
   },
   menu: {
     home: 'Startseite',
@@ -213,4 +217,5 @@ export const de: PortalPhrases = {
   clientsBulk,
   notifications,
   serviceManager,
+  security,
 };

@@ -4,6 +4,7 @@
 import { clientsBulk } from '../../clients/bulk/i18n/en';
 import { clients, serviceManager } from '../../clients/i18n/en';
 import { notifications } from '../../notifications/i18n/en';
+import { security } from '../../profile/security/i18n/en';
 
 export const en = {
   shell: {
@@ -117,6 +118,9 @@ export const en = {
     loadError: 'Your profile could not be loaded.',
     saveError: 'Your profile could not be saved.',
     retry: 'Try again',
+    sections: 'Profile sections',
+    tabProfile: 'Profile',
+    tabSecurity: 'My security',
   },
   menu: {
     home: 'Home',
@@ -214,6 +218,7 @@ export const en = {
   clientsBulk,
   notifications,
   serviceManager,
+  security,
 };
 
 export type PortalPhrases = typeof en;

@@ -1,6 +1,7 @@
 import { clientsBulk } from '../../clients/bulk/i18n/es';
 import { clients, serviceManager } from '../../clients/i18n/es';
 import { notifications } from '../../notifications/i18n/es';
+import { security } from '../../profile/security/i18n/es';
 import type { PortalPhrases } from './en';
 
 export const es: PortalPhrases = {
@@ -116,6 +117,9 @@ export const es: PortalPhrases = {
     loadError: 'No se pudo cargar su perfil.',
     saveError: 'No se pudo guardar su perfil.',
     retry: 'Reintentar',
+    sections: 'Secciones del perfil',
+    tabProfile: 'Perfil',
+    tabSecurity: 'Mi seguridad',
   },
   menu: {
     home: 'Inicio',
@@ -213,4 +217,5 @@ export const es: PortalPhrases = {
   clientsBulk,
   notifications,
   serviceManager,
+  security,
 };

@@ -1,6 +1,7 @@
 import { clientsBulk } from '../../clients/bulk/i18n/fr';
 import { clients, serviceManager } from '../../clients/i18n/fr';
 import { notifications } from '../../notifications/i18n/fr';
+import { security } from '../../profile/security/i18n/fr';
 import type { PortalPhrases } from './en';
 
 export const fr: PortalPhrases = {
@@ -117,6 +118,9 @@ export const fr: PortalPhrases = {
     loadError: "Votre profil n'a pas pu être chargé.",
     saveError: "Votre profil n'a pas pu être enregistré.",
     retry: 'Réessayer',
+    sections: 'Sections du profil',
+    tabProfile: 'Profil',
+    tabSecurity: 'Ma sécurité',
   },
   menu: {
     home: 'Accueil',
@@ -214,4 +218,5 @@ export const fr: PortalPhrases = {
   clientsBulk,
   notifications,
   serviceManager,
+  security,
 };

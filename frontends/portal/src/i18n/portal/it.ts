@@ -1,6 +1,7 @@
 import { clientsBulk } from '../../clients/bulk/i18n/it';
 import { clients, serviceManager } from '../../clients/i18n/it';
 import { notifications } from '../../notifications/i18n/it';
+import { security } from '../../profile/security/i18n/it';
 import type { PortalPhrases } from './en';
 
 export const it: PortalPhrases = {
@@ -116,6 +117,9 @@ export const it: PortalPhrases = {
     loadError: 'Impossibile caricare il tuo profilo.',
     saveError: 'Impossibile salvare il tuo profilo.',
     retry: 'Riprova',
+    sections: 'Sezioni del profilo',
+    tabProfile: 'Profilo',
+    tabSecurity: 'La mia sicurezza',
   },
   menu: {
     home: 'Home',
@@ -213,4 +217,5 @@ export const it: PortalPhrases = {
   clientsBulk,
   notifications,
   serviceManager,
+  security,
 };

@@ -1,6 +1,7 @@
 import { clientsBulk } from '../../clients/bulk/i18n/pt-br';
 import { clients, serviceManager } from '../../clients/i18n/pt-br';
 import { notifications } from '../../notifications/i18n/pt-br';
+import { security } from '../../profile/security/i18n/pt-br';
 import type { PortalPhrases } from './en';
 
 export const ptBR: PortalPhrases = {
@@ -115,6 +116,9 @@ export const ptBR: PortalPhrases = {
     loadError: 'Não foi possível carregar seu perfil.',
     saveError: 'Não foi possível salvar seu perfil.',
     retry: 'Tentar novamente',
+    sections: 'Seções do perfil',
+    tabProfile: 'Perfil',
+    tabSecurity: 'Minha segurança',
   },
   menu: {
     home: 'Início',
@@ -212,4 +216,5 @@ export const ptBR: PortalPhrases = {
   clientsBulk,
   notifications,
   serviceManager,
+  security,
 };

@@ -1,6 +1,7 @@
 import { clientsBulk } from '../../clients/bulk/i18n/pt-pt';
 import { clients, serviceManager } from '../../clients/i18n/pt-pt';
 import { notifications } from '../../notifications/i18n/pt-pt';
+import { security } from '../../profile/security/i18n/pt-pt';
 import type { PortalPhrases } from './en';
 
 export const ptPT: PortalPhrases = {
@@ -116,6 +117,9 @@ export const ptPT: PortalPhrases = {
     loadError: 'Não foi possível carregar o seu perfil.',
     saveError: 'Não foi possível guardar o seu perfil.',
     retry: 'Tentar novamente',
+    sections: 'Secções do perfil',
+    tabProfile: 'Perfil',
+    tabSecurity: 'A minha segurança',
   },
   menu: {
     home: 'Início',
@@ -213,4 +217,5 @@ export const ptPT: PortalPhrases = {
   clientsBulk,
   notifications,
   serviceManager,
+  security,
 };
