@@ -94,6 +94,7 @@ export default defineConfig(
   {
     name: 'gatehouse/contracts-imports',
     files: ['packages/contracts/src/**'],
+    ignores: ['packages/contracts/src/password-strength.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -102,6 +103,30 @@ export default defineConfig(
             {
               regex: '^(?!zod(/|$)|\\.)',
               message: 'The contracts import nothing but zod and their own files, so that the browser can load them.',
+            },
+            {
+              regex: '^\\..*/password-strength(\\.js)?$',
+              message: 'The password-strength estimate is an entry of its own (@gatehouse/contracts/password-strength): zxcvbn stays out of the other imports of the contracts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // The password-strength estimate, an entry of its own, also imports zxcvbn-ts (its dictionaries
+    // only with `import()`, so that a browser fetches them where a password is chosen).
+    name: 'gatehouse/contracts-password-strength-imports',
+    files: ['packages/contracts/src/password-strength.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod(/|$)|@zxcvbn-ts/|\\.)',
+              message: "The password-strength estimate imports nothing but zxcvbn-ts, zod and the contracts' own files, so that the browser can load it.",
             },
           ],
         },

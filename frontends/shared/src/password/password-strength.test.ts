@@ -11,16 +11,16 @@ describe('password strength', () => {
 
   it('estimates with the server’s dictionaries and words, and says why in the language asked for', { timeout: 30_000 }, async () => {
     const { estimatePasswordStrength } = await loadStrengthEstimator();
-    const german = await estimatePasswordStrength(COMMON, 'de', []);
+    const german = await estimatePasswordStrength(COMMON, { language: 'de' });
     expect(german.score).toBeLessThan(3);
     expect(weaknessReason(german)).toBe(
       'Dies weist Ähnlichkeit zu anderen oft verwendeten Passwörtern auf. Weitere Wörter, die weniger häufig vorkommen, hinzufügen. Nicht nur den ersten Buchstaben groß schreiben.',
     );
-    expect((await estimatePasswordStrength(COMMON, 'pt-PT', [])).warning, 'Portugal reads Brazil’s').toBe('Isso é semelhante a uma senha comumente usada.');
-    expect(await estimatePasswordStrength('tuba-Lantern-9-orbit-calm', 'fr', ['jane.doe'])).toEqual({ score: 4, warning: null, suggestions: [] });
+    expect((await estimatePasswordStrength(COMMON, { language: 'pt-PT' })).warning, 'Portugal reads Brazil’s').toBe('Isso é semelhante a uma senha comumente usada.');
+    expect(await estimatePasswordStrength('tuba-Lantern-9-orbit-calm', { language: 'fr', userInputs: ['jane.doe'] })).toEqual({ score: 4, warning: null, suggestions: [] });
 
-    expect((await estimatePasswordStrength('Jane.Doe2024!', 'en', [])).score, 'a stranger’s name').toBeGreaterThanOrEqual(3);
-    const own = await estimatePasswordStrength('Jane.Doe2024!', 'en', ['jane.doe@example.com']);
+    expect((await estimatePasswordStrength('Jane.Doe2024!', { language: 'en' })).score, 'a stranger’s name').toBeGreaterThanOrEqual(3);
+    const own = await estimatePasswordStrength('Jane.Doe2024!', { language: 'en', userInputs: ['jane.doe@example.com'] });
     expect(own.score, 'the user’s own').toBeLessThan(3);
     expect(own.warning).toBe('There should not be any personal or page related data.');
   });

@@ -1,17 +1,8 @@
+import type { PasswordStrength, StrengthScore } from '@gatehouse/contracts/password-strength';
 import { useEffect, useState } from 'react';
 import { FALLBACK_LANGUAGE, matchLanguage } from '../i18n/languages';
 
-/** zxcvbn's verdict on how easily a password is guessed: 0 (too guessable) to 4 (very unguessable). */
-export type StrengthScore = 0 | 1 | 2 | 3 | 4;
-
-/** The strength of a typed password, and why, in the page's language. */
-export interface PasswordStrength {
-  score: StrengthScore;
-  /** What makes the password guessable, when the estimator names it. */
-  warning: string | null;
-  /** How to do better (empty for a strong password). */
-  suggestions: string[];
-}
+export type { PasswordStrength, StrengthScore };
 
 /** The word a page shows for a score. */
 export type StrengthLevel = 'weak' | 'fair' | 'good' | 'strong';
@@ -23,14 +14,21 @@ export function strengthLevel(score: StrengthScore): StrengthLevel {
   return LEVELS[score];
 }
 
-/** Why a password is not strong enough, in a sentence or a few: the estimate's warning, then its suggestions. */
+/**
+ * Why a password is not strong enough, in a sentence or a few: the estimate's warning, then its
+ * suggestions, as the server words its refusal. Here rather than taken from the estimator's module,
+ * which the pages load only with `import()`.
+ */
 export function weaknessReason(strength: PasswordStrength): string {
   return [strength.warning, ...strength.suggestions].filter(Boolean).join(' ');
 }
 
-/** Loads the estimator (zxcvbn and the dictionaries, a chunk of their own) on first use. */
-export function loadStrengthEstimator(): Promise<typeof import('./strength-estimator')> {
-  return import('./strength-estimator');
+/**
+ * Loads the estimator the server judges with on first use, only through `import()`: it and zxcvbn
+ * are chunks of their own, and each language's words another, fetched where a password is chosen.
+ */
+export function loadStrengthEstimator(): Promise<typeof import('@gatehouse/contracts/password-strength')> {
+  return import('@gatehouse/contracts/password-strength');
 }
 
 /**
@@ -54,7 +52,7 @@ export function usePasswordStrength(
     if (!enabled || !password) return undefined;
     let current = true;
     void loadStrengthEstimator()
-      .then((estimator) => estimator.estimatePasswordStrength(password, language, words ? words.split('\n') : []))
+      .then((estimator) => estimator.estimatePasswordStrength(password, { language, userInputs: words ? words.split('\n') : [] }))
       .then((result) => {
         if (current) setStrength(result);
       })

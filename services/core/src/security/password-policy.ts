@@ -1,8 +1,8 @@
 import { passwordPolicySchema, type PasswordPolicy } from '@gatehouse/contracts';
+import { estimatePasswordStrength, weaknessReason } from '@gatehouse/contracts/password-strength';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Language } from '../domain/constants.js';
 import type { FieldError } from '../errors/app-error.js';
-import { estimatePasswordStrength, weaknessReason } from './password-strength.js';
 import type { PasswordHasher } from './passwords.js';
 
 type Db = DataSource | EntityManager;

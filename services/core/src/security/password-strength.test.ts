@@ -1,6 +1,6 @@
+import { estimatePasswordStrength, guessableWords, weaknessReason } from '@gatehouse/contracts/password-strength';
 import { expect } from 'chai';
 import { DEFAULT_PASSWORD_POLICY, checkPasswordRules } from './password-policy.js';
-import { estimatePasswordStrength, guessableWords, weaknessReason } from './password-strength.js';
 import { generatePassword } from './passwords.js';
 
 // "Password123!" meets every character rule of the default policy, and is among the first guesses.

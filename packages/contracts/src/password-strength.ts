@@ -1,5 +1,14 @@
+// How easily a password is guessed (zxcvbn-ts), judged alike by the server, which refuses a
+// password below the policy's minimum strength, and by the pages, which show the estimate as it
+// is typed: the pages say what the server will.
+//
+// Imported only through its own entry, `@gatehouse/contracts/password-strength`, never through the
+// package's index, and by the pages only with `import()`. zxcvbn and its dictionaries are loaded
+// with `import()` on the first estimate: a bundler leaves the core, the common passwords and each
+// language's words in chunks of their own, fetched only where a password is chosen, and a server
+// loads them only once it judges a password.
 import type { OptionsDictionary, TranslationKeys, ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { FALLBACK_LANGUAGE, type Language } from '../domain/constants.js';
+import { FALLBACK_LANGUAGE, type Language } from './domain.js';
 
 /** zxcvbn's verdict: 0 (too guessable) to 4 (very unguessable). */
 export type StrengthScore = 0 | 1 | 2 | 3 | 4;
@@ -91,7 +100,7 @@ async function buildEstimator(name: Pack): Promise<Estimator> {
 }
 
 // The dictionaries take tens of MB and most of a second to rank: each language's estimator is
-// built on its first use and kept.
+// built on its first use and kept (for the process's life on a server, the page's in a browser).
 const estimators = new Map<Pack, Promise<Estimator>>();
 
 function estimatorOf(language: Language): Promise<Estimator> {
@@ -99,7 +108,7 @@ function estimatorOf(language: Language): Promise<Estimator> {
   let estimator = estimators.get(name);
   if (!estimator) {
     estimator = buildEstimator(name);
-    // A failed load is tried again next time rather than kept.
+    // A failed load (a failed download, in a page) is tried again next time rather than kept.
     estimator.catch(() => estimators.delete(name));
     estimators.set(name, estimator);
   }
