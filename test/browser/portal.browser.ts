@@ -58,7 +58,7 @@ describe('portal in a real browser', function () {
   async function signIn(page: Page, password: string) {
     await page.getByLabel('Utilisateur', { exact: true }).fill('zoe@example.com');
     await page.getByLabel('Mot de passe', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
   }
 
   it('signs in through the portal, lands on the tiles, opens My Apps, switches language and signs out', async () => {

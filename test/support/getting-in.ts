@@ -28,7 +28,8 @@ interface PageDocument {
 /** Run in the page: the sign-in form's user-name field and its Log in button are there and enabled. */
 function signInFormUsable(): boolean {
   const doc = (globalThis as unknown as { document: PageDocument }).document;
-  const field = doc.querySelector('input[autocomplete="username"]');
+  // `username webauthn`: the field also offers the site's passkeys.
+  const field = doc.querySelector('input[autocomplete~="username"]');
   const button = Array.from(doc.querySelectorAll('button[type="submit"]')).find((b) => b.textContent?.trim() === 'Log in');
   return !!field && !field.disabled && !!button && !button.disabled;
 }
