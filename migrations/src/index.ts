@@ -18,6 +18,8 @@ import { NotificationMessages1765628000000 } from './1765628000000-notification-
 import { LanguageChosen1765714400000 } from './1765714400000-language-chosen.js';
 import { UserListIndexes1765800800000 } from './1765800800000-user-list-indexes.js';
 import { PasskeysAndSessions1765887200000 } from './1765887200000-passkeys-and-sessions.js';
+import { ApplicationDpop1765973500000 } from './1765973500000-application-dpop.js';
+import { ApplicationDeviceFlow1765973600000 } from './1765973600000-application-device-flow.js';
 
 /** Every migration, oldest first. A landed migration is never edited: add a new one. */
-export const migrations = [InitialSchema1763769600000, SignInLockout1763856000000, SecondFactor1763942400000, UserSearch1764028800000, BootstrapState1764115200000, CurrentCompany1764201600000, UserAvatars1764288000000, PatLastChars1764720000000, LogFilters1764851400000, StoredFiles1764937800000, JobExportsAndHandoffCodes1765024200000, IdentifyAs1765110600000, OperationRequestLifecycle1765197000000, ClientUsers1765283400000, ExternalApiIdempotency1765456200000, TenantAccess1765542600000, NotificationMessages1765628000000, LanguageChosen1765714400000, UserListIndexes1765800800000, PasskeysAndSessions1765887200000];
+export const migrations = [InitialSchema1763769600000, SignInLockout1763856000000, SecondFactor1763942400000, UserSearch1764028800000, BootstrapState1764115200000, CurrentCompany1764201600000, UserAvatars1764288000000, PatLastChars1764720000000, LogFilters1764851400000, StoredFiles1764937800000, JobExportsAndHandoffCodes1765024200000, IdentifyAs1765110600000, OperationRequestLifecycle1765197000000, ClientUsers1765283400000, ExternalApiIdempotency1765456200000, TenantAccess1765542600000, NotificationMessages1765628000000, LanguageChosen1765714400000, UserListIndexes1765800800000, PasskeysAndSessions1765887200000, ApplicationDpop1765973500000, ApplicationDeviceFlow1765973600000];

@@ -115,7 +115,7 @@ export function createApp(appContext: AppContext | AdminContext, options: AdminA
   ];
   // Every admin API path is authenticated before anything else, bodies included: an anonymous
   // caller learns nothing, not even which routes exist.
-  const auth = koaAdminAuth(verifiers, context.accountStates);
+  const auth = koaAdminAuth(verifiers, context.accountStates, context.dpop);
   // The one page a browser navigates to (the jobs view) has a cookie session of its own instead:
   // its router answers only GET on its path, anything else there falls through to the bearer check.
   app.use(jobsViewPageRoutes(context).routes());

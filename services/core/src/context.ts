@@ -8,6 +8,7 @@ import { createDataSource } from './db/data-source.js';
 import { isEmbeddedDatabase } from './db/sql-client.js';
 import { Broadcast } from './events/broadcast.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
+import { DPoPVerifier } from './http/dpop.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createServerI18n } from './i18n/index.js';
 import { createLogger, type Logger } from './logging/logger.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   passwords: PasswordHasher;
   /** Per-address and per-account limits on sign-in attempts and mails (Redis when configured). */
   throttle: SignInThrottle;
+  /** Proofs of possession of the resource servers' DPoP-bound tokens, each used once (Redis when configured). */
+  dpop: DPoPVerifier;
   /** Cache invalidation across the nodes of a deployment. */
   broadcast: Broadcast;
   /** True when this process started the embedded database (it serves it to others). */
@@ -83,6 +86,13 @@ export async function createContext(config: Config, options: CreateContextOption
     secrets,
     passwords: new PasswordHasher(config.security.hashConcurrency, ARGON2_OPTIONS, config.security.hashQueueLimit),
     throttle: new SignInThrottle(config.security, redis, logger, `${config.redis.keyPrefix}:${config.server.publicUrl}`),
+    dpop: new DPoPVerifier({
+      publicUrl: config.server.publicUrl,
+      trustProxy: config.server.trustProxy,
+      redis,
+      logger,
+      namespace: `${config.redis.keyPrefix}:${config.server.publicUrl}`,
+    }),
     broadcast,
     embeddedDatabase: Boolean(embedded),
     pglite,

@@ -63,6 +63,16 @@ const applicationFields = {
    * external API; absent from a change: unchanged.
    */
   enabled: z.boolean().optional(),
+  /**
+   * Users may also sign in to it on a device without a browser of its own (a TV, a command line,
+   * a kiosk: the RFC 8628 device code); absent from a change: unchanged.
+   */
+  deviceFlow: z.boolean().optional(),
+  /**
+   * Its tokens must be sender-constrained (DPoP, RFC 9449): bound to a key the application holds,
+   * and refused without a proof of it; absent from a change: unchanged.
+   */
+  requireDpop: z.boolean().optional(),
   /** An icon name or an https URL; null: none. */
   icon: optionalText(APPLICATION_LIMITS.url),
   /** An uploaded image as a base64 data URL; null removes the uploaded one, absent keeps it. */
@@ -81,6 +91,8 @@ export const newApplicationSchema = z.strictObject({
   ...applicationFields,
   type: applicationFields.type.default('confidential'),
   enabled: z.boolean().default(true),
+  deviceFlow: z.boolean().default(false),
+  requireDpop: z.boolean().default(false),
   /** Owners besides the creator, who always becomes one. */
   ownerIds: z.array(idSchema).max(100).default([]),
 });
@@ -143,6 +155,10 @@ export const applicationSchema = applicationSummarySchema.extend({
   hasIconImage: z.boolean(),
   /** A confidential application has a shared secret; it was shown once, when generated. */
   hasSecret: z.boolean(),
+  /** Users may sign in to it on devices without a browser (device code). */
+  deviceFlow: z.boolean(),
+  /** Its tokens are sender-constrained (DPoP): token requests without a proof are refused. */
+  requireDpop: z.boolean(),
   owners: z.array(applicationOwnerSchema),
 });
 export type ApplicationDetail = z.output<typeof applicationSchema>;

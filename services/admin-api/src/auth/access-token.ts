@@ -18,6 +18,8 @@ export interface AccessTokenClaims {
   actorId?: string;
   /** The impersonation the token was issued in (`act.impersonation_id`); absent when it names none. */
   impersonationId?: string;
+  /** The thumbprint of the key the token is bound to (`cnf.jkt`, RFC 9449); absent for a token bound to none. */
+  jkt?: string;
 }
 
 /** Who acts in a token issued while a God user is signed in as its user, and in which impersonation. */
@@ -189,7 +191,7 @@ export class AccessTokenVerifier {
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     if (this.options.requiredScope && !scopes.includes(this.options.requiredScope)) throw new InvalidTokenError('insufficient_scope');
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
-    return { userId: payload.sub, roles, scopes, tokenId: typeof payload.jti === 'string' ? payload.jti : null, ...actingOf(payload) };
+    return { userId: payload.sub, roles, scopes, tokenId: typeof payload.jti === 'string' ? payload.jti : null, ...actingOf(payload), ...boundKeyOf(payload) };
   }
 
   private currentKeys(): Promise<KeySet> {
@@ -261,6 +263,18 @@ export function actingOf(claims: object): Acting | undefined {
   if (typeof sub !== 'string' || !UUID.test(sub)) throw new InvalidTokenError('claims');
   if (id !== undefined && (typeof id !== 'string' || !UUID.test(id))) throw new InvalidTokenError('claims');
   return { actorId: sub.toLowerCase(), ...(id === undefined ? {} : { impersonationId: id.toLowerCase() }) };
+}
+
+/**
+ * The key a JWT access token is bound to: its `cnf.jkt` (RFC 9449 §6.1). A `cnf` naming anything
+ * else (a certificate) is refused rather than ignored: the token would pass for a bearer token.
+ */
+export function boundKeyOf(payload: JWTPayload): { jkt?: string } {
+  const { cnf } = payload as { cnf?: unknown };
+  if (cnf === undefined) return {};
+  const { jkt } = (cnf ?? {}) as { jkt?: unknown };
+  if (typeof jkt !== 'string' || !jkt) throw new InvalidTokenError('claims');
+  return { jkt };
 }
 
 /** The client the token was issued to: `client_id` (RFC 9068), else `azp`. */

@@ -1,4 +1,5 @@
 import { AppError, withActor } from '@gatehouse/core';
+import { DPoPError, presentedToken, tokenChallenge, type DPoPVerifier, type PresentedToken, type TokenErrorCode } from '@gatehouse/core/http';
 import type { Context, Middleware } from 'koa';
 import { InvalidTokenError, type AccessTokenVerifier, type Acting } from './access-token.js';
 
@@ -20,6 +21,8 @@ export interface Caller {
   actorId?: string;
   /** The impersonation such a token was issued in (its `act.impersonation_id`), when it names one. */
   impersonationId?: string;
+  /** The thumbprint of the key the token is bound to (DPoP); absent for a token bound to none, a personal access token among them. */
+  jkt?: string;
 }
 
 /**
@@ -41,8 +44,6 @@ export function accessTokenBearer(verifier: AccessTokenVerifier): BearerVerifier
   };
 }
 
-const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
-
 /** Whether a token's account may still use it (see AccountStates). */
 export interface AccountStateCheck {
   isActive(userId: string): Promise<boolean>;
@@ -51,43 +52,52 @@ export interface AccountStateCheck {
 }
 
 /**
- * Authenticates every request with `Authorization: Bearer …`: the verifiers are tried in order and
- * the first that knows the token decides. The caller goes to `ctx.state.caller`; a missing,
- * unknown, invalid or expired token is a 401 with a `WWW-Authenticate` challenge (RFC 6750), and
- * so is a valid token whose account has been locked, made a draft or deleted since it was issued,
- * or that was issued while a God user was signed in as its user in an impersonation that is no
- * longer current.
+ * Authenticates every request with `Authorization: Bearer …` or `Authorization: DPoP …`: the
+ * verifiers are tried in order and the first that knows the token decides, then the token must
+ * come as its binding requires (a DPoP-bound token under the DPoP scheme with a valid proof for
+ * this request, any other under the Bearer scheme). The caller goes to `ctx.state.caller`; a
+ * missing, unknown, invalid or expired token, or one presented otherwise than its binding
+ * requires, is a 401 with a `WWW-Authenticate` challenge in the scheme of the request (RFC 6750,
+ * RFC 9449), and so is a valid token whose account has been locked, made a draft or deleted since
+ * it was issued, or that was issued while a God user was signed in as its user in an impersonation
+ * that is no longer current.
  */
-export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: AccountStateCheck): Middleware {
+export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: AccountStateCheck, proofs: DPoPVerifier): Middleware {
   return async function adminAuth(ctx, next) {
-    const token = BEARER.exec(ctx.get('authorization'))?.[1];
+    const presented = presentedToken(ctx.get('authorization'));
     // RFC 6750 §3.1: a request without credentials gets a bare challenge, no error code.
-    if (!token) refuse(ctx, 'Bearer');
+    if (!presented) refuse(ctx, undefined);
     let caller: Caller | null = null;
     try {
       for (const verifier of verifiers) {
-        caller = await verifier.verify(token);
+        caller = await verifier.verify(presented.token);
         if (caller) break;
       }
+      if (caller) await proofs.check(proofs.requestOf(ctx.req), presented, caller.jkt);
     } catch (error) {
+      if (error instanceof DPoPError) {
+        ctx.state.log?.debug({ reason: error.reason, requestId: ctx.state.requestId }, 'DPoP proof refused');
+        // The token is bound, or came as if it were: the challenge is DPoP's (RFC 9449 §7.1).
+        refuse(ctx, { ...presented, scheme: 'DPoP' }, error.error);
+      }
       if (!(error instanceof InvalidTokenError)) throw error;
       ctx.state.log?.debug({ reason: error.reason, requestId: ctx.state.requestId }, 'bearer token refused');
       if (error.reason === 'insufficient_scope') {
-        ctx.set('WWW-Authenticate', 'Bearer error="insufficient_scope"');
+        ctx.set('WWW-Authenticate', tokenChallenge(presented.scheme, 'insufficient_scope'));
         throw new AppError('errors.forbidden', 403);
       }
-      refuse(ctx, 'Bearer error="invalid_token"');
+      refuse(ctx, presented, 'invalid_token');
     }
-    if (!caller) refuse(ctx, 'Bearer error="invalid_token"');
+    if (!caller) refuse(ctx, presented, 'invalid_token');
     if (!(await accounts.isActive(caller.userId))) {
       ctx.state.log?.debug({ reason: 'account', requestId: ctx.state.requestId }, 'bearer token refused');
-      refuse(ctx, 'Bearer error="invalid_token"');
+      refuse(ctx, presented, 'invalid_token');
     }
     // A token issued while signed in as the user ends with that impersonation, not at its own expiry.
     const { actorId, impersonationId } = caller;
     if (actorId && !(await accounts.isActing({ actorId, impersonationId }, caller.userId))) {
       ctx.state.log?.debug({ reason: 'impersonation', requestId: ctx.state.requestId }, 'bearer token refused');
-      refuse(ctx, 'Bearer error="invalid_token"');
+      refuse(ctx, presented, 'invalid_token');
     }
     ctx.state.caller = caller;
     // Every log row the request writes names the actor, whichever feature writes it.
@@ -95,9 +105,12 @@ export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: Acc
   };
 }
 
-// The error handler keeps headers already set, so the challenge survives the thrown error.
-function refuse(ctx: Context, challenge: string): never {
-  ctx.set('WWW-Authenticate', challenge);
+/**
+ * Answers 401 with the challenge of the scheme the request used. The error handler keeps headers
+ * already set, so the challenge survives the thrown error.
+ */
+function refuse(ctx: Context, presented: PresentedToken | undefined, error?: TokenErrorCode): never {
+  ctx.set('WWW-Authenticate', tokenChallenge(presented?.scheme, error));
   throw new AppError('errors.unauthorized', 401);
 }
 

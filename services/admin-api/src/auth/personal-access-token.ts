@@ -44,7 +44,8 @@ type PatRow = {
  * Personal access tokens: random values of which only the SHA-256 is stored. A token opens the
  * admin API when it was issued for the Identity application; the caller then has the owner's
  * current Identity roles (resolved per call, so a revoked role stops working at once, unlike a
- * JWT that keeps its roles until it expires).
+ * JWT that keeps its roles until it expires). One is bound to no key: presented under the DPoP
+ * scheme, it is refused like any unbound token.
  */
 export function personalAccessTokenBearer(context: AppContext): BearerVerifier {
   const sql = sqlClient(context.dataSource, { prepare: !context.pglite });

@@ -376,7 +376,7 @@ export interface ApplicationChange {
 }
 
 /** Fields (as the API names them) of the product's own applications that follow PUBLIC_URL and the product, never an API call. */
-const PRODUCT_OWN_FIXED = ['redirectUris', 'postLogoutRedirectUris', 'type', 'grantTypes', 'backchannelLogoutUri'];
+const PRODUCT_OWN_FIXED = ['redirectUris', 'postLogoutRedirectUris', 'type', 'grantTypes', 'deviceFlow', 'backchannelLogoutUri'];
 
 /**
  * Whether `authority` may change an application: administrators; the product's own applications

@@ -160,6 +160,20 @@ describe('bootstrap', () => {
     expect(await dataSource.getRepository(Tenant).findOneByOrFail({ title: 'Initech' })).to.include({ requiredTwoModeAuthentification: false, creationType: 'Manual', parentId: null });
   });
 
+  it('declares which applications allow sign-in on devices: off unless declared, and left out, what an administrator set stays', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    const grants = '    grantTypes: [authorization_code, refresh_token, client_credentials]\n';
+    const declared = DEPLOYMENT.replace(grants, `${grants}    deviceFlow: true\n`);
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(declared), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    const applications = dataSource.getRepository(Application);
+    expect(await applications.findOneByOrFail({ id: 'crm' })).to.include({ deviceFlow: true });
+    expect(await applications.findOneByOrFail({ id: '1' })).to.include({ deviceFlow: false });
+
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    expect(await applications.findOneByOrFail({ id: 'crm' }), 'left out of the file: unchanged').to.include({ deviceFlow: true });
+  });
+
   it('declares which roles consultants may request and service managers may give, and users’ categories', async () => {
     const { dataSource, secrets } = await createTestContext();
     const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };

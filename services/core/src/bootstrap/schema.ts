@@ -60,6 +60,10 @@ const applicationSchema = z.strictObject({
   postLogoutRedirectUris: z.array(uri).optional(),
   backchannelLogoutUri: uri.optional(),
   grantTypes: z.array(z.enum(GRANT_TYPES)).min(1).optional(),
+  /** It may also sign users in on devices without a browser (RFC 8628 device code), public or confidential. */
+  deviceFlow: z.boolean().optional(),
+  /** Its tokens must be bound to a key it holds (DPoP, RFC 9449): token requests without a proof are refused. */
+  requireDpop: z.boolean().optional(),
   idTokenAlgorithm: z.enum(ID_TOKEN_ALGORITHMS).optional(),
   privateUrl: uri.optional(),
   publicUrl: uri.optional(),
@@ -106,7 +110,7 @@ export const CREATE_DEFAULTS: {
   tenant: Defaults<z.infer<typeof tenantSchema>, 'creation' | 'requiredTwoModeAuthentification'>;
   application: Defaults<
     ApplicationDeclaration,
-    'type' | 'firstParty' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'idTokenAlgorithm' | 'status' | 'prerelease' | 'hideInUserList'
+    'type' | 'firstParty' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'deviceFlow' | 'requireDpop' | 'idTokenAlgorithm' | 'status' | 'prerelease' | 'hideInUserList'
   >;
   role: Defaults<z.infer<typeof roleSchema>, 'byHierarchy' | 'operationRequestVisibility' | 'serviceManagerVisibility'>;
   user: Defaults<z.infer<typeof userSchema>, 'language'>;
@@ -120,6 +124,8 @@ export const CREATE_DEFAULTS: {
     redirectUris: [],
     postLogoutRedirectUris: [],
     grantTypes: ['authorization_code', 'refresh_token'],
+    deviceFlow: false,
+    requireDpop: false,
     idTokenAlgorithm: 'RS256',
     status: 'Running',
     prerelease: false,

@@ -40,6 +40,12 @@ export class Application {
   postLogoutRedirectUris: string[];
   @TextArray('grant_types', { default: () => "'{authorization_code,refresh_token}'" })
   grantTypes: string[];
+  /** It may also sign users in on devices without a browser of their own (RFC 8628 device code). */
+  @Bool('device_flow')
+  deviceFlow: boolean;
+  /** Its tokens must be bound to its key (DPoP, RFC 9449): a token request without a proof is refused. */
+  @Bool('require_dpop')
+  requireDpop: boolean;
   /** Where the provider posts logout tokens when a user signs out (OIDC back-channel logout). */
   @Varchar('backchannel_logout_uri', 2000, { nullable: true })
   backchannelLogoutUri: string | null;

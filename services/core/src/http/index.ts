@@ -3,6 +3,7 @@
 export * from './base-app.js';
 export * from './base-path.js';
 export * from './content-security.js';
+export * from './dpop.js';
 export * from './health.js';
 export * from './koa-compress.js';
 export * from './koa-error-handler.js';

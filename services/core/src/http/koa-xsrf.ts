@@ -10,7 +10,8 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /**
  * Double-submit protection for cookie-authenticated endpoints: a random token in a cookie the page
  * can read (and another site cannot), echoed in a header on every state-changing request.
- * Requests carrying a bearer token are not exposed to cross-site forgery and skip the check.
+ * Requests carrying an access token (Bearer or DPoP) are not exposed to cross-site forgery and skip
+ * the check.
  */
 export function koaXsrf() {
   return async function xsrf(ctx: Context, next: Next) {
@@ -20,7 +21,7 @@ export function koaXsrf() {
       ctx.cookies.set(XSRF_COOKIE, token, { httpOnly: false, sameSite: 'strict', secure: ctx.secure, path: '/', overwrite: true });
       ctx.state.xsrfIssued = true;
     }
-    if (UNSAFE.has(ctx.method) && !/^Bearer /i.test(ctx.get('authorization'))) {
+    if (UNSAFE.has(ctx.method) && !/^(Bearer|DPoP) /i.test(ctx.get('authorization'))) {
       const header = ctx.get(XSRF_HEADER);
       const valid =
         !ctx.state.xsrfIssued && header.length === token.length && timingSafeEqual(Buffer.from(header), Buffer.from(token));

@@ -5,6 +5,7 @@ export type { Logger };
 /** Paths whose values never reach a log line. */
 const REDACT = [
   'req.headers.authorization',
+  'req.headers.dpop',
   'req.headers.cookie',
   'req.headers["x-xsrf-token"]',
   'res.headers["set-cookie"]',

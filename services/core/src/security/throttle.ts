@@ -23,6 +23,9 @@ export function addressKey(ip: string | null | undefined): string {
   return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
+/** RFC 8628's polling interval: a device asks for its tokens at most this often. */
+export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+
 const tooMany = (res: RateLimiterRes, code: ErrorCode = 'errors.too_many_requests') =>
   new AppError(code, 429, { retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) });
 
@@ -34,7 +37,8 @@ const tooMany = (res: RateLimiterRes, code: ErrorCode = 'errors.too_many_request
  * - wrong passwords and codes per address on one account, cleared by a success from there: with
  *   the default of 10, one address causes at most two five-minute lockouts of an account a day,
  *   so it cannot drive the account to the permanent lock (the third) within a day on its own;
- * - reset mails per account.
+ * - reset mails per account;
+ * - device authorizations (RFC 8628) per client and address, and each device's polls.
  * A limit store that does not answer never blocks a sign-in: the account lockout, kept in the
  * database, still applies.
  */
@@ -44,6 +48,8 @@ export class SignInThrottle {
   private readonly accountFailures: RateLimiterAbstract;
   private readonly mailsPerMinute: RateLimiterAbstract;
   private readonly mailsPerHour: RateLimiterAbstract;
+  private readonly deviceAuthorizations: RateLimiterAbstract;
+  private readonly devicePolls: RateLimiterAbstract;
   /** The in-memory stand-in of each Redis limiter, used while Redis is not connected. */
   private readonly standIns = new Map<RateLimiterAbstract, RateLimiterAbstract>();
 
@@ -67,12 +73,25 @@ export class SignInThrottle {
     this.accountFailures = limiter('account-failures', limits.failuresPerAccountAndAddressPerDay, 24 * 60 * 60);
     this.mailsPerMinute = limiter('reset-mail-minute', 1, 60);
     this.mailsPerHour = limiter('reset-mail-hour', limits.mailsPerAccountPerHour, 60 * 60);
+    this.deviceAuthorizations = limiter('device-authorizations', limits.signInRequestsPerMinute, 60);
+    this.devicePolls = limiter('device-polls', 1, DEVICE_POLL_INTERVAL_SECONDS);
   }
 
   /** One request from this address to a throttled call: 429 with Retry-After past the limit. */
   async request(ip: string | null | undefined): Promise<void> {
     const refusal = await this.take(this.requests, addressKey(ip));
     if (refusal) throw tooMany(refusal);
+  }
+
+  /** A device authorization request of a client from this address: 429 with Retry-After past the limit. */
+  async deviceAuthorization(ip: string | null | undefined, clientId: string): Promise<void> {
+    const refusal = await this.take(this.deviceAuthorizations, `${clientId}|${addressKey(ip)}`);
+    if (refusal) throw tooMany(refusal);
+  }
+
+  /** A device asking for its tokens (`device`: a digest of its code): false when it asked less than the interval ago. */
+  async devicePollOnTime(device: string): Promise<boolean> {
+    return !(await this.take(this.devicePolls, device));
   }
 
   /** Before a password or code is checked: refused (429) when this address has used up its failures. */

@@ -3,3 +3,4 @@ export * from './database.js';
 export * from './factories.js';
 export * from './abuse.js';
 export * from './images.js';
+export * from './dpop.js';

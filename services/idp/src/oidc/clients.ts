@@ -1,6 +1,9 @@
 import { Application, IDENTITY_APPLICATION_ID, type AppContext } from '@gatehouse/core';
 import type { ClientMetadata } from 'oidc-provider';
 
+/** RFC 8628's grant: a device without a browser of its own polls for the tokens a user approved elsewhere. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 /** What the rest of the provider needs to know about the application behind a client. */
 export interface ClientApplication {
   id: string;
@@ -72,7 +75,7 @@ export class ClientRegistry {
     const isPublic = app.clientType === 'public';
     // A stopped application may use no grant: no sign-in starts (GET or POST), no code is redeemed,
     // no token refreshed, no client credentials issued. Signing out still works.
-    const grantTypes = app.status === 'Stopped' ? [] : app.grantTypes;
+    const grantTypes = app.status === 'Stopped' ? [] : app.deviceFlow ? [...app.grantTypes, DEVICE_CODE_GRANT] : app.grantTypes;
     const usesCode = grantTypes.includes('authorization_code');
     const own = this.productOwn(app);
     const metadata: ClientMetadata = {
@@ -85,6 +88,8 @@ export class ClientRegistry {
       post_logout_redirect_uris: own(app.postLogoutRedirectUris),
       token_endpoint_auth_method: isPublic ? 'none' : 'client_secret_basic',
       id_token_signed_response_alg: app.idTokenSignedResponseAlg,
+      // Tokens bound to the application's key (RFC 9449 §5.2): a token request without a proof is refused.
+      dpop_bound_access_tokens: app.requireDpop,
       ...(isPublic || !app.clientSecretEncrypted ? {} : { client_secret: this.context.secrets.decrypt(app.clientSecretEncrypted) }),
       ...(app.backchannelLogoutUri
         ? { backchannel_logout_uri: app.backchannelLogoutUri, backchannel_logout_session_required: true }

@@ -1,9 +1,9 @@
 import { PAGE_STYLE } from '@gatehouse/core/http';
 
 /**
- * Minimal server-rendered pages of the provider (errors, sign-out), in French and English. They
- * carry no inline code but the page style (allowed by its hash) and, on the sign-out page, one
- * script allowed by the answer's nonce.
+ * Minimal server-rendered pages of the provider: errors and sign-out (in French and English), and a
+ * device's sign-in (in the user's language). They carry no inline code but the page style (allowed
+ * by its hash) and, on the sign-out page, one script allowed by the answer's nonce.
  */
 
 const escape = (value: unknown) =>
@@ -46,4 +46,59 @@ export function logoutPage(form: string, autoSubmitNonce?: string): string {
 /** The end of a sign-out no application asked to come back from: the spec's "Login has successfully ended", in the visitor's language. */
 export function loggedOutPage(texts: { language: string; title: string; message: string; home: string }): string {
   return page(texts.title, `<h1>${escape(texts.message)}</h1><a href="/">${escape(texts.home)}</a>`, texts.language);
+}
+
+/** What every page of a device's sign-in says, in one language. */
+interface DevicePage {
+  language: string;
+  title: string;
+}
+
+/**
+ * The page where the user types the code their device shows (RFC 8628's verification URI):
+ * `message` says what went wrong with the last one, `form` is absent when no code may be tried now.
+ */
+export function deviceCodePage(texts: DevicePage & { heading: string; message?: string; form?: { action: string; xsrf: string; label: string; submit: string } }): string {
+  const { form } = texts;
+  const alert = texts.message ? `<p role="alert">${escape(texts.message)}</p>` : '';
+  const fields = form
+    ? `<form method="post" action="${escape(form.action)}"><input type="hidden" name="xsrf" value="${escape(form.xsrf)}">
+<p><label for="user_code">${escape(form.label)}</label><br><input id="user_code" name="user_code" placeholder="XXXX-XXXX" maxlength="20" autocomplete="off" autocapitalize="characters" spellcheck="false" required autofocus></p>
+<button type="submit">${escape(form.submit)}</button></form>`
+    : '';
+  return page(texts.title, `<h1>${escape(texts.heading)}</h1>${alert}${fields}`, texts.language);
+}
+
+/**
+ * The signed-in user's confirmation: which application, as whom, the code to compare with the
+ * device's, and what the application will get. Without `form` (nothing may be confirmed from this
+ * session) it only says why.
+ */
+export function deviceConfirmPage(
+  texts: DevicePage & {
+    intro: string;
+    codeCheck: string;
+    userCode: string;
+    accessHeading: string;
+    access: string[];
+    warning: string;
+    form?: { action: string; xsrf: string; confirm: string; cancel: string };
+  },
+): string {
+  const { form } = texts;
+  const buttons = form
+    ? `<form method="post" action="${escape(form.action)}"><input type="hidden" name="xsrf" value="${escape(form.xsrf)}"><input type="hidden" name="user_code" value="${escape(texts.userCode)}">
+<button type="submit" name="confirm" value="yes" autofocus>${escape(form.confirm)}</button> <button type="submit" name="abort" value="yes">${escape(form.cancel)}</button></form>`
+    : '';
+  return page(
+    texts.title,
+    `<h1>${escape(texts.title)}</h1><p>${escape(texts.intro)}</p><p>${escape(texts.codeCheck)}<br><strong>${escape(texts.userCode)}</strong></p>
+<p>${escape(texts.accessHeading)}</p><ul>${texts.access.map((item) => `<li>${escape(item)}</li>`).join('')}</ul><p role="note"><small>${escape(texts.warning)}</small></p>${buttons}`,
+    texts.language,
+  );
+}
+
+/** The end of a device's sign-in: the device has its tokens (or will at its next poll). */
+export function deviceDonePage(texts: DevicePage & { message: string }): string {
+  return page(texts.title, `<h1>${escape(texts.title)}</h1><p>${escape(texts.message)}</p>`, texts.language);
 }

@@ -17,6 +17,9 @@ const FIND_BY = {
   user_code: `${SELECT} WHERE model = $1 AND user_code = $2 AND ${LIVE} LIMIT 1`,
 };
 const DESTROY = 'DELETE FROM oidc_model_instances WHERE model = $1 AND id = $2';
+// A device code is confirmed once: the write that marks it in flight wins only over a code nobody has confirmed or refused.
+const CLAIM = `UPDATE oidc_model_instances SET payload = $3 WHERE model = $1 AND id = $2 AND ${LIVE}
+                  AND NOT (payload ? 'inFlight' OR payload ? 'accountId' OR payload ? 'error') RETURNING id`;
 const REVOKE = 'DELETE FROM oidc_model_instances WHERE model = $1 AND grant_id = $2';
 
 /**
@@ -69,6 +72,12 @@ export class PostgresAdapter implements Adapter {
 
   findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
     return this.findOne('user_code', userCode);
+  }
+
+  /** Stores `payload` only over a row nobody has confirmed or refused yet (RFC 8628 user codes); whether it did. */
+  async claim(id: string, payload: AdapterPayload): Promise<boolean> {
+    const { rowCount } = await this.store.sql.query(CLAIM, [this.model, id, payload], 'oidc_claim');
+    return rowCount === 1;
   }
 
   async consume(id: string): Promise<void> {

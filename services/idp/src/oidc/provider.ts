@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { IDENTITY_APPLICATION_ID, isDatabaseUnavailable, resolveLanguage, securitySettings, type AppContext, type BufferedWriter, type SessionLogEntry } from '@gatehouse/core';
 import type { TokenLifetimes } from '@gatehouse/contracts';
-import { cspNonce, pageContentSecurityPolicy } from '@gatehouse/core/http';
+import { DPOP_ALGORITHMS, cspNonce, pageContentSecurityPolicy } from '@gatehouse/core/http';
 import { isApplicationAccessBlocked } from '@gatehouse/core/access';
 import type { Context } from 'koa';
-import Provider, { errors, interactionPolicy, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Adapter, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { CLAIMS, accountFinder, type AccountDirectory } from './account.js';
 import type { ClientApplication, ClientRegistry } from './clients.js';
+import { DEVICE_CONFIRMATION, deviceAuthorizationLimit, deviceCodeStorage, deviceConfirmationPrompt, deviceConfirmationUrl, deviceFlow, isConfirmedDevice, koaDeviceFlow, type DeviceFlowDeps } from './device-flow.js';
 import { errorPage, loggedOutPage, logoutPage } from './pages.js';
 import type { OidcStore } from './oidc-store.js';
 import { PostgresAdapter } from './postgres-adapter.js';
@@ -88,8 +89,8 @@ function storage(options: ProviderOptions): Configuration['adapter'] {
       return (await options.registry.find(clientId))?.metadata;
     },
   };
-  const adapter = (model: string) =>
-    model === 'Client' ? clientAdapter : (options.adapterFactory?.(model) ?? new PostgresAdapter(model, options.store));
+  const stored = (model: string) => (options.adapterFactory?.(model) ?? new PostgresAdapter(model, options.store)) as Adapter;
+  const adapter = (model: string) => (model === 'Client' ? clientAdapter : model === 'DeviceCode' ? deviceCodeStorage(stored(model)) : stored(model));
   return adapter as unknown as Configuration['adapter'];
 }
 
@@ -103,7 +104,8 @@ function protocol(config: Config, options: ProviderOptions): Configuration {
     scopes: ['openid', 'offline_access', 'profile', 'email', 'roles', 'company'],
     responseTypes: ['code'],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' },
-    enabledJWA: { idTokenSigningAlgValues: ['RS256', 'ES256', 'EdDSA'] },
+    // Proofs of possession (DPoP) in the algorithms the product's resource servers verify too.
+    enabledJWA: { idTokenSigningAlgValues: ['RS256', 'ES256', 'EdDSA'], dPoPSigningAlgValues: [...DPOP_ALGORITHMS] },
     extraClientMetadata: { properties: [] },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     rotateRefreshToken: true,
@@ -130,6 +132,7 @@ function lifetimes(adminAudience: string, now: Lifetimes, impersonations: Sessio
     ClientCredentials: () => now().clientCredentialsSeconds,
     IdToken: capped(cap, () => now().idTokenSeconds),
     Interaction: TTL.Interaction,
+    DeviceCode: TTL.DeviceCode,
     Session: capped(cap, () => now().sessionSeconds),
     // A grant lasts as long as the session that holds it.
     Grant: capped(cap, () => now().sessionSeconds),
@@ -140,13 +143,15 @@ function lifetimes(adminAudience: string, now: Lifetimes, impersonations: Sessio
 /** The provider session's cookie: its name and options (Identify As sets it too, outside the provider). */
 export const SESSION_COOKIE = { name: 'gh_session', options: { httpOnly: true, sameSite: 'lax', signed: true } } as const;
 
+/** The provider's short-lived cookies (a sign-in in progress): the interaction cookie must reach the sign-in API, not only the page the browser is sent to. */
+const INTERACTION_COOKIE = { httpOnly: true, sameSite: 'lax', signed: true, path: '/' } as const;
+
 function cookies(context: AppContext): Configuration['cookies'] {
   return {
     keys: cookieKeys(context),
     names: { session: SESSION_COOKIE.name, interaction: 'gh_interaction', resume: 'gh_resume' },
     long: { ...SESSION_COOKIE.options },
-    // The interaction cookie must reach the sign-in API, not only the page the browser is sent to.
-    short: { httpOnly: true, sameSite: 'lax', signed: true, path: '/' },
+    short: { ...INTERACTION_COOKIE },
   };
 }
 
@@ -225,6 +230,17 @@ function features(config: Config, now: Lifetimes, i18n: AppContext['i18n']): Fea
   };
 }
 
+/**
+ * Sender-constrained tokens (DPoP, RFC 9449): a token request with a proof gets tokens bound to its
+ * key, and an application that requires it (`dpop_bound_access_tokens`) gets none without one. The
+ * token endpoint hands out nonces (`DPoP-Nonce`, RFC 9449 §8) from a secret derived from the
+ * encryption key, so every node accepts another's; a client whose clock is off is told to use one
+ * rather than refused. They are not required of clients that send a fresh proof.
+ */
+function proofOfPossession(context: AppContext): Features['dPoP'] {
+  return { enabled: true, nonceSecret: context.secrets.deriveKey('oidc-dpop-nonce') };
+}
+
 /** First-party applications (this product's SPAs and declared company apps) skip consent. */
 function firstPartyGrants(context: AppContext, registry: ClientRegistry): NonNullable<Configuration['loadExistingGrant']> {
   const { config } = context;
@@ -241,7 +257,8 @@ function firstPartyGrants(context: AppContext, registry: ClientRegistry): NonNul
     }
     const grantId = oidc.result?.consent?.grantId || oidc.session!.grantIdFor(oidc.client!.clientId);
     const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
-    if (!app?.isFirstParty) return existing;
+    // A device the user confirmed gets what its confirmation page listed, as a consent would give it.
+    if (!app?.isFirstParty && !isConfirmedDevice(ctx)) return existing;
     const grant = existing ?? new oidc.provider.Grant({ clientId: oidc.client!.clientId, accountId: oidc.session!.accountId! });
     const requested = String(oidc.params?.scope ?? 'openid');
     grant.addOIDCScope(requested);
@@ -292,6 +309,8 @@ function interactionsPolicy(impersonations: SessionImpersonations, store: OidcSt
       return interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
+  // A device's request waits for the signed-in user's confirmation.
+  policy.add(deviceConfirmationPrompt(impersonations), 1);
   return policy;
 }
 
@@ -309,6 +328,12 @@ function errorRenderer(logger: AppContext['logger']): Configuration['renderError
   };
 }
 
+/** What the device flow needs from the provider around it. */
+function deviceFlowDeps(context: AppContext, options: ProviderOptions): DeviceFlowDeps {
+  const { registry, directory, impersonations } = options;
+  return { context, registry, directory, impersonations, interactionUrl, interactionCookie: INTERACTION_COOKIE };
+}
+
 /** The provider's whole configuration, assembled from its named parts. */
 function configure(context: AppContext, options: ProviderOptions): Configuration {
   const { config, logger } = context;
@@ -319,8 +344,12 @@ function configure(context: AppContext, options: ProviderOptions): Configuration
     ...protocol(config, options),
     ttl: lifetimes(adminAudience, now, options.impersonations),
     cookies: cookies(context),
-    interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid), policy: interactionsPolicy(options.impersonations, options.store) },
-    features: features(config, now, context.i18n),
+    interactions: {
+      url: (ctx, interaction) => (interaction.prompt.name === DEVICE_CONFIRMATION ? deviceConfirmationUrl(ctx, interaction) : interactionUrl(interaction.uid)),
+      policy: interactionsPolicy(options.impersonations, options.store),
+    },
+    extraParams: { client_id: deviceAuthorizationLimit(context) },
+    features: { ...features(config, now, context.i18n), dPoP: proofOfPossession(context), deviceFlow: deviceFlow(deviceFlowDeps(context, options)) },
     loadExistingGrant: firstPartyGrants(context, options.registry),
     extraTokenClaims: extraTokenClaims(adminAudience, options.directory, options.impersonations),
     renderError: errorRenderer(logger),
@@ -393,6 +422,7 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
   provider.proxy = config.server.trustProxy;
   provider.use(koaPagePolicy);
   provider.use(koaStoppedApplication(options.registry));
+  provider.use(koaDeviceFlow(deviceFlowDeps(context, options)));
   // The sessions a user sees (and ends) in "My security": noted at each authorization granted.
   const sessions = new SessionRecorder(context, options.impersonations);
   provider.use(sessions.middleware);

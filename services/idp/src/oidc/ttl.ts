@@ -17,6 +17,8 @@ export const TTL = {
   ClientCredentials: 10 * 60,
   /** A sign-in in progress (login, second factor, consent). */
   Interaction: 60 * 60,
+  /** A device's sign-in (RFC 8628): the user has this long to enter its code and confirm. */
+  DeviceCode: 10 * 60,
   /** The provider session and the grants it holds. */
   Session: 14 * 24 * 60 * 60,
   Grant: 14 * 24 * 60 * 60,

@@ -10,6 +10,7 @@ import Form, { type FormInstance, type FormItemProps } from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import TextArea from 'antd/es/input/TextArea';
 import Radio from 'antd/es/radio';
+import Switch from 'antd/es/switch';
 import type { ApplicationFormValues } from './form-values';
 import { IconUpload } from './IconUpload';
 import { UriListField } from './UriListField';
@@ -99,6 +100,12 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
       </Form.Item>
       <Form.Item name="hideInUserList" valuePropName="checked" className="applications-form__flag">
         <Checkbox>{t('form.hideInUserList')}</Checkbox>
+      </Form.Item>
+      <Form.Item name="deviceFlow" valuePropName="checked" label={t('form.deviceFlow')} extra={t(system ? 'form.deviceFlowSystem' : 'form.deviceFlowHelp')}>
+        <Switch disabled={disabled || system} />
+      </Form.Item>
+      <Form.Item name="requireDpop" valuePropName="checked" label={t('form.requireDpop')} extra={t('form.requireDpopHelp')}>
+        <Switch />
       </Form.Item>
       <Form.Item
         name="icon"

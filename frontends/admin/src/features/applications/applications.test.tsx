@@ -37,6 +37,8 @@ function detail(overrides: Partial<ApplicationDetail> & Pick<ApplicationDetail, 
     icon: null,
     hasIconImage: false,
     hasSecret: true,
+    requireDpop: false,
+    deviceFlow: false,
     owners: [],
     ...overrides,
   };
@@ -220,6 +222,8 @@ describe('ApplicationsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
           prerelease: false,
           hideInUserList: false,
           enabled: true,
+          requireDpop: false,
+          deviceFlow: false,
           icon: null,
         },
       ]);
@@ -355,9 +359,46 @@ describe('ApplicationDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
         prerelease: true,
         hideInUserList: false,
         enabled: true,
+        requireDpop: false,
+        deviceFlow: false,
         icon: null,
       },
     ]);
+  });
+
+  it('requires DPoP of an application from its form, the switch showing what is stored', async () => {
+    const { fetchMock } = await renderDetail(crmDetail, {
+      api: { 'PUT /api/v1/admin/applications/crm': () => jsonResponse({ ...crmDetail, requireDpop: true, sharedSecret: null }) },
+    });
+    await screen.findByRole('heading', { level: 1, name: 'CRM' });
+    const requireDpop = screen.getByRole('switch', { name: 'Require DPoP (sender-constrained tokens)' });
+    expect(requireDpop).not.toBeChecked();
+    fireEvent.click(requireDpop);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+    expect((await bodiesTo(fetchMock, 'PUT /api/v1/admin/applications/crm'))[0]).toMatchObject({ requireDpop: true });
+  });
+
+  it('allows sign-in on devices from its form', async () => {
+    const { fetchMock } = await renderDetail(crmDetail, {
+      api: { 'PUT /api/v1/admin/applications/crm': () => jsonResponse({ ...crmDetail, deviceFlow: true, sharedSecret: null }) },
+    });
+    await screen.findByRole('heading', { level: 1, name: 'CRM' });
+    const devices = screen.getByRole('switch', { name: 'Allow sign-in on devices (device code)' });
+    expect(devices).not.toBeChecked();
+    fireEvent.click(devices);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+    expect((await bodiesTo(fetchMock, 'PUT /api/v1/admin/applications/crm'))[0]).toMatchObject({ deviceFlow: true });
+  });
+
+  it('shows the device switch of one of the product’s own applications locked', async () => {
+    await renderDetail(detail({ id: '1', name: 'identity', displayName: 'Identity Management', userIsOwner: true, system: true }));
+    await screen.findByRole('heading', { level: 1, name: 'Identity Management' });
+    expect(screen.getByRole('switch', { name: 'Allow sign-in on devices (device code)' })).toBeDisabled();
+    expect(screen.getByText('One of the product’s own applications: this is set by the product.')).toBeInTheDocument();
   });
 
   it('disables an application from its form, and keeps the product’s own enabled', async () => {

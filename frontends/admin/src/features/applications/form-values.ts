@@ -17,6 +17,10 @@ export interface ApplicationFormValues {
   hideInUserList?: boolean;
   /** Off: the application signs nobody in. */
   enabled?: boolean;
+  /** Users may sign in to it on devices without a browser (device code). */
+  deviceFlow?: boolean;
+  /** Its tokens must be sender-constrained (DPoP): token requests without a proof are refused. */
+  requireDpop?: boolean;
   icon?: string;
   /** A new image (data URL), null to remove the uploaded one, undefined to keep it. */
   iconImage?: string | null;
@@ -34,6 +38,8 @@ export const APPLICATION_FIELDS = [
   'redirectUris',
   'postLogoutRedirectUris',
   'enabled',
+  'deviceFlow',
+  'requireDpop',
   'icon',
   'iconImage',
 ] as const;
@@ -46,6 +52,8 @@ export const NEW_APPLICATION_VALUES: ApplicationFormValues = {
   prerelease: false,
   hideInUserList: false,
   enabled: true,
+  deviceFlow: false,
+  requireDpop: false,
 };
 
 /** An application as its General properties form shows it. */
@@ -61,6 +69,8 @@ export function formValuesOf(application: ApplicationDetail): ApplicationFormVal
     prerelease: application.prerelease,
     hideInUserList: application.hideInUserList,
     enabled: application.enabled,
+    deviceFlow: application.deviceFlow,
+    requireDpop: application.requireDpop,
     icon: application.icon ?? '',
     iconImage: undefined,
   };
@@ -82,6 +92,8 @@ export function changesOf(values: ApplicationFormValues): ApplicationChanges {
     prerelease: values.prerelease ?? false,
     hideInUserList: values.hideInUserList ?? false,
     enabled: values.enabled ?? true,
+    deviceFlow: values.deviceFlow ?? false,
+    requireDpop: values.requireDpop ?? false,
     icon: text(values.icon) || null,
     ...(values.iconImage === undefined ? {} : { iconImage: values.iconImage }),
   };

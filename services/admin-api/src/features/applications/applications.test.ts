@@ -379,6 +379,28 @@ describe('applications admin API', function () {
       expect((await storedRow(w, 'portal'))!.enabled).to.equal(true);
     });
 
+    it('reads and changes the device sign-in switch: off unless asked, logged, absent keeps it; fixed for the product’s own', async () => {
+      const name = unique('devices');
+      const created = await create(newApp(name));
+      expect(created.body.deviceFlow).to.equal(false);
+      const { name: _name, ...fields } = newApp(name);
+      const allowed = await call(w, 'put', `/applications/${name}`, { body: { ...fields, deviceFlow: true } });
+      expect(allowed.status, JSON.stringify(allowed.body)).to.equal(200);
+      expect(allowed.body.deviceFlow).to.equal(true);
+      expect((await storedRow(w, name))!.device_flow).to.equal(true);
+      expect((await logsWhere(w, 'applicationId', name)).at(-1)!.metadata.changes).to.deep.equal({ deviceFlow: { from: false, to: true } });
+      expect((await call(w, 'put', `/applications/${name}`, { body: fields })).body.deviceFlow, 'absent: unchanged').to.equal(true);
+      const createdAllowing = await create(newApp(unique('tv'), { type: 'public', deviceFlow: true }));
+      expect(createdAllowing.body.deviceFlow).to.equal(true);
+
+      await productApplication(w, 'portal');
+      const portal = await call(w, 'get', '/applications/portal');
+      const portalFields = { displayName: portal.body.displayName, type: 'public', privateUrl: 'https://product.example.com/', redirectUris: portal.body.redirectUris, postLogoutRedirectUris: portal.body.postLogoutRedirectUris };
+      const onDevices = await call(w, 'put', '/applications/portal', { as: 'god', body: { ...portalFields, deviceFlow: true } });
+      expect(onDevices.status).to.equal(400);
+      expect((await storedRow(w, 'portal'))!.device_flow).to.equal(false);
+    });
+
     it('gives an application made confidential a secret (answered once), and takes it from one made public', async () => {
       const created = await create(newApp(unique('switch'), { type: 'public' }));
       const { name: _name, ...fields } = newApp();

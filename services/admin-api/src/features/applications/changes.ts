@@ -19,6 +19,8 @@ function storedFields(row: ApplicationDetailRow): Record<string, unknown> {
     prerelease: row.prerelease,
     hideInUserList: row.hide_in_user_list,
     enabled: row.enabled,
+    deviceFlow: row.device_flow,
+    requireDpop: row.require_dpop,
     icon: row.icon,
   };
 }
@@ -42,6 +44,8 @@ export function changesOf(row: ApplicationDetailRow, fields: ApplicationFieldsRe
   };
   // Not sent: unchanged.
   if (fields.enabled !== undefined) next.enabled = fields.enabled;
+  if (fields.deviceFlow !== undefined) next.deviceFlow = fields.deviceFlow;
+  if (fields.requireDpop !== undefined) next.requireDpop = fields.requireDpop;
   const before = storedFields(row);
   const changes: Record<string, Change | string> = {};
   for (const [field, value] of Object.entries(next)) {

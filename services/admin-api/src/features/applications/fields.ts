@@ -34,6 +34,8 @@ export async function checkedFields(body: FieldsBody, extra: FieldError[] = []):
     prerelease: body.prerelease,
     hideInUserList: body.hideInUserList,
     enabled: body.enabled,
+    deviceFlow: body.deviceFlow,
+    requireDpop: body.requireDpop,
     icon: body.icon,
     iconImage,
   };

@@ -73,6 +73,8 @@ export interface ApplicationDetailRow extends ApplicationRow {
   icon: string | null;
   has_icon_image: boolean;
   has_secret: boolean;
+  device_flow: boolean;
+  require_dpop: boolean;
 }
 
 export interface ApplicationOwnerRow {
@@ -96,6 +98,10 @@ export interface ApplicationFieldsRecord {
   hideInUserList: boolean;
   /** Undefined: unchanged (a new application is enabled). */
   enabled?: boolean;
+  /** Undefined: unchanged (a new application does not allow it). */
+  deviceFlow?: boolean;
+  /** Undefined: unchanged (a new application does not require it). */
+  requireDpop?: boolean;
   icon: string | null;
   /** Undefined: the uploaded icon stays as it is; null: removed. */
   iconImage?: { data: Buffer; contentType: string } | null;
@@ -132,7 +138,8 @@ export async function listApplications(
 export async function findApplication(db: Queryable, id: string, callerId: string, lock = false): Promise<ApplicationDetailRow | undefined> {
   const [row] = await db.query<ApplicationDetailRow[]>(
     `SELECT ${SUMMARY_COLUMNS}, a.redirect_uris, a.post_logout_redirect_uris, a.icon,
-            a.icon_data IS NOT NULL AS has_icon_image, a.client_secret_encrypted IS NOT NULL AS has_secret
+            a.icon_data IS NOT NULL AS has_icon_image, a.client_secret_encrypted IS NOT NULL AS has_secret, a.device_flow,
+            a.require_dpop
        FROM applications a
       WHERE a.id = $2${lock ? ' FOR UPDATE' : ''}`,
     [callerId, id],
@@ -168,8 +175,9 @@ export async function insertApplication(
 ): Promise<void> {
   await db.query(
     `INSERT INTO applications (id, name, client_secret_encrypted, display_name, description, client_type, private_url, public_url,
-                               redirect_uris, post_logout_redirect_uris, prerelease, hide_in_user_list, icon, icon_data, icon_content_type, enabled)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+                               redirect_uris, post_logout_redirect_uris, prerelease, hide_in_user_list, icon, icon_data, icon_content_type, enabled,
+                               device_flow, require_dpop)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
     [
       record.id,
       record.name,
@@ -178,6 +186,8 @@ export async function insertApplication(
       record.iconImage?.data ?? null,
       record.iconImage?.contentType ?? null,
       record.enabled ?? true,
+      record.deviceFlow ?? false,
+      record.requireDpop ?? false,
     ],
   );
 }
@@ -217,6 +227,8 @@ export async function updateApplication(
             icon_content_type = CASE WHEN $12 THEN icon_content_type ELSE $14 END,
             client_secret_encrypted = CASE WHEN $15 THEN client_secret_encrypted ELSE $16 END,
             enabled = COALESCE($17, enabled),
+            device_flow = COALESCE($18, device_flow),
+            require_dpop = COALESCE($19, require_dpop),
             modified_on = now()
       WHERE id = $1`,
     [
@@ -228,6 +240,8 @@ export async function updateApplication(
       keepsSecret,
       record.clientSecretEncrypted ?? null,
       record.enabled ?? null,
+      record.deviceFlow ?? null,
+      record.requireDpop ?? null,
     ],
   );
 }

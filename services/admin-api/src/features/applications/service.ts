@@ -127,6 +127,8 @@ export class ApplicationsService {
         displayName: body.displayName,
         type: body.type,
         redirectUris: body.redirectUris,
+        deviceFlow: body.deviceFlow,
+        requireDpop: body.requireDpop,
         owners,
       });
       return id;
@@ -277,6 +279,8 @@ export class ApplicationsService {
       icon: row.icon,
       hasIconImage: row.has_icon_image,
       hasSecret: row.has_secret,
+      deviceFlow: row.device_flow,
+      requireDpop: row.require_dpop,
       owners: owners.map(presentOwner),
     };
   }

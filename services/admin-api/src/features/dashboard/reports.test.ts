@@ -20,7 +20,7 @@ const ms = (date: Date, delta: number) => new Date(date.getTime() + delta);
 /** The dashboard's routes behind the admin API's authentication, on a clock that reads `now`. */
 function clockedServer(w: AdminWorld, now: Date) {
   const app = createBaseApp(w.context);
-  app.use(koaAdminAuth([accessTokenBearer(w.context.accessTokens)], w.context.accountStates));
+  app.use(koaAdminAuth([accessTokenBearer(w.context.accessTokens)], w.context.accountStates, w.context.dpop));
   const router = dashboardRoutes(w.context, new DashboardService(w.context, () => now));
   app.use(router.routes()).use(router.allowedMethods());
   return app.callback();

@@ -1,5 +1,5 @@
 import { AppError, IDENTITY_APPLICATION_ID, resolveEffectiveRoles, sha256, type AppContext } from '@gatehouse/core';
-import { InvalidTokenError, clientOf } from '../../auth/access-token.js';
+import { InvalidTokenError, boundKeyOf, clientOf } from '../../auth/access-token.js';
 import { LAST_USE_RESOLUTION_MS, PAT_PREFIX, PAT_SHAPE } from '../../auth/personal-access-token.js';
 import { findApplicationByName, findPersonalAccessToken, ownsApplication, touchPersonalAccessToken, type ApplicationRow } from './repository.js';
 import type { AdminContext } from '../../admin-context.js';
@@ -24,10 +24,14 @@ export interface ExternalCaller {
 /** Identity roles that administer every application. */
 const ADMINISTERING_ROLES = ['Administrator', 'God'];
 
-/** A valid token's caller, and the refusal it gets when its application may not use the API (403). */
+/**
+ * A valid token's caller, the refusal it gets when its application may not use the API (403), and
+ * the key the token is bound to (DPoP), for the proof the request must carry.
+ */
 export interface VerifiedCaller {
   caller: ExternalCaller;
   refusal?: AppError;
+  jkt?: string;
 }
 
 /**
@@ -50,7 +54,7 @@ export function externalCallerVerifier(context: AdminContext) {
   /**
    * A client-credentials token: issued for the external API audience, to the client for itself
    * (its `sub` is its own client id: no user's token, whatever its audience, passes), whose
-   * application still exists.
+   * application still exists; bound to a key when the application asked with a DPoP proof.
    */
   async function fromClientCredentials(token: string): Promise<VerifiedCaller> {
     const payload = await jwt.verifiedPayload(token, context.config.oidc.externalApiAudience);
@@ -66,7 +70,7 @@ export function externalCallerVerifier(context: AdminContext) {
       tokenId: typeof payload.jti === 'string' ? payload.jti : null,
       key: `client:${app.id}`,
     };
-    return { caller, refusal: refusalOf(app) };
+    return { caller, refusal: refusalOf(app), ...boundKeyOf(payload) };
   }
 
   /**

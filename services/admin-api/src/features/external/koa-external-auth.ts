@@ -1,10 +1,9 @@
 import { AppError, type AppContext } from '@gatehouse/core';
+import { DPoPError, presentedToken, tokenChallenge, type PresentedToken } from '@gatehouse/core/http';
 import type { Context, Middleware } from 'koa';
 import { InvalidTokenError } from '../../auth/access-token.js';
 import { externalCallerVerifier, type ExternalCaller } from './caller.js';
 import type { AdminContext } from '../../admin-context.js';
-
-const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
 /** What the authentication left for the routes: the caller, and the refusal its call gets once it is logged. */
 interface ExternalState {
@@ -14,33 +13,46 @@ interface ExternalState {
 }
 
 /**
- * Authenticates every call of the external API (RFC 6750): a missing, unknown, malformed, expired
- * or revoked token, or one issued for another audience or to a user rather than to the client
- * itself, is a 401 with a `WWW-Authenticate` challenge, before any route runs and without a log
- * row (there is no caller to name). A valid token refused for what it is (its application may not
- * use the API) reaches its route, which logs the call and answers the refusal.
+ * Authenticates every call of the external API (RFC 6750, RFC 9449): a missing, unknown,
+ * malformed, expired or revoked token, one issued for another audience or to a user rather than to
+ * the client itself, or one presented otherwise than its binding requires (a DPoP-bound token
+ * without a valid proof for this call, a token bound to nothing, a personal access token among
+ * them, under the DPoP scheme), is a 401 with a `WWW-Authenticate` challenge, before any route
+ * runs and without a log row (there is no caller to name). A valid token refused for what it is
+ * (its application may not use the API) reaches its route, which logs the call and answers the
+ * refusal.
  */
 export function koaExternalAuth(context: AdminContext): Middleware {
   const verifier = externalCallerVerifier(context);
   return async function externalAuth(ctx, next) {
-    const token = BEARER.exec(ctx.get('authorization'))?.[1];
-    if (!token) refuse(ctx, 'Bearer');
+    const presented = presentedToken(ctx.get('authorization'));
+    if (!presented) refuse(ctx, undefined);
     let verified: ExternalState;
     try {
-      verified = await verifier.verify(token);
+      const { jkt, ...caller } = await verifier.verify(presented.token);
+      await context.dpop.check(context.dpop.requestOf(ctx.req), presented, jkt);
+      verified = caller;
     } catch (error) {
+      if (error instanceof DPoPError) {
+        ctx.state.log?.debug({ reason: error.reason, requestId: ctx.state.requestId }, 'external API DPoP proof refused');
+        // The token is bound, or came as if it were: the challenge is DPoP's (RFC 9449 §7.1).
+        refuse(ctx, { ...presented, scheme: 'DPoP' }, error.error);
+      }
       if (!(error instanceof InvalidTokenError)) throw error;
       ctx.state.log?.debug({ reason: error.reason, requestId: ctx.state.requestId }, 'external API token refused');
-      refuse(ctx, 'Bearer error="invalid_token"');
+      refuse(ctx, presented, 'invalid_token');
     }
     ctx.state.external = verified;
     await next();
   };
 }
 
-// The error handler keeps headers already set, so the challenge survives the thrown error.
-function refuse(ctx: Context, challenge: string): never {
-  ctx.set('WWW-Authenticate', challenge);
+/**
+ * Answers 401 with the challenge of the scheme the request used. The error handler keeps headers
+ * already set, so the challenge survives the thrown error.
+ */
+function refuse(ctx: Context, presented: PresentedToken | undefined, error?: 'invalid_token' | 'invalid_dpop_proof'): never {
+  ctx.set('WWW-Authenticate', tokenChallenge(presented?.scheme, error));
   throw new AppError('errors.unauthorized', 401);
 }
 

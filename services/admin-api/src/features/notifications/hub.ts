@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AppContext, Logger } from '@gatehouse/core';
-import { basePathOf } from '@gatehouse/core/http';
+import { DPoPError, basePathOf } from '@gatehouse/core/http';
 import { NOTIFICATION_HUB_EVENTS, NOTIFICATIONS_HUB_PATH } from '@gatehouse/contracts';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
@@ -97,17 +97,23 @@ function expireWithToken(socket: HubSocket, token: string): void {
 /**
  * The handshake check: the console's access token from `auth.token`, verified as the admin API
  * verifies it, of an account still active, and when it was issued while a God user was signed in
- * as the account, in an impersonation still current. The socket remembers whose it is, and that
+ * as the account, in an impersonation still current. A browser cannot set headers on a websocket:
+ * a DPoP-bound token comes with its proof in `auth.dpop`, made for `GET` at the address of the
+ * handshake request (the hub's path with its trailing slash, as socket.io requests it, without the
+ * query); a token bound to nothing comes without one. The socket remembers whose it is, and that
  * impersonation.
  */
 function authenticator(context: AdminContext) {
   const bearer = accessTokenBearer(context.accessTokens);
   const accounts = context.accountStates;
   return async (socket: HubSocket): Promise<void> => {
-    const token: unknown = (socket.handshake.auth as Record<string, unknown> | undefined)?.token;
+    const { token, dpop } = (socket.handshake.auth ?? {}) as Record<string, unknown>;
     try {
       const caller = typeof token === 'string' && token ? await bearer.verify(token) : null;
       if (!caller) throw new InvalidTokenError('malformed');
+      if (dpop !== undefined && typeof dpop !== 'string') throw new InvalidTokenError('malformed');
+      const proofs = context.dpop.requestOf(socket.request, dpop ? [dpop] : []);
+      await context.dpop.check(proofs, { scheme: dpop ? 'DPoP' : 'Bearer', token: token as string }, caller.jkt);
       if (!(await accounts.isActive(caller.userId))) throw new InvalidTokenError('claims');
       const { actorId, impersonationId } = caller;
       if (actorId && !(await accounts.isActing({ actorId, impersonationId }, caller.userId))) throw new InvalidTokenError('claims');
@@ -115,7 +121,7 @@ function authenticator(context: AdminContext) {
       socket.data.impersonationId = impersonationId;
       expireWithToken(socket, token as string);
     } catch (error) {
-      if (error instanceof InvalidTokenError) {
+      if (error instanceof InvalidTokenError || error instanceof DPoPError) {
         context.logger.debug({ reason: error.reason }, 'notification hub: connection refused');
         throw refusal('errors.unauthorized');
       }
@@ -164,10 +170,11 @@ function dropEndedImpersonations(context: AppContext, io: HubServer): { hasEnded
  * The live notification hub (spec 7): socket.io at `/hubs/notifications` on the product's http
  * server. A console connects with its access token in the handshake's `auth.token` (never in the
  * URL), verified as the admin API verifies it (issuer, audience, the admin console as client,
- * the `admin` scope, an active account); anything else is refused (`connect_error`). An accepted
- * socket joins its user's room and is told BeginConnection; it is dropped when its token expires
- * (the console reconnects with the renewed one), when its account is locked or deleted, or when the
- * impersonation its token was issued in ends.
+ * the `admin` scope, an active account, the DPoP proof of a bound token in `auth.dpop`); anything
+ * else is refused (`connect_error`). An accepted socket joins its user's room and is told
+ * BeginConnection; it is dropped when its token expires (the console reconnects with the renewed
+ * one), when its account is locked or deleted, or when the impersonation its token was issued in
+ * ends.
  *
  * With Redis configured the rooms span the nodes through the Redis adapter, so a notification
  * stored on one node reaches the user's consoles on any other; without it, this node's only.
