@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PRODUCT_APPLICATIONS } from '../support/bootstrap.js';
+import { callsAs } from '../support/dpop.js';
 import { ADMIN_PASSWORD, launchChromium, loaded, settle, startProduct, type RunningProduct } from '../support/product.js';
 
 const ADMIN = 'admin@gatehouse.local';
@@ -169,12 +170,11 @@ describe('security: the SPAs run under a CSP without unsafe-inline', function ()
     await loaded(page);
 
     // A group to open: the console's own call, with its token.
-    const stored = (await page.evaluate('Object.keys(localStorage).filter((key) => key.startsWith("oidc.user:")).map((key) => localStorage.getItem(key))')) as string[];
-    const token = (JSON.parse(stored[0]!) as { access_token: string }).access_token;
+    const asConsole = callsAs(page, 'admin-console');
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${product.base}${path}`, {
+      const res = await asConsole(`${product.base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       expect(res.status, `${method} ${path}`).to.be.below(300);

@@ -10,10 +10,12 @@ import path from 'node:path';
 import { totpCode } from '@gatehouse/core';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { proofFromPage } from '../support/dpop.js';
 import { launchChromium, SCREENSHOTS, settle, startProduct, type RunningProduct } from '../support/product.js';
 
 const PASSWORD = 'Correct-Horse-42!';
 
+// Two applications each: the portal sends someone with only one straight to it.
 const user = (userName: string, firstName: string) => `
   - userName: ${userName}
     firstName: ${firstName}
@@ -22,7 +24,8 @@ const user = (userName: string, firstName: string) => `
     language: en
     password: '${PASSWORD}'
     memberships:
-      - { tenant: Main office, application: crm, roles: [Sales] }`;
+      - { tenant: Main office, application: crm, roles: [Sales] }
+      - { tenant: Main office, application: wiki, roles: [Reader] }`;
 
 const BOOTSTRAP = `
 areas: [{ name: Default, default: true }]
@@ -32,6 +35,7 @@ applications:
   - { id: portal, name: portal, displayName: Portal, type: public, firstParty: true, hideInUserList: true, redirectUris: ['\${publicUrl}/auth/callback'], postLogoutRedirectUris: ['\${publicUrl}/'] }
   - { id: admin-console, name: admin-console, displayName: Administration console, type: public, firstParty: true, hideInUserList: true, redirectUris: ['\${publicUrl}/admin/auth/callback'], postLogoutRedirectUris: ['\${publicUrl}/admin/'] }
   - { id: crm, name: crm, displayName: CRM, description: Customers and sales, type: public, privateUrl: 'https://crm.example.com', roles: [{ name: Sales }] }
+  - { id: wiki, name: wiki, displayName: Wiki, description: Company knowledge, type: public, privateUrl: 'https://wiki.example.com', roles: [{ name: Reader }] }
 users:${user('nora@example.com', 'Nora')}${user('omar@example.com', 'Omar')}${user('lea@example.com', 'Lea')}
 `;
 
@@ -280,18 +284,24 @@ describe('passkeys and "My security" in a real browser', function () {
     await others.first().waitFor();
     expect(await others.count(), 'one other session').to.equal(1);
     await shot(here!, 'sessions');
+    // Its tokens are bound to the other browser's key: proofs it signs now, before the other
+    // browser could notice the end of its session and forget its key, go with the calls below.
+    const refreshProof = await proofFromPage(there!, 'portal', 'POST', `${base}/oidc/token`);
+    const profileProof = await proofFromPage(there!, 'portal', 'GET', `${base}/api/v1/profile`, theirs.access_token);
     await others.first().click();
     await here!.getByText('The session has been signed out.').waitFor();
     await sessions.getByRole('button', { name: /^Sign out .*, last seen/ }).waitFor({ state: 'detached' });
 
     const refreshed = await fetch(`${base}/oidc/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: refreshProof },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: theirs.refresh_token!, client_id: 'portal' }),
     });
     expect(refreshed.status).to.equal(400);
     expect(((await refreshed.json()) as { error: string }).error).to.equal('invalid_grant');
-    const profile = await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${theirs.access_token}` } });
+    const profile = await fetch(`${base}/api/v1/profile`, {
+      headers: { authorization: `DPoP ${theirs.access_token}`, dpop: profileProof },
+    });
     expect(profile.status, 'its access token too').to.equal(401);
 
     // The other browser, reloaded, is asked to sign in again; this one is still signed in.

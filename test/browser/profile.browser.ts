@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { callsAs } from '../support/dpop.js';
 import { ADMIN_PASSWORD, launchChromium, SCREENSHOTS, settle, startProduct, type RunningProduct } from '../support/product.js';
 
 const PASSWORD = 'Correct-Horse-42!';
@@ -128,8 +129,11 @@ function rowsOf(sheet: ExcelJS.Worksheet): string[][] {
   return rows;
 }
 
-/** Signs in to the console as the bootstrap administrator in a context of its own; answers its access token. */
-async function adminToken(browser: Browser, base: string): Promise<string> {
+/**
+ * Signs in to the console as the bootstrap administrator in a context of its own and answers one
+ * call of the admin API in its name (its token is bound to the page's key: the page signs the proof).
+ */
+async function asAdministrator(browser: Browser, base: string, path: string): Promise<Response> {
   const context = await browser.newContext({ locale: 'en-US' });
   try {
     const page = await context.newPage();
@@ -139,12 +143,7 @@ async function adminToken(browser: Browser, base: string): Promise<string> {
     await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { name: /Welcome/ }).waitFor({ timeout: 30_000 });
-    // oidc-client-ts keeps the signed-in user under "oidc.user:<authority>:<client>".
-    const stored = (await page.evaluate(
-      'Object.keys(localStorage).filter((key) => key.startsWith("oidc.user:")).map((key) => localStorage.getItem(key))',
-    )) as string[];
-    expect(stored, 'the console keeps one signed-in user').to.have.length(1);
-    return (JSON.parse(stored[0]!) as { access_token: string }).access_token;
+    return await callsAs(page, 'admin-console')(`${base}${path}`);
   } finally {
     await context.close();
   }
@@ -271,8 +270,7 @@ describe('the portal’s self-service area in a real browser', function () {
     expect(await page.getByLabel('Nom de la personne concernée', { exact: true }).inputValue()).to.equal('');
     expect(await page.getByText('identity.pdf').count()).to.equal(0);
 
-    const token = await adminToken(browser, base);
-    const res = await fetch(`${base}/api/v1/admin/rightsRequests?$search=${encodeURIComponent(stamp)}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await asAdministrator(browser, base, `/api/v1/admin/rightsRequests?$search=${encodeURIComponent(stamp)}`);
     expect(res.status).to.equal(200);
     const list = (await res.json()) as { items: Array<{ fullName: string; email: string; requestType: string; rights: string[]; userName: string; fileCount: number; requestDate: string }> };
     expect(list.items).to.have.length(1);

@@ -89,3 +89,4 @@ export { useSignInRedirect } from './auth/use-sign-in-redirect';
 export type { SignInRedirect } from './auth/use-sign-in-redirect';
 export { createUserManager, redirectUris } from './auth/user-manager';
 export type { OidcClientSettings, UserManagerPlacement } from './auth/user-manager';
+export type { ProofTarget, RequestAuthorization } from './auth/dpop';

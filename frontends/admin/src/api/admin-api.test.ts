@@ -25,7 +25,8 @@ describe('admin API endpoints', () => {
 
     expect(result.data?.roles).toEqual(['God']);
     const request = fetchMock.mock.calls[0]![0] as Request;
-    expect(request.headers.get('Authorization')).toBe('Bearer token-a');
+    expect(request.headers.get('Authorization')).toBe('DPoP token-a');
+    expect(request.headers.get('DPoP')).toBe('fake-proof GET http://localhost:3000/api/v1/admin/me');
     expect(request.headers.get('Accept-Language')).toBe('fr');
   });
 
@@ -67,7 +68,9 @@ describe('downloadFile', () => {
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(String(url)).toBe('http://localhost:3000/api/v1/admin/users/export?locked=true');
     const headers = new Headers(init?.headers);
-    expect(headers.get('Authorization')).toBe('Bearer token-d');
+    expect(headers.get('Authorization')).toBe('DPoP token-d');
+    // The proof names the address without its query (RFC 9449 §4.2).
+    expect(headers.get('DPoP')).toBe('fake-proof GET http://localhost:3000/api/v1/admin/users/export');
     expect(headers.get('Accept-Language')).toBe('de');
     expect(await createObjectURL.mock.calls[0]![0].text()).toBe('xlsx-bytes');
     expect(clicked).toHaveLength(1);
@@ -111,7 +114,7 @@ describe('downloadFile', () => {
     });
     stubApi({
       [EXPORT]: (request: Request) =>
-        request.headers.get('Authorization') === 'Bearer new' ? new Response('ok') : jsonResponse({ message: 'expired' }, 401),
+        request.headers.get('Authorization') === 'DPoP new' ? new Response('ok') : jsonResponse({ message: 'expired' }, 401),
     });
     createTestStore(auth);
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined }));
@@ -143,7 +146,8 @@ describe('uploadFile', () => {
     expect(sent.name).toBe('users.xlsx');
     expect(await sent.text()).toBe('a,b');
     const headers = new Headers(init.headers);
-    expect(headers.get('Authorization')).toBe('Bearer token-u');
+    expect(headers.get('Authorization')).toBe('DPoP token-u');
+    expect(headers.get('DPoP')).toBe('fake-proof POST http://localhost:3000/api/v1/admin/users/bulk_insert');
     expect(headers.get('Accept-Language')).toBe('it');
     expect(headers.has('Content-Type')).toBe(false);
   });

@@ -14,8 +14,3 @@ export function getApiDependencies(): ApiDependencies {
   if (!current) throw new Error('The admin session has not started');
   return current;
 }
-
-/** A usable access token of the signed-in administrator (renewed first when expired). */
-export async function getAccessToken(): Promise<string | undefined> {
-  return current?.accessToken();
-}

@@ -48,7 +48,8 @@ describe('DashboardPage: the Background jobs button', () => {
     await waitFor(() => expect(answer).toBeDefined());
     const request = fetchMock.mock.calls.map(([input]) => input as Request).find((r) => r.url.endsWith('/jobs/dashboard-link'))!;
     expect(request.method).toBe('POST');
-    expect(request.headers.get('Authorization')).toMatch(/^Bearer /);
+    expect(request.headers.get('Authorization')).toMatch(/^DPoP /);
+    expect(request.headers.get('DPoP')).toMatch(/^fake-proof POST http:\/\/localhost:3000\/.*\/jobs\/dashboard-link$/);
 
     await act(async () => answer!(jsonResponse({ url: URL_WITH_CODE })));
 

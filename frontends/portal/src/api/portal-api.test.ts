@@ -17,7 +17,8 @@ describe('portal API calls', () => {
 
     expect(result.data?.applications.items[0]?.title).toBe('CRM');
     const request = fetchMock.mock.calls[0]![0] as Request;
-    expect(request.headers.get('Authorization')).toBe('Bearer token-a');
+    expect(request.headers.get('Authorization')).toBe('DPoP token-a');
+    expect(request.headers.get('DPoP')).toBe('fake-proof GET http://localhost:3000/api/v1/admin/applications/homeInfo');
     expect(request.headers.get('Accept-Language')).toBe('pt-BR');
   });
 
@@ -29,7 +30,7 @@ describe('portal API calls', () => {
     });
     const fetchMock = stubApi({
       [HOME_INFO]: (request: Request) =>
-        request.headers.get('Authorization') === 'Bearer new' ? jsonResponse(homeInfo([])) : unauthorized(),
+        request.headers.get('Authorization') === 'DPoP new' ? jsonResponse(homeInfo([])) : unauthorized(),
     });
     const store = createTestStore(auth);
 

@@ -45,7 +45,7 @@ describe('NotificationsBell', () => {
     expect(bell.closest('.ant-badge')!.querySelector('.ant-badge-count')).toHaveAttribute('title', '2');
     const request = fetchMock.mock.calls[0]![0] as Request;
     expect(new URL(request.url).pathname).toBe('/api/v1/admin/notifications/active');
-    expect(request.headers.get('Authorization')).toBe('Bearer access-1');
+    expect(request.headers.get('Authorization')).toBe('DPoP access-1');
   });
 
   it('shows no count when everything is read, and says one in the singular', async () => {

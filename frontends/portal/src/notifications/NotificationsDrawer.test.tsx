@@ -223,7 +223,8 @@ describe('NotificationsDrawer', () => {
     expect(saved[0]!.download).toBe('Administrators.xlsx');
     const [input, init] = fetchMock.mock.calls.find(([url]) => String(url).includes('downloadExcel'))!;
     expect(new URL(String(input)).searchParams.get('url')).toBe('f-1');
-    expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer access-1');
+    expect(new Headers(init?.headers).get('Authorization')).toBe('DPoP access-1');
+    expect(new Headers(init?.headers).get('DPoP')).toBe(`fake-proof GET ${new URL(String(input)).origin}${new URL(String(input)).pathname}`);
     expect(within(drawer).queryByRole('button', { name: 'Open Result' })).not.toBeInTheDocument();
 
     expired = true;

@@ -149,7 +149,8 @@ describe('RightsPage', () => {
     const [url, init] = calls[0]!;
     expect(String(url)).toBe(`http://localhost:3000${URL_PATH}`);
     expect(init.method).toBe('POST');
-    expect(new Headers(init.headers).get('Authorization')).toBe('Bearer token-ann');
+    expect(new Headers(init.headers).get('Authorization')).toBe('DPoP token-ann');
+    expect(new Headers(init.headers).get('DPoP')).toBe(`fake-proof POST http://localhost:3000${URL_PATH}`);
     const body = init.body as FormData;
     expect(Object.fromEntries([...body.entries()].filter(([, value]) => typeof value === 'string'))).toEqual({
       requestDate: '24/11/2025',

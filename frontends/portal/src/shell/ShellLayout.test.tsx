@@ -161,7 +161,7 @@ describe('ShellLayout top bar', () => {
     expect(dialog).toHaveTextContent('Please check your email inbox. We have sent you instructions to reset your password.');
     const requests = resetRequests(fetchMock);
     expect(requests).toHaveLength(1);
-    expect(requests[0]?.headers.get('Authorization')).toBe('Bearer access-1');
+    expect(requests[0]?.headers.get('Authorization')).toBe('DPoP access-1');
   });
 
   it('asks to contact an administrator when the reset link cannot be sent', async () => {

@@ -23,6 +23,7 @@ function fakeUserManager() {
     signinCallback: vi.fn(async (_url?: string): Promise<User | undefined> => undefined),
     signinSilent: vi.fn(async (): Promise<User | null> => null),
     signoutRedirect: vi.fn(async () => undefined),
+    dpopProof: vi.fn(async (url: string, user: User, method?: string): Promise<string | undefined> => `proof ${method} ${url} ${user.access_token}`),
     events: {
       addAccessTokenExpiring: () => () => undefined,
       addAccessTokenExpired: () => () => undefined,
@@ -108,7 +109,8 @@ describe('a session closed in another tab', () => {
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Change your password?' })).getByRole('button', { name: 'Ok' }));
     expect(await screen.findByRole('dialog', { name: 'Change password request Success' })).toBeInTheDocument();
     const request = fetchMock.mock.calls.map(([input]) => input as Request).find((r) => r.url.includes('resetPassword'));
-    expect(request?.headers.get('Authorization')).toBe('Bearer access-2');
+    expect(request?.headers.get('Authorization')).toBe('DPoP access-2');
+    expect(request?.headers.get('DPoP')).toBe('proof GET http://localhost:3000/api/v1/profile/resetPassword/jane%40example.com access-2');
   });
 
   it('says the session was closed in another tab when the silent sign-in fails, without signing in by itself', async () => {

@@ -1,25 +1,30 @@
 import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { DpopNonces, type ProofTarget, type RequestAuthorization } from '../auth/dpop';
 import { UnauthorizedRetry } from '../auth/unauthorized-retry';
 import { productBasePath, productPath } from '../base-path';
 
 /** What the API layer is handed at store creation (the thunk's extra argument). */
 export interface ApiDependencies {
-  accessToken(): Promise<string | undefined>;
+  /** The session's authorization of a call (its access token and DPoP proof), or undefined when signed out. */
+  authorize(target: ProofTarget): Promise<RequestAuthorization | undefined>;
+  /** The DPoP nonces the servers sent, for the next proofs. */
+  nonces: DpopNonces;
   unauthorized: UnauthorizedRetry;
   /** The interface language, sent as Accept-Language so server messages match it. */
   language(): string;
 }
 
-/** What a session must offer the API layer: its access token, and a renewal after a 401. */
+/** What a session must offer the API layer: the authorization of a call, and a renewal after a 401. */
 export interface TokenSource {
-  accessToken(): Promise<string | undefined>;
+  authorize(target: ProofTarget): Promise<RequestAuthorization | undefined>;
   renew(options: { rejectedToken?: string }): Promise<unknown>;
 }
 
 /** Dependencies of one signed-in session: its token source and the UI language. */
 export function createApiDependencies(auth: TokenSource, language: () => string): ApiDependencies {
   return {
-    accessToken: () => auth.accessToken(),
+    authorize: (target) => auth.authorize(target),
+    nonces: new DpopNonces(),
     unauthorized: new UnauthorizedRetry((rejectedToken) => auth.renew({ rejectedToken })),
     language,
   };
@@ -30,11 +35,61 @@ export const API_TIMEOUT_MS = 60_000;
 
 // Absolute, because fetchBaseQuery builds a Request, which outside a browser (tests) needs a full URL;
 // under the product's base path, which the API paths ("/api/v1/…") are joined to.
-const rawBaseQuery = fetchBaseQuery({ baseUrl: `${globalThis.location?.origin ?? ''}${productBasePath()}`, timeout: API_TIMEOUT_MS });
+const API_BASE_URL = `${globalThis.location?.origin ?? ''}${productBasePath()}`;
+
+interface AuthorizedResponse {
+  response: Response;
+  /** The access token the call carried, if any. */
+  token: string | undefined;
+}
 
 /**
- * Sends the bearer token and the language with every call. A 401 renews the tokens silently and
- * sends the call again, within the limit of renewals in a row that {@link UnauthorizedRetry} keeps.
+ * Sends one call to `url` authorized by the session: `send` adds the given headers to the call and
+ * sends it. A server that wants a DPoP nonce (401 `use_dpop_nonce`, RFC 9449 §9) gets the call once
+ * more, with a fresh proof carrying it.
+ */
+async function sendAuthorized(
+  dependencies: ApiDependencies,
+  target: { url: string; method: string },
+  send: (authorization: Headers) => Promise<Response>,
+): Promise<AuthorizedResponse> {
+  let nonce = dependencies.nonces.for(target.url);
+  for (let attempt = 1; ; attempt += 1) {
+    const authorization = await dependencies.authorize({ url: target.url, method: target.method, nonce });
+    const response = await send(new Headers(authorization?.headers));
+    const challenge = dependencies.nonces.remember(target.url, response);
+    if (!challenge || attempt > 1 || !authorization?.headers.DPoP) return { response, token: authorization?.token };
+    nonce = challenge;
+  }
+}
+
+/**
+ * fetchBaseQuery with the session's authorization added to the Request it builds, so that the
+ * proof names that request's URL and method; `sent` hears which token each call carried.
+ */
+function authorizedRawQuery(dependencies: ApiDependencies, sent: (token: string | undefined) => void) {
+  return fetchBaseQuery({
+    baseUrl: API_BASE_URL,
+    timeout: API_TIMEOUT_MS,
+    fetchFn: async (input) => {
+      const request = input as Request;
+      const target = { url: request.url, method: request.method };
+      const { response, token } = await sendAuthorized(dependencies, target, (authorization) => {
+        // A copy per attempt: a body is read once.
+        const attempt = request.clone();
+        authorization.forEach((value, name) => attempt.headers.set(name, value));
+        return fetch(attempt);
+      });
+      sent(token);
+      return response;
+    },
+  });
+}
+
+/**
+ * Sends the access token (with its DPoP proof) and the language with every call. A 401 renews the
+ * tokens silently and sends the call again, within the limit of renewals in a row that
+ * {@link UnauthorizedRetry} keeps.
  */
 export const authorizedBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
   args,
@@ -43,10 +98,10 @@ export const authorizedBaseQuery: BaseQueryFn<string | FetchArgs, unknown, Fetch
 ) => {
   const dependencies = api.extra as ApiDependencies;
   const request: FetchArgs = typeof args === 'string' ? { url: args } : args;
+  let token: string | undefined;
+  const rawBaseQuery = authorizedRawQuery(dependencies, (sent) => (token = sent));
   for (;;) {
-    const token = await dependencies.accessToken();
     const headers = new Headers(request.headers as HeadersInit | undefined);
-    if (token) headers.set('Authorization', `Bearer ${token}`);
     headers.set('Accept-Language', dependencies.language());
     const result = await rawBaseQuery({ ...request, headers }, api, extraOptions);
     if (result.error?.status !== 401) {
@@ -59,7 +114,7 @@ export const authorizedBaseQuery: BaseQueryFn<string | FetchArgs, unknown, Fetch
 };
 
 /**
- * `fetch` with the same bearer token, language and 401 renewal as {@link authorizedBaseQuery}, for
+ * `fetch` with the same authorization, language and 401 renewal as {@link authorizedBaseQuery}, for
  * calls RTK Query does not fit (file downloads and uploads). Resolves with the last response,
  * whatever its status.
  */
@@ -69,16 +124,18 @@ export async function authorizedFetch(
   init: RequestInit = {},
 ): Promise<Response> {
   const url = new URL(typeof input === 'string' ? productPath(input) : input, globalThis.location?.origin);
+  const method = (init.method ?? 'GET').toUpperCase();
   for (;;) {
-    const token = await dependencies.accessToken();
-    const headers = new Headers(init.headers);
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-    headers.set('Accept-Language', dependencies.language());
-    const response = await fetch(url, {
-      ...init,
-      headers,
-      credentials: 'same-origin',
-      signal: init.signal ?? AbortSignal.timeout(API_TIMEOUT_MS),
+    const { response, token } = await sendAuthorized(dependencies, { url: url.href, method }, (authorization) => {
+      const headers = new Headers(init.headers);
+      authorization.forEach((value, name) => headers.set(name, value));
+      headers.set('Accept-Language', dependencies.language());
+      return fetch(url, {
+        ...init,
+        headers,
+        credentials: 'same-origin',
+        signal: init.signal ?? AbortSignal.timeout(API_TIMEOUT_MS),
+      });
     });
     if (response.status !== 401) {
       dependencies.unauthorized.succeeded();

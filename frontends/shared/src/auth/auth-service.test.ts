@@ -1,10 +1,12 @@
-import { User } from 'oidc-client-ts';
+import { User, UserManager } from 'oidc-client-ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubSubtleCrypto } from '../testing/dom';
 import { makeUser } from '../testing/user';
 import { AuthService, SIGNED_IN_AT_KEY, SIGNED_OUT_AT_KEY, type AuthServiceOptions, type OidcUserManager } from './auth-service';
 import { forgetSignedOut, hasSignedOutNotice } from './signed-out-notice';
 import { createTokenLock, TOKEN_REFRESH_LOCK } from './token-lock';
-import { createUserManager, PROVIDER_REQUEST_TIMEOUT_S } from './user-manager';
+import { MemoryDPoPStore } from './testing/memory-dpop-store';
+import { PROVIDER_REQUEST_TIMEOUT_S, userManagerSettings } from './user-manager';
 
 /**
  * The provider's refresh endpoint: rotating refresh tokens, each usable once (like oidc-provider);
@@ -72,6 +74,7 @@ function fakeUserManager(store: SharedUserStore, provider: FakeProvider) {
       return renewed;
     }),
     signoutRedirect: vi.fn(async () => undefined),
+    dpopProof: vi.fn(async (url: string, _user: User, method?: string, nonce?: string): Promise<string | undefined> => `proof ${method} ${url} ${nonce ?? '-'}`),
     events: {
       addAccessTokenExpiring: vi.fn(() => () => undefined),
       addAccessTokenExpired: vi.fn(() => () => undefined),
@@ -81,6 +84,9 @@ function fakeUserManager(store: SharedUserStore, provider: FakeProvider) {
   } satisfies OidcUserManager;
   return manager;
 }
+
+/** A call of the SPA to its API. */
+const API_CALL = { url: 'https://id.example.com/api/v1/profile', method: 'GET' };
 
 function staleUser(): User {
   return makeUser({}, { accessToken: 'access-1', refreshToken: 'refresh-1', expiresIn: 30 });
@@ -192,12 +198,12 @@ describe('AuthService renewal', () => {
     store.set(makeUser({}, { accessToken: 'access-1', expiresIn: 120 }));
     const auth = new AuthService({ userManager: fakeUserManager(store, provider), lock: createTokenLock(undefined) });
     await auth.initialize();
-    expect(await auth.accessToken()).toBe('access-1');
+    expect((await auth.authorize(API_CALL))?.token).toBe('access-1');
 
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 200_000);
     try {
-      expect(await auth.accessToken()).toBe('access-2');
+      expect((await auth.authorize(API_CALL))?.token).toBe('access-2');
     } finally {
       vi.useRealTimers();
     }
@@ -205,6 +211,8 @@ describe('AuthService renewal', () => {
 
   it('gives up a refresh the provider never answers after the request timeout, and lets the next renewal through the lock', async () => {
     // The real oidc-client-ts manager: the timeout must reach its refresh request, not a fake's.
+    // Its refresh carries a DPoP proof: WebCrypto signs it, with the key in a memory store.
+    stubSubtleCrypto();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const authority = 'https://id.example.com/oidc';
     const tokenCalls: string[] = [];
@@ -219,7 +227,8 @@ describe('AuthService renewal', () => {
       return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
     });
     try {
-      const manager = createUserManager({ authority, clientId: 'portal', scopes: 'openid offline_access' }, { origin: 'https://id.example.com' });
+      const client = { authority, clientId: 'portal', scopes: 'openid offline_access' };
+      const manager = new UserManager(userManagerSettings(client, { origin: 'https://id.example.com' }, new MemoryDPoPStore()));
       await manager.storeUser(makeUser({}, { accessToken: 'access-1', refreshToken: 'refresh-1', expiresIn: -60 }));
       const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
 
@@ -229,6 +238,8 @@ describe('AuthService renewal', () => {
         () => (outcome = 'rejected'),
       );
       const second = auth.renew().catch(() => null);
+      // Signing the proof is real work outside the faked timers: the request is awaited first.
+      await vi.waitFor(() => expect(tokenCalls).toHaveLength(1));
       await vi.advanceTimersByTimeAsync((PROVIDER_REQUEST_TIMEOUT_S - 1) * 1000);
       expect(tokenCalls).toHaveLength(1);
       expect(outcome).toBe('pending');
@@ -244,6 +255,76 @@ describe('AuthService renewal', () => {
       vi.unstubAllGlobals();
       localStorage.clear();
     }
+  });
+});
+
+describe('AuthService authorization of API calls', () => {
+  let store: SharedUserStore;
+  let provider: FakeProvider;
+
+  beforeEach(() => {
+    store = new SharedUserStore();
+    provider = new FakeProvider();
+  });
+
+  async function signedIn(user: User) {
+    store.set(user);
+    const manager = fakeUserManager(store, provider);
+    const auth = new AuthService({ userManager: manager, lock: createTokenLock(undefined) });
+    await auth.initialize();
+    return { auth, manager };
+  }
+
+  it('sends a bound token under the DPoP scheme with a proof of the method and the URL without its query', async () => {
+    const { auth, manager } = await signedIn(makeUser({}, { accessToken: 'access-1' }));
+
+    const authorization = await auth.authorize({ url: 'https://id.example.com/api/v1/admin/users?search=a#b', method: 'delete', nonce: 'n-1' });
+
+    expect(authorization).toEqual({
+      token: 'access-1',
+      headers: { Authorization: 'DPoP access-1', DPoP: 'proof DELETE https://id.example.com/api/v1/admin/users n-1' },
+    });
+    // The proof is made for the token sent: its hash goes in the proof (ath).
+    expect(manager.dpopProof.mock.calls[0]![1].access_token).toBe('access-1');
+  });
+
+  it('renews an expired token before making its proof', async () => {
+    const { auth, manager } = await signedIn(makeUser({}, { accessToken: 'access-1', refreshToken: 'refresh-1', expiresIn: 120 }));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 200_000);
+    try {
+      const authorization = await auth.authorize(API_CALL);
+
+      expect(authorization?.headers.Authorization).toBe('DPoP access-2');
+      expect(manager.dpopProof.mock.calls.map(([, user]) => user.access_token)).toEqual(['access-2']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sends a token the provider did not bind as a bearer token, with no proof', async () => {
+    const { auth, manager } = await signedIn(makeUser({}, { accessToken: 'access-1', tokenType: 'Bearer' }));
+
+    expect(await auth.authorize(API_CALL)).toEqual({
+      token: 'access-1',
+      headers: { Authorization: 'Bearer access-1' },
+    });
+    expect(manager.dpopProof).not.toHaveBeenCalled();
+  });
+
+  it('sends the bound token without a proof when none can be made, and nothing when signed out', async () => {
+    const { auth, manager } = await signedIn(makeUser({}, { accessToken: 'access-1' }));
+    manager.dpopProof.mockRejectedValueOnce(new Error('IndexedDB is not available'));
+
+    expect(await auth.authorize(API_CALL)).toEqual({
+      token: 'access-1',
+      headers: { Authorization: 'DPoP access-1' },
+    });
+
+    store.set(null);
+    const signedOut = new AuthService({ userManager: fakeUserManager(store, provider), lock: createTokenLock(undefined) });
+    await signedOut.initialize();
+    expect(await signedOut.authorize(API_CALL)).toBeUndefined();
   });
 });
 
@@ -458,7 +539,7 @@ describe('AuthService across tabs', () => {
     expect(other.sessionEnd()).toBeUndefined();
     expect(listener).toHaveBeenCalledTimes(1);
     expect(store.get()?.access_token).toBe('access-silent-1');
-    expect(await other.accessToken()).toBe('access-silent-1');
+    expect((await other.authorize(API_CALL))?.token).toBe('access-silent-1');
     other.dispose();
   });
 

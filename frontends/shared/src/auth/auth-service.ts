@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import { dpopTarget, isSenderConstrained, requestAuthorization, type ProofTarget, type RequestAuthorization } from './dpop';
 import { DEFAULT_CALLBACK_PATH, safeReturnTo } from './return-to';
 import { sessionExpiresAt, type SessionClaims } from './session-expiry';
 import { forgetSignedOut, noteSignedOut } from './signed-out-notice';
@@ -21,6 +22,8 @@ export interface OidcUserManager {
    */
   signinSilent(args?: { silentRequestTimeoutInSeconds?: number }): Promise<User | null>;
   signoutRedirect(): Promise<void>;
+  /** A DPoP proof for a call to `url` with `user`'s access token (`ath`); undefined without a key pair. */
+  dpopProof(url: string, user: User, httpMethod?: string, nonce?: string): Promise<string | undefined>;
   events: {
     addAccessTokenExpiring(callback: () => void): () => void;
     addAccessTokenExpired(callback: () => void): () => void;
@@ -36,8 +39,12 @@ export interface OidcAuth {
   /** The signed-in user, or null; stable between changes (a `useSyncExternalStore` snapshot). */
   getUser(): User | null;
   subscribe(listener: () => void): () => void;
-  /** A usable access token, renewed first when it has expired. */
-  accessToken(): Promise<string | undefined>;
+  /**
+   * The headers that authorize a call to `target`: a usable access token (renewed first when it
+   * has expired) and, for a sender-constrained one, a fresh DPoP proof for that URL and method;
+   * undefined when nobody is signed in.
+   */
+  authorize(target: ProofTarget): Promise<RequestAuthorization | undefined>;
   /** Renews the tokens, once for all tabs; see {@link AuthService.renew}. */
   renew(options?: { rejectedToken?: string }): Promise<User | null>;
   /** Sends the browser to the provider's sign-in, to come back to `returnTo`. */
@@ -177,9 +184,17 @@ export class AuthService implements OidcAuth {
     return () => this.listeners.delete(listener);
   };
 
-  async accessToken(): Promise<string | undefined> {
+  async authorize(target: ProofTarget): Promise<RequestAuthorization | undefined> {
     if (this.user?.expired) await this.renew().catch(() => null);
-    return this.user?.access_token;
+    const user = this.user;
+    if (!user) return undefined;
+    if (!isSenderConstrained(user)) return requestAuthorization(user, undefined);
+    const proof = await this.options.userManager
+      .dpopProof(dpopTarget(target.url), user, target.method.toUpperCase(), target.nonce)
+      // No key to sign with (storage cleared, IndexedDB refused): the server refuses the call and
+      // the renewal that follows finds the session over.
+      .catch(() => undefined);
+    return requestAuthorization(user, proof);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { IndexedDbDPoPStore } from 'oidc-client-ts';
 import { describe, expect, it } from 'vitest';
 import { createUserManager, redirectUris } from './user-manager';
 
@@ -27,5 +28,12 @@ describe('createUserManager', () => {
       silent_redirect_uri: 'https://id.example.com/admin/auth/callback',
       automaticSilentRenew: false,
     });
+  });
+
+  it('binds the authorization code and the tokens to a DPoP key pair kept in IndexedDB', () => {
+    const manager = createUserManager({ authority: 'https://id.example.com/oidc', clientId: 'portal', scopes: 'openid' }, { origin: 'https://id.example.com' });
+
+    expect(manager.settings.dpop?.bind_authorization_code).toBe(true);
+    expect(manager.settings.dpop?.store).toBeInstanceOf(IndexedDbDPoPStore);
   });
 });

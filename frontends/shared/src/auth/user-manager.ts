@@ -1,4 +1,4 @@
-import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { IndexedDbDPoPStore, UserManager, WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts';
 import { productBasePath } from '../base-path';
 import { DEFAULT_CALLBACK_PATH } from './return-to';
 
@@ -27,6 +27,9 @@ export function redirectUris({ basePath = productBasePath(), callbackPath = DEFA
 /** How long a call to the provider (discovery, token, revocation, refresh) may take before it fails. */
 export const PROVIDER_REQUEST_TIMEOUT_S = 30;
 
+/** Where an SPA's DPoP key pair is kept: oidc-client-ts's store, one entry per client. */
+export type DPoPKeyStore = NonNullable<UserManagerSettings['dpop']>['store'];
+
 /**
  * An SPA's OIDC client: authorization code with PKCE (S256, automatic), tokens kept in
  * localStorage so every tab shares them. oidc-client-ts's own silent renew is off: it would
@@ -34,10 +37,22 @@ export const PROVIDER_REQUEST_TIMEOUT_S = 30;
  * sign-in without a refresh token (after another tab's sign-out) runs in a hidden frame that comes
  * back to the SPA's callback page, the redirect URI the provider already knows; that page hands the
  * answer to the window that opened the frame.
+ *
+ * The tokens are sender-constrained (DPoP, RFC 9449): oidc-client-ts makes a P-256 key pair whose
+ * private key cannot be exported (WebCrypto `extractable: false`) and keeps it in `dpopStore`
+ * (IndexedDB, shared by the origin's tabs like localStorage). The authorization code is bound to
+ * it (`dpop_jkt`), every token request carries a proof, and so the provider binds the access and
+ * refresh tokens to it: tokens copied out of storage are useless anywhere else, for the key cannot
+ * be copied out of the browser. Removing the user (sign-out, a session found over) removes the key
+ * pair too.
  */
-export function createUserManager(settings: OidcClientSettings, placement: UserManagerPlacement = {}): UserManager {
+export function userManagerSettings(
+  settings: OidcClientSettings,
+  placement: UserManagerPlacement = {},
+  dpopStore: DPoPKeyStore = new IndexedDbDPoPStore(),
+): UserManagerSettings {
   const { redirectUri, postLogoutRedirectUri } = redirectUris(placement);
-  return new UserManager({
+  return {
     authority: settings.authority,
     client_id: settings.clientId,
     redirect_uri: redirectUri,
@@ -53,5 +68,11 @@ export function createUserManager(settings: OidcClientSettings, placement: UserM
     // A call to the provider that never answers (discovery, the code exchange, a revocation) fails
     // instead; a refresh is bounded by AuthService.renew, which holds every tab's lock meanwhile.
     requestTimeoutInSeconds: PROVIDER_REQUEST_TIMEOUT_S,
-  });
+    dpop: { bind_authorization_code: true, store: dpopStore },
+  };
+}
+
+/** An SPA's OIDC client with the settings of {@link userManagerSettings}. */
+export function createUserManager(settings: OidcClientSettings, placement: UserManagerPlacement = {}): UserManager {
+  return new UserManager(userManagerSettings(settings, placement));
 }

@@ -1,6 +1,7 @@
 import type { User } from 'oidc-client-ts';
 import { vi } from 'vitest';
 import type { OidcAuth, SessionEnd } from '../auth/auth-service';
+import { dpopTarget, requestAuthorization, type ProofTarget } from '../auth/dpop';
 
 export interface FakeAuthOptions {
   /** What `sessionExpiresAt()` answers (epoch ms); undefined by default. */
@@ -28,7 +29,9 @@ export class FakeAuth implements OidcAuth {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
-  accessToken = async () => this.user?.access_token;
+  /** The user's token, with a stand-in proof naming the call (`fake-proof GET https://…/path`, then the nonce if any). */
+  authorize = async ({ url, method, nonce }: ProofTarget) =>
+    this.user ? requestAuthorization(this.user, ['fake-proof', method.toUpperCase(), dpopTarget(url), nonce].filter(Boolean).join(' ')) : undefined;
   sessionExpiresAt = () => this.expiresAt;
   sessionEnd = () => this.ended;
 

@@ -7,6 +7,8 @@ export interface TestUserOptions {
   expiresIn?: number;
   /** The state passed to signinRedirect. */
   state?: unknown;
+  /** 'DPoP' (the provider bound the tokens, as it does for the SPAs) unless told. */
+  tokenType?: string;
 }
 
 /** An oidc-client-ts user as the provider would hand it back (tests only). */
@@ -16,7 +18,7 @@ export function makeUser(profile: Record<string, unknown> = {}, options: TestUse
     id_token: 'id-token',
     access_token: options.accessToken ?? 'access-1',
     refresh_token: options.refreshToken ?? 'refresh-1',
-    token_type: 'Bearer',
+    token_type: options.tokenType ?? 'DPoP',
     scope: 'openid profile email roles offline_access',
     expires_at: Math.floor(Date.now() / 1000) + (options.expiresIn ?? 3600),
     profile: {

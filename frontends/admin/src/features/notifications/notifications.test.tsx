@@ -233,7 +233,7 @@ describe('notifications: the live connection', () => {
     sockets.length = 0;
   });
 
-  it('connects to the hub on the console’s origin with the access token in the handshake, websockets only', async () => {
+  it('connects to the hub on the console’s origin with the access token and its DPoP proof in the handshake, websockets only', async () => {
     const { routes } = notificationsApi([]);
     await renderCenter(routes);
     await bell();
@@ -241,7 +241,16 @@ describe('notifications: the live connection', () => {
     await waitFor(() => expect(sockets).toHaveLength(1));
     expect(hub().options).toMatchObject({ path: '/hubs/notifications', transports: ['websocket'] });
     expect(JSON.stringify(hub().options)).not.toContain('access-1');
-    expect(await hub().handshakeAuth()).toEqual({ token: 'access-1' });
+    // A websocket takes no headers: the proof names the hub's address as socket.io asks for it.
+    expect(await hub().handshakeAuth()).toEqual({ token: 'access-1', dpop: 'fake-proof GET http://localhost:3000/hubs/notifications/' });
+  });
+
+  it('sends a token the provider did not bind without a proof', async () => {
+    const { routes } = notificationsApi([]);
+    await renderCenter(routes, new FakeAuth(makeUser({ accessToken: 'plain', tokenType: 'Bearer' })));
+
+    await waitFor(() => expect(sockets).toHaveLength(1));
+    expect(await hub().handshakeAuth()).toEqual({ token: 'plain' });
   });
 
   it('shows a toast for a pushed notification and reloads the list (the badge counts it)', async () => {
@@ -318,7 +327,7 @@ describe('notifications: the live connection', () => {
 
     await waitFor(() => expect(sockets).toHaveLength(2));
     expect(first.disconnect).toHaveBeenCalled();
-    expect(await hub().handshakeAuth()).toEqual({ token: 'access-2' });
+    expect(await hub().handshakeAuth()).toEqual({ token: 'access-2', dpop: 'fake-proof GET http://localhost:3000/hubs/notifications/' });
   });
 
   it('comes back after the hub ends the connection (an expired token), and only logs a refused connection', async () => {

@@ -1,6 +1,6 @@
 import type { ActiveTask, NOTIFICATION_HUB_EVENTS, NOTIFICATIONS_HUB_PATH, UserNotification } from '@gatehouse/contracts';
 import { useEffect, useRef } from 'react';
-import { productPath } from '@gatehouse/frontend-shared';
+import { productPath, type RequestAuthorization } from '@gatehouse/frontend-shared';
 import { io } from 'socket.io-client';
 import { useAuth, useAuthUser } from '../../auth/auth-context';
 
@@ -21,9 +21,25 @@ export interface HubHandlers {
 }
 
 /**
+ * The URL a handshake's DPoP proof names (`htu`, with `htm` GET): the hub's address on the
+ * console's origin as the websocket request asks for it (engine.io adds the trailing slash).
+ */
+function hubProofUrl(): string {
+  return `${window.location.origin}${productPath(HUB_PATH)}/`;
+}
+
+/** The handshake's `auth`: the access token, and the DPoP proof when the token is sender-constrained. */
+function handshakeAuth(authorization: RequestAuthorization | undefined): { token: string; dpop?: string } {
+  if (!authorization) return { token: '' };
+  const proof = authorization.headers.DPoP;
+  return proof ? { token: authorization.token, dpop: proof } : { token: authorization.token };
+}
+
+/**
  * The live connection to the notification hub (spec 7), on the console's own origin, for as long as
- * the console is signed in. The access token goes in the handshake, read afresh at each
- * (re)connection; a renewed token opens a new connection. A connection failure is only logged.
+ * the console is signed in. The access token goes in the handshake with a fresh DPoP proof, both
+ * made afresh at each (re)connection; a renewed token opens a new connection. A connection failure
+ * is only logged.
  */
 export function useNotificationHub(handlers: HubHandlers): void {
   const auth = useAuth();
@@ -40,9 +56,9 @@ export function useNotificationHub(handlers: HubHandlers): void {
       // Long polling would need sticky sessions at the ingress: the hub offers websockets only.
       transports: ['websocket'],
       auth: (send) => {
-        auth.accessToken().then(
-          (current) => send({ token: current ?? '' }),
-          () => send({ token: '' }),
+        auth.authorize({ url: hubProofUrl(), method: 'GET' }).then(
+          (authorization) => send(handshakeAuth(authorization)),
+          () => send(handshakeAuth(undefined)),
         );
       },
     });

@@ -82,7 +82,8 @@ describe('RightsRequestsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]!.download).toBe('passport.pdf');
     const [download] = sentTo(fetchMock, `GET /api/v1/admin/rightsRequests/${BEN.id}/files/f-1`);
-    expect(download!.headers.get('Authorization')).toMatch(/^Bearer /);
+    expect(download!.headers.get('Authorization')).toMatch(/^DPoP /);
+    expect(download!.headers.get('DPoP')).toBe(`fake-proof GET http://localhost:3000/api/v1/admin/rightsRequests/${BEN.id}/files/f-1`);
   });
 
   it('shows the server’s message when a document cannot be downloaded', async () => {

@@ -82,7 +82,8 @@ describe('BulkUploadMenu', () => {
     expect(saved.map((link) => link.download)).toEqual(['OperationRequestsTemplate.xlsx', 'FullUserWithOperationRequestTemplate.xlsx']);
     const [call] = sent(fetchMock, TEMPLATE);
     const headers = new Headers(call!.init.headers);
-    expect(headers.get('Authorization')).toBe('Bearer access-1');
+    expect(headers.get('Authorization')).toBe('DPoP access-1');
+    expect(headers.get('DPoP')).toMatch(/^fake-proof GET http:\/\/localhost:3000\/\S+$/);
     expect(headers.get('Accept-Language')).toBe('en');
   });
 
@@ -109,7 +110,8 @@ describe('BulkUploadMenu', () => {
     const [call, ...more] = sent(fetchMock, UPLOAD);
     expect(more).toHaveLength(0);
     expect(((call!.init.body as FormData).get('file') as File).name).toBe('requests.xlsx');
-    expect(new Headers(call!.init.headers).get('Authorization')).toBe('Bearer access-1');
+    expect(new Headers(call!.init.headers).get('Authorization')).toBe('DPoP access-1');
+    expect(new Headers(call!.init.headers).get('DPoP')).toMatch(/^fake-proof POST http:\/\/localhost:3000\/\S+$/);
   });
 
   it('uploads new users with their requests to the full upload', async () => {

@@ -64,7 +64,8 @@ describe('AvatarUpload', () => {
     expect(picture()).toHaveAttribute('src', newUrl);
     const [url, init] = fetchMock.mock.calls.find(([, request]) => request?.method === 'POST')!;
     expect(new URL(String(url)).pathname).toBe('/api/v1/profile/avatar');
-    expect(new Headers(init!.headers).get('Authorization')).toBe('Bearer access-1');
+    expect(new Headers(init!.headers).get('Authorization')).toBe('DPoP access-1');
+    expect(new Headers(init!.headers).get('DPoP')).toBe('fake-proof POST http://localhost:3000/api/v1/profile/avatar');
     expect(((init!.body as FormData).get('file') as File).name).toBe('holiday.jpg');
   });
 

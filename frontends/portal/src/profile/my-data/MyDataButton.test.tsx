@@ -42,7 +42,8 @@ describe('MyDataButton', () => {
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(new URL(String(url)).pathname).toBe('/api/v1/profile/myData');
     const headers = new Headers(init!.headers);
-    expect(headers.get('Authorization')).toBe('Bearer access-1');
+    expect(headers.get('Authorization')).toBe('DPoP access-1');
+    expect(headers.get('DPoP')).toBe('fake-proof GET http://localhost:3000/api/v1/profile/myData');
     expect(headers.get('Accept-Language')).toBe('en');
   });
 

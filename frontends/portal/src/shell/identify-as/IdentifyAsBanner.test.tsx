@@ -53,7 +53,7 @@ describe('the Identify As banner', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'End' }));
     await waitFor(() => expect(auth.signOut).toHaveBeenCalledTimes(1));
     const [request] = endCalls(fetchMock);
-    expect(request!.headers.get('authorization')).toMatch(/^Bearer \S+/);
+    expect(request!.headers.get('authorization')).toMatch(/^DPoP \S+/);
     expect(leavePortal).not.toHaveBeenCalled();
   });
 
