@@ -3,7 +3,7 @@ import { announceFactorChange, type Mailer } from '@gatehouse/core/mail';
 import type { PasswordResetSent, ProfileSuccess, TotpEnrolment } from '@gatehouse/contracts';
 import type { ProviderHost } from '../../oidc/provider-host.js';
 import { PasswordReset } from '../account/password-reset.js';
-import { recentUntil } from '../security/recent.js';
+import { assertRecent, recentUntil } from '../security/recent.js';
 import { confirmTotpEnrolment, findProfileUser, removeTotp, startTotpEnrolment, type ProfileUserRow } from './repository.js';
 import { INVALID_CODE, INVALID_PASSWORD, SecretProof, type ProfileRequest } from './secret-proof.js';
 
@@ -58,10 +58,14 @@ export class ProfileService {
     return DONE;
   }
 
-  /** Removes the authenticator app, proven with one of its codes not used before. */
+  /**
+   * Removes the authenticator app: within ten minutes of signing in (or of confirming the password),
+   * proven with one of its codes not used before.
+   */
   async disableTotp(request: ProfileRequest, code: string): Promise<ProfileSuccess> {
     const user = await this.me(request.accountId);
     if (!user.totp_secret_encrypted || !user.totp_enabled_at) throw new AppError('account.no_totp_enrolment', 409);
+    await assertRecent(this.context, this.host, request.sessionUid);
     const db = this.context.dataSource;
     await this.proof.prove(request, user, INVALID_CODE, () => acceptTotpCode(db, this.context.secrets, user.id, code));
     await removeTotp(db, user.id);

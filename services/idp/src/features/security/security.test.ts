@@ -1,4 +1,4 @@
-import { normalizeRecoveryCode, recoveryCodeHash, replaceRecoveryCodes, type User } from '@gatehouse/core';
+import { normalizeRecoveryCode, recoveryCodeHash, replaceRecoveryCodes, totpCode, type User } from '@gatehouse/core';
 import { buildTenant, grant } from '@gatehouse/core/testing';
 import type { RecoveryCodes, SecurityOverview, UserSessionInfo } from '@gatehouse/contracts';
 import { expect } from 'chai';
@@ -164,6 +164,22 @@ describe('My security: overview, password confirmation and recovery codes', func
       expect(stored.sort()).to.deep.equal(codes.map((c) => recoveryCodeHash(idp.context.secrets, user.id, normalizeRecoveryCode(c)!)).sort());
       for (const code of codes) expect(stored.join()).to.not.include(normalizeRecoveryCode(code)!);
       expect((await overview(token)).recoveryCodes).to.deep.equal({ remaining: 10, generatedAt });
+    });
+
+    it('removes the authenticator app only within ten minutes of signing in or of confirming the password', async () => {
+      const user = await userWithPassword(idp);
+      const { access_token: token } = await new PortalBrowser(idp).signIn(user.userName);
+      const { secret } = (await api<{ secret: string }>(idp, 'post', '/api/v1/profile/totp', token, {})).body;
+      expect((await api(idp, 'post', '/api/v1/profile/totp/confirm', token, { code: totpCode(secret) })).status).to.equal(200);
+      await age(token);
+      const next = totpCode(secret, Date.now() + 30_000);
+      const stale = await api<{ code?: string }>(idp, 'post', '/api/v1/profile/totp/disable', token, { code: next });
+      expect(stale.status).to.equal(403);
+      expect(stale.body).to.include({ code: 'account.reauthentication_required' });
+      expect((await overview(token)).totp.enrolled, 'the app stays').to.equal(true);
+      expect((await api(idp, 'post', '/api/v1/profile/reauthenticate', token, { password: PASSWORD })).status).to.equal(200);
+      expect((await api(idp, 'post', '/api/v1/profile/totp/disable', token, { code: next })).status).to.equal(200);
+      expect((await overview(token)).totp.enrolled).to.equal(false);
     });
 
     it('needs a recent sign-in, is refused where a tenant accepts only phishing-resistant factors and to an account without a password', async () => {
