@@ -73,7 +73,7 @@ export function koaAdminAuth(verifiers: readonly BearerVerifier[], accounts: Acc
         caller = await verifier.verify(presented.token);
         if (caller) break;
       }
-      if (caller) await proofs.check(proofs.requestOf(ctx.req), presented, caller.jkt);
+      if (caller) await proofs.check(proofs.requestOf(ctx.req, undefined, ctx.originalUrl), presented, caller.jkt);
     } catch (error) {
       if (error instanceof DPoPError) {
         ctx.state.log?.debug({ reason: error.reason, requestId: ctx.state.requestId }, 'DPoP proof refused');

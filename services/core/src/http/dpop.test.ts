@@ -257,6 +257,13 @@ describe('DPoP at the resource servers', () => {
       expect(req).to.deep.equal({ method: 'GET', urls: [URL_ME], proofs: ['a.b.c'] });
     });
 
+    it('takes the address as it reached the product when a mount took the base path off the request', () => {
+      // koa-mount strips its prefix from req.url; Koa keeps the original in ctx.originalUrl.
+      const mounted = incoming('/api/v1/admin/me?top=5', { dpop: 'a.b.c' });
+      expect(verifier.requestOf(mounted, undefined, '/identity/api/v1/admin/me?top=5').urls).to.deep.equal([URL_ME]);
+      expect(verifier.requestOf(mounted).urls, 'without it, the proof for the public address would not match').to.not.deep.equal([URL_ME]);
+    });
+
     it('keeps every DPoP header apart, so that two are seen as two', () => {
       expect(verifier.requestOf(incoming('/identity/x', { dpop: ['a.b.c', 'd.e.f'] })).proofs).to.deep.equal(['a.b.c', 'd.e.f']);
     });

@@ -126,10 +126,11 @@ export class DPoPVerifier {
    * The request as a proof speaks of it: its method, its address as the client addressed it (the
    * public URL's origin and the request's path; when the proxy is trusted, also the origin it
    * forwards) and its DPoP headers, or `proofs` when the request carries its proof elsewhere (a
-   * websocket's handshake).
+   * websocket's handshake). `url`: the address as it reached the product, before any mount took
+   * its prefix away (Koa's `ctx.originalUrl`: under a base path, a mounted app's `req.url` has lost it).
    */
-  requestOf(req: IncomingMessage, proofs?: readonly string[]): DPoPRequest {
-    const path = (req.url ?? '/').split(/[?#]/, 1)[0]!;
+  requestOf(req: IncomingMessage, proofs?: readonly string[], url: string = req.url ?? '/'): DPoPRequest {
+    const path = url.split(/[?#]/, 1)[0]!;
     const urls = [`${this.origin}${path}`];
     const forwarded = this.options.trustProxy ? forwardedOrigin(req) : undefined;
     if (forwarded && forwarded !== this.origin) urls.push(`${forwarded}${path}`);

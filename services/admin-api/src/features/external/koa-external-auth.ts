@@ -30,7 +30,7 @@ export function koaExternalAuth(context: AdminContext): Middleware {
     let verified: ExternalState;
     try {
       const { jkt, ...caller } = await verifier.verify(presented.token);
-      await context.dpop.check(context.dpop.requestOf(ctx.req), presented, jkt);
+      await context.dpop.check(context.dpop.requestOf(ctx.req, undefined, ctx.originalUrl), presented, jkt);
       verified = caller;
     } catch (error) {
       if (error instanceof DPoPError) {

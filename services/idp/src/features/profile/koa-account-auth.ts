@@ -39,7 +39,7 @@ export function koaAccountAuth(context: AppContext, host: ProviderHost, clients:
  */
 export async function proveHolder(context: AppContext, ctx: Context, presented: PresentedToken, jkt: string | undefined): Promise<void> {
   try {
-    await context.dpop.check(context.dpop.requestOf(ctx.req), presented, jkt);
+    await context.dpop.check(context.dpop.requestOf(ctx.req, undefined, ctx.originalUrl), presented, jkt);
   } catch (error) {
     if (!(error instanceof DPoPError)) throw error;
     ctx.state.log?.debug({ reason: error.reason, requestId: ctx.state.requestId }, 'DPoP proof refused');
