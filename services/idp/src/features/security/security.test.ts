@@ -230,11 +230,17 @@ describe('My security: overview, password confirmation and recovery codes', func
       const sameStep = await Promise.all(Array.from({ length: 6 }, () => useCode(one, codes[1]!)));
       expect(sameStep.filter((a) => a.body.success === true), JSON.stringify(sameStep.map((a) => a.body.code))).to.have.length(1);
 
-      const steps = await Promise.all(Array.from({ length: 4 }, () => atSecondFactor(user)));
-      const several = await Promise.all(steps.map((step) => useCode(step, codes[2]!)));
+      // Another user: a request that checks the code after the winner used it counts as a wrong
+      // code, and the burst above may have brought the first one near the lockout.
+      const other = await userWithCodes();
+      const steps: Array<Awaited<ReturnType<typeof atSecondFactor>>> = [];
+      for (let i = 0; i < 4; i++) steps.push(await atSecondFactor(other.user));
+      const several = await Promise.all(steps.map((step) => useCode(step, other.codes[2]!)));
       expect(several.filter((a) => a.body.success === true), JSON.stringify(several.map((a) => a.body.code))).to.have.length(1);
-      const [used] = await db('SELECT count(*)::int AS n FROM user_recovery_codes WHERE user_id = $1 AND used_at IS NOT NULL', [user.id]);
-      expect(used.n).to.equal(2);
+      for (const holder of [user, other.user]) {
+        const [used] = await db('SELECT count(*)::int AS n FROM user_recovery_codes WHERE user_id = $1 AND used_at IS NOT NULL', [holder.id]);
+        expect(used.n).to.equal(1);
+      }
     });
 
     it('counts a wrong code toward the lockout, then refuses even a right one', async () => {
