@@ -1,5 +1,5 @@
 import { normalizeRecoveryCode, recoveryCodeHash, replaceRecoveryCodes, totpCode, type User } from '@gatehouse/core';
-import { buildTenant, grant } from '@gatehouse/core/testing';
+import { buildApplication, buildTenant, grant } from '@gatehouse/core/testing';
 import type { RecoveryCodes, SecurityOverview, UserSessionInfo } from '@gatehouse/contracts';
 import { expect } from 'chai';
 import { PASSWORD, PortalBrowser, api, issuedToken, startIdp, userWithPassword, type Answer, type Idp } from './testing/portal-browser.js';
@@ -164,6 +164,23 @@ describe('My security: overview, password confirmation and recovery codes', func
       expect(stored.sort()).to.deep.equal(codes.map((c) => recoveryCodeHash(idp.context.secrets, user.id, normalizeRecoveryCode(c)!)).sort());
       for (const code of codes) expect(stored.join()).to.not.include(normalizeRecoveryCode(code)!);
       expect((await overview(token)).recoveryCodes).to.deep.equal({ remaining: 10, generatedAt });
+    });
+
+    it('refuses every My security and passkey call to a token issued to another application', async () => {
+      const user = await userWithPassword(idp);
+      await buildApplication(idp.context.dataSource, { id: 'crm-other', name: 'crm-other', displayName: 'CRM', clientType: 'public', redirectUris: ['https://crm.example.com/cb'] });
+      const foreign = await issuedToken(idp, user, undefined, 'crm-other');
+      const calls = [
+        ['get', '/api/v1/profile/security'],
+        ['post', '/api/v1/profile/reauthenticate', { password: PASSWORD }],
+        ['post', '/api/v1/profile/recoveryCodes'],
+        ['get', '/api/v1/profile/sessions'],
+        ['post', '/api/v1/profile/sessions/endOthers'],
+        ['post', '/api/v1/profile/passkeys/options'],
+        ['delete', '/api/v1/profile/passkeys/00000000-0000-4000-8000-000000000000'],
+      ] as const;
+      for (const [method, url, body] of calls) expect((await api(idp, method, url, foreign, body)).status, `${method} ${url}`).to.equal(401);
+      expect((await api(idp, 'get', '/api/v1/profile/security', await issuedToken(idp, user))).status, 'the portal’s own token').to.equal(200);
     });
 
     it('removes the authenticator app only within ten minutes of signing in or of confirming the password', async () => {

@@ -68,10 +68,10 @@ export async function userWithPassword(idp: Idp, overrides: Partial<User> = {}):
  * A portal access token for the user issued without a sign-in (none is possible for some accounts),
  * in the provider session `sessionUid` when given.
  */
-export async function issuedToken(idp: Idp, user: User, sessionUid?: string): Promise<string> {
+export async function issuedToken(idp: Idp, user: User, sessionUid?: string, clientId = idp.portal): Promise<string> {
   const provider = idp.app.host.current;
-  const client = await provider.Client.find(idp.portal);
-  const grant = new provider.Grant({ accountId: user.id, clientId: idp.portal });
+  const client = await provider.Client.find(clientId);
+  const grant = new provider.Grant({ accountId: user.id, clientId });
   grant.addOIDCScope('openid');
   const grantId = await grant.save();
   return new provider.AccessToken({ accountId: user.id, client: client!, grantId, scope: 'openid', gty: 'authorization_code', sessionUid }).save();
