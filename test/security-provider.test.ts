@@ -110,7 +110,7 @@ describe('security: the provider’s token policy, redirects, headers and pages'
   });
 
   /** Changes an application as the admin API would, and tells every node. */
-  async function updateApplication(id: string, fields: Partial<Application>) {
+  async function updateApplication(id: string, fields: Partial<Omit<Application, 'jwks'>>) {
     await applications().update(id, fields);
     server.server.context.broadcast.publish('application.changed', { clientId: id });
   }

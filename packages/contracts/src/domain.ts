@@ -30,6 +30,10 @@ export type ClientType = (typeof CLIENT_TYPES)[number];
 
 export const ID_TOKEN_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 
+/** How a confidential application proves itself at the token endpoint (RFC 6749 §2.3, RFC 7523 §2.2). */
+export const CLIENT_AUTHENTICATIONS = ['client_secret_basic', 'private_key_jwt'] as const;
+export type ClientAuthentication = (typeof CLIENT_AUTHENTICATIONS)[number];
+
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
 
 export const TENANT_CREATION_TYPES = ['Auto', 'Manual'] as const;

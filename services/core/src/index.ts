@@ -10,6 +10,7 @@ export * from './db/embedded.js';
 export * from './db/migrate.js';
 export * from './db/sql-client.js';
 export * from './domain/constants.js';
+export * from './domain/application-protocol.js';
 export * from './entities/index.js';
 export * from './errors/index.js';
 export * from './events/broadcast.js';

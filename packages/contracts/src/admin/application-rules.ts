@@ -10,6 +10,10 @@ export const APPLICATION_LIMITS = {
   url: 2000,
   /** Redirect and post-logout URIs of one application. */
   uris: 50,
+  /** Public keys of one application's JWKS. */
+  jwksKeys: 10,
+  /** Applications one application may exchange users' tokens for. */
+  exchangeAudiences: 50,
   /** An uploaded icon, decoded. */
   iconBytes: 256 * 1024,
 } as const;

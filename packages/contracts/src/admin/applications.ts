@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPLICATION_STATUSES, CLIENT_TYPES } from '../domain.js';
+import { APPLICATION_STATUSES, CLIENT_AUTHENTICATIONS, CLIENT_TYPES } from '../domain.js';
 import { idSchema, listPage, listQuery } from '../list.js';
 import { homeApplicationSchema } from '../portal/applications.js';
 import { defineRoute, type RouteContract } from '../route.js';
@@ -44,6 +44,21 @@ const optionalText = (max: number) =>
     .max(max)
     .nullish()
     .transform((value) => value || null);
+/**
+ * A public key of an application (RFC 7517): RSA, elliptic-curve or Edwards-curve, never a
+ * private or a symmetric one (the service refuses a key carrying a private member).
+ */
+const publicJwkSchema = z.looseObject({
+  kty: z.enum(['RSA', 'EC', 'OKP']),
+  kid: z.string().max(200).optional(),
+  use: z.literal('sig').optional(),
+  alg: z.string().max(20).optional(),
+});
+
+/** An application's public keys by value: a JWK Set of one to ten keys. */
+export const applicationJwksSchema = z.strictObject({ keys: z.array(publicJwkSchema).min(1).max(APPLICATION_LIMITS.jwksKeys) });
+export type ApplicationJwks = z.output<typeof applicationJwksSchema>;
+
 const uriList = (min: number) => z.array(z.string().trim().max(APPLICATION_LIMITS.url)).min(min).max(APPLICATION_LIMITS.uris);
 
 /** What the General properties form sets, at creation and later. URLs are checked by the service (isApplicationUrl). */
@@ -73,6 +88,41 @@ const applicationFields = {
    * and refused without a proof of it; absent from a change: unchanged.
    */
   requireDpop: z.boolean().optional(),
+  /**
+   * Its authorization requests must first be pushed to the provider (PAR, RFC 9126): a request
+   * sent straight to the authorization endpoint is refused; absent from a change: unchanged.
+   */
+  requirePar: z.boolean().optional(),
+  /**
+   * Its authorization requests must be signed request objects (JAR, RFC 9101), signed with a key of
+   * its JWKS; absent from a change: unchanged.
+   */
+  requireSignedRequestObject: z.boolean().optional(),
+  /**
+   * How a confidential application authenticates: its shared secret (HTTP Basic), or a JWT signed
+   * with one of its keys (`private_key_jwt`, RFC 7523), which needs `jwks` or `jwksUri`; absent
+   * from a change: unchanged. A public application authenticates not at all.
+   */
+  clientAuthentication: z.enum(CLIENT_AUTHENTICATIONS).optional(),
+  /** Its public keys by value (for `private_key_jwt` and signed request objects); null: none; absent from a change: unchanged. */
+  jwks: applicationJwksSchema.nullish(),
+  /** Where the provider reads its public keys (https), instead of `jwks`; null or empty: none; absent from a change: unchanged. */
+  jwksUri: z
+    .string()
+    .trim()
+    .max(APPLICATION_LIMITS.url)
+    .nullish()
+    .transform((value) => (value === undefined ? undefined : value || null)),
+  /**
+   * The FAPI 2.0 Security Profile: pushed requests, PKCE with S256, DPoP-bound tokens, codes valid
+   * 60 s, `iss` in the response, `private_key_jwt` authentication; absent from a change: unchanged.
+   */
+  fapi2: z.boolean().optional(),
+  /**
+   * The applications (ids) whose API this one may call for a signed-in user by exchanging the
+   * user's token (RFC 8693 token exchange); absent from a change: unchanged.
+   */
+  tokenExchangeAudiences: z.array(z.string().trim().min(1).max(APPLICATION_LIMITS.id)).max(APPLICATION_LIMITS.exchangeAudiences).optional(),
   /** An icon name or an https URL; null: none. */
   icon: optionalText(APPLICATION_LIMITS.url),
   /** An uploaded image as a base64 data URL; null removes the uploaded one, absent keeps it. */
@@ -93,6 +143,11 @@ export const newApplicationSchema = z.strictObject({
   enabled: z.boolean().default(true),
   deviceFlow: z.boolean().default(false),
   requireDpop: z.boolean().default(false),
+  requirePar: z.boolean().default(false),
+  requireSignedRequestObject: z.boolean().default(false),
+  clientAuthentication: z.enum(CLIENT_AUTHENTICATIONS).default('client_secret_basic'),
+  fapi2: z.boolean().default(false),
+  tokenExchangeAudiences: applicationFields.tokenExchangeAudiences.unwrap().default([]),
   /** Owners besides the creator, who always becomes one. */
   ownerIds: z.array(idSchema).max(100).default([]),
 });
@@ -159,6 +214,20 @@ export const applicationSchema = applicationSummarySchema.extend({
   deviceFlow: z.boolean(),
   /** Its tokens are sender-constrained (DPoP): token requests without a proof are refused. */
   requireDpop: z.boolean(),
+  /** Its authorization requests must be pushed first (PAR). */
+  requirePar: z.boolean(),
+  /** Its authorization requests must be signed request objects (JAR). */
+  requireSignedRequestObject: z.boolean(),
+  /** How it authenticates at the token endpoint; a public application: none. */
+  clientAuthentication: z.enum([...CLIENT_AUTHENTICATIONS, 'none']),
+  /** Its public keys by value, or null. */
+  jwks: applicationJwksSchema.nullable(),
+  /** Where its public keys are read, or null. */
+  jwksUri: z.string().nullable(),
+  /** The FAPI 2.0 Security Profile is on. */
+  fapi2: z.boolean(),
+  /** The applications (ids) it may exchange a user's token for (RFC 8693). */
+  tokenExchangeAudiences: z.array(z.string()),
   owners: z.array(applicationOwnerSchema),
 });
 export type ApplicationDetail = z.output<typeof applicationSchema>;

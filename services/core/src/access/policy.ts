@@ -376,7 +376,11 @@ export interface ApplicationChange {
 }
 
 /** Fields (as the API names them) of the product's own applications that follow PUBLIC_URL and the product, never an API call. */
-const PRODUCT_OWN_FIXED = ['redirectUris', 'postLogoutRedirectUris', 'type', 'grantTypes', 'deviceFlow', 'backchannelLogoutUri'];
+const PRODUCT_OWN_FIXED = [
+  'redirectUris', 'postLogoutRedirectUris', 'type', 'grantTypes', 'deviceFlow', 'backchannelLogoutUri',
+  // How the product's SPAs sign in is part of the product: a switch here would lock everyone out.
+  'requirePar', 'requireSignedRequestObject', 'clientAuthentication', 'jwks', 'jwksUri', 'fapi2', 'tokenExchangeAudiences',
+];
 
 /**
  * Whether `authority` may change an application: administrators; the product's own applications

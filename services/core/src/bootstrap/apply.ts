@@ -5,11 +5,35 @@ import { parse as parseYaml } from 'yaml';
 import { SYSTEM_AUTHORITY } from '../access/facts.js';
 import { AccessChanges } from '../access/grants.js';
 import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID } from '../domain/constants.js';
-import { Application, Disclaimer, Role, RoleScope } from '../entities/applications.js';
+import { Application, ApplicationExchangeAudience, Disclaimer, Role, RoleScope } from '../entities/applications.js';
 import { Area, Tenant, User } from '../entities/identity.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { generatePassword, hashPassword } from '../security/passwords.js';
 import { CREATE_DEFAULTS, bootstrapSchema, type BootstrapDocument } from './schema.js';
+
+/** An application's declared protocol settings; the FAPI 2.0 profile turns on pushed requests and DPoP. */
+function protocolOf(app: BootstrapDocument['applications'][number]) {
+  return {
+    requireDpop: app.fapi2 ? true : app.requireDpop,
+    requirePar: app.fapi2 ? true : app.requirePar,
+    requireSignedRequestObject: app.requireSignedRequestObject,
+    clientAuthentication: app.clientAuthentication,
+    jwks: app.jwks,
+    jwksUri: app.jwksUri,
+    fapi2: app.fapi2,
+  };
+}
+
+/** What a new application gets for the protocol settings the file leaves out. */
+const PROTOCOL_DEFAULTS = {
+  requireDpop: CREATE_DEFAULTS.application.requireDpop,
+  requirePar: CREATE_DEFAULTS.application.requirePar,
+  requireSignedRequestObject: CREATE_DEFAULTS.application.requireSignedRequestObject,
+  clientAuthentication: CREATE_DEFAULTS.application.clientAuthentication,
+  jwks: null,
+  jwksUri: null,
+  fapi2: CREATE_DEFAULTS.application.fapi2,
+};
 
 export class BootstrapError extends Error {
   constructor(readonly file: string, readonly problems: string[]) {
@@ -150,6 +174,8 @@ class Bootstrapper {
     await this.upsert(Tenant, { id: GLOBAL_TENANT_ID }, { title: 'Global', areaId: null, parentId: null }, { onlyCreate: true });
     for (const tenant of doc.tenants) await this.applyTenant(tenant);
     for (const app of doc.applications) await this.applyApplication(app);
+    // Once every declared application exists: the audiences may be declared after the application naming them.
+    for (const app of doc.applications) if (app.tokenExchangeAudiences) await this.applyExchangeAudiences(app.id, app.tokenExchangeAudiences);
     for (const user of doc.users) await this.applyUser(user);
   }
 
@@ -198,6 +224,12 @@ class Bootstrapper {
     return unchanged ? undefined : this.secrets.encrypt(app.secret);
   }
 
+  /** The applications this one may exchange users' tokens for: exactly those the file names. */
+  private async applyExchangeAudiences(applicationId: string, audienceIds: string[]) {
+    await this.em.delete(ApplicationExchangeAudience, { applicationId });
+    if (audienceIds.length) await this.em.insert(ApplicationExchangeAudience, [...new Set(audienceIds)].map((audienceId) => ({ applicationId, audienceId })));
+  }
+
   private async applyApplication(app: BootstrapDocument['applications'][number]) {
     const clientSecretEncrypted = await this.clientSecretOf(app);
     const defaults = CREATE_DEFAULTS.application;
@@ -216,7 +248,7 @@ class Bootstrapper {
         backchannelLogoutUri: app.backchannelLogoutUri,
         grantTypes: app.grantTypes,
         deviceFlow: app.deviceFlow,
-        requireDpop: app.requireDpop,
+        ...protocolOf(app),
         idTokenSignedResponseAlg: app.idTokenAlgorithm,
         privateUrl: app.privateUrl,
         publicUrl: app.publicUrl,
@@ -236,7 +268,7 @@ class Bootstrapper {
           backchannelLogoutUri: null,
           grantTypes: defaults.grantTypes,
           deviceFlow: defaults.deviceFlow,
-          requireDpop: defaults.requireDpop,
+          ...PROTOCOL_DEFAULTS,
           idTokenSignedResponseAlg: defaults.idTokenAlgorithm,
           privateUrl: null,
           publicUrl: null,

@@ -1,10 +1,11 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
 import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, IDENTITY_ROLES } from '../domain/constants.js';
-import { Application, Disclaimer, Role } from '../entities/applications.js';
+import { Application, ApplicationExchangeAudience, Disclaimer, Role } from '../entities/applications.js';
 import { Area, Tenant, User } from '../entities/identity.js';
 import { verifyPassword } from '../security/passwords.js';
 import { createTestContext } from '../testing/index.js';
@@ -172,6 +173,49 @@ describe('bootstrap', () => {
 
     await applyBootstrap(dataSource, await readBootstrapFile(writeFile(DEPLOYMENT), { publicUrl: PUBLIC_URL }), { secrets, admin });
     expect(await applications.findOneByOrFail({ id: 'crm' }), 'left out of the file: unchanged').to.include({ deviceFlow: true });
+  });
+
+  it('declares protocol hardening and token exchange: keys, PAR, JAR, FAPI 2.0 (which turns on PAR and DPoP) and the audiences', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = JSON.stringify({ ...publicKey.export({ format: 'jwk' }), kid: 'k1' });
+    const grants = '    grantTypes: [authorization_code, refresh_token, client_credentials]\n';
+    const declared = DEPLOYMENT.replace(
+      grants,
+      `${grants}    clientAuthentication: private_key_jwt\n    jwks: { keys: [${jwk}] }\n    fapi2: true\n    requireSignedRequestObject: true\n    tokenExchangeAudiences: [erp]\n`,
+    ).replace('users:\n', "  - { id: erp, name: erp, displayName: ERP, secret: 'erp-secret-0123456789-abcdefghijklmnop', redirectUris: ['https://erp.example.com/cb'] }\nusers:\n");
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(declared), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    const crm = await dataSource.getRepository(Application).findOneByOrFail({ id: 'crm' });
+    expect(crm).to.include({ clientAuthentication: 'private_key_jwt', fapi2: true, requirePar: true, requireDpop: true, requireSignedRequestObject: true });
+    expect(crm.jwks).to.deep.equal({ keys: [JSON.parse(jwk)] });
+    expect(await dataSource.getRepository(ApplicationExchangeAudience).findBy({ applicationId: 'crm' })).to.have.length(1);
+    // The file says exactly which: declared again with an empty list, none are left.
+    await applyBootstrap(dataSource, await readBootstrapFile(writeFile(declared.replace('tokenExchangeAudiences: [erp]', 'tokenExchangeAudiences: []')), { publicUrl: PUBLIC_URL }), { secrets, admin });
+    expect(await dataSource.getRepository(ApplicationExchangeAudience).findBy({ applicationId: 'crm' })).to.have.length(0);
+  });
+
+  it('refuses protocol settings that cannot work, naming each', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const file = writeFile(`
+areas: [{ name: Default, default: true }]
+applications:
+  - { id: a, name: a, displayName: A, secret: 'a-secret-0123456789-abcdefghijklmnopqr', fapi2: true }
+  - { id: b, name: b, displayName: B, clientAuthentication: private_key_jwt }
+  - { id: c, name: c, displayName: C, clientAuthentication: private_key_jwt, jwks: { keys: [${JSON.stringify(privateKey.export({ format: 'jwk' }))}] } }
+  - { id: d, name: d, displayName: D, secret: 'd-secret-0123456789-abcdefghijklmnopqr', tokenExchangeAudiences: [nowhere, d] }
+`);
+    const error = await readBootstrapFile(file, { publicUrl: PUBLIC_URL }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(BootstrapError);
+    const problems = (error as BootstrapError).problems.join('\n');
+    expect(problems).to.match(/applications\.a\.fapi2: The FAPI 2\.0 profile needs a confidential application that authenticates with private_key_jwt/);
+    expect(problems).to.match(/applications\.b\.jwks: private_key_jwt and signed request objects need the application's public keys/);
+    expect(problems).to.match(/applications\.c\.jwks\.keys\.0: Key 1 holds a private part/);
+    expect(problems).to.match(/applications\.d\.tokenExchangeAudiences\.0: There is no application nowhere/);
+    expect(problems).to.match(/applications\.d\.tokenExchangeAudiences\.1: An application does not exchange tokens for itself/);
   });
 
   it('declares which roles consultants may request and service managers may give, and users’ categories', async () => {

@@ -1,6 +1,10 @@
+import { applicationJwksSchema, en as messages } from '@gatehouse/contracts';
 import { z } from 'zod';
+import { protocolErrors, type ProtocolSettings } from '../domain/application-protocol.js';
+import type { FieldError } from '../errors/app-error.js';
 import {
   APPLICATION_STATUSES,
+  CLIENT_AUTHENTICATIONS,
   CLIENT_TYPES,
   GRANT_TYPES,
   ID_TOKEN_ALGORITHMS,
@@ -64,6 +68,20 @@ const applicationSchema = z.strictObject({
   deviceFlow: z.boolean().optional(),
   /** Its tokens must be bound to a key it holds (DPoP, RFC 9449): token requests without a proof are refused. */
   requireDpop: z.boolean().optional(),
+  /** Its authorization requests must be pushed first (PAR, RFC 9126). */
+  requirePar: z.boolean().optional(),
+  /** Its authorization requests must be request objects signed with one of its keys (JAR, RFC 9101). */
+  requireSignedRequestObject: z.boolean().optional(),
+  /** client_secret_basic (its secret) or private_key_jwt (a JWT signed with one of its keys, RFC 7523). */
+  clientAuthentication: z.enum(CLIENT_AUTHENTICATIONS).optional(),
+  /** Its public keys by value (a JWK Set). */
+  jwks: applicationJwksSchema.optional(),
+  /** Where its public keys are read, instead of `jwks`. */
+  jwksUri: uri.optional(),
+  /** The FAPI 2.0 Security Profile: PAR, PKCE S256, DPoP, 60-second codes, private_key_jwt. */
+  fapi2: z.boolean().optional(),
+  /** Ids of the applications (declared in this file) whose API it may call for a user by token exchange (RFC 8693). */
+  tokenExchangeAudiences: z.array(z.string().trim().min(1).max(64)).optional(),
   idTokenAlgorithm: z.enum(ID_TOKEN_ALGORITHMS).optional(),
   privateUrl: uri.optional(),
   publicUrl: uri.optional(),
@@ -110,7 +128,7 @@ export const CREATE_DEFAULTS: {
   tenant: Defaults<z.infer<typeof tenantSchema>, 'creation' | 'requiredTwoModeAuthentification'>;
   application: Defaults<
     ApplicationDeclaration,
-    'type' | 'firstParty' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'deviceFlow' | 'requireDpop' | 'idTokenAlgorithm' | 'status' | 'prerelease' | 'hideInUserList'
+    'type' | 'firstParty' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'deviceFlow' | 'requireDpop' | 'requirePar' | 'requireSignedRequestObject' | 'clientAuthentication' | 'fapi2' | 'tokenExchangeAudiences' | 'idTokenAlgorithm' | 'status' | 'prerelease' | 'hideInUserList'
   >;
   role: Defaults<z.infer<typeof roleSchema>, 'byHierarchy' | 'operationRequestVisibility' | 'serviceManagerVisibility'>;
   user: Defaults<z.infer<typeof userSchema>, 'language'>;
@@ -126,6 +144,11 @@ export const CREATE_DEFAULTS: {
     grantTypes: ['authorization_code', 'refresh_token'],
     deviceFlow: false,
     requireDpop: false,
+    requirePar: false,
+    requireSignedRequestObject: false,
+    clientAuthentication: 'client_secret_basic',
+    fapi2: false,
+    tokenExchangeAudiences: [],
     idTokenAlgorithm: 'RS256',
     status: 'Running',
     prerelease: false,
@@ -141,6 +164,26 @@ function definedFields<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }
 
+/** A declaration's protocol settings, a field left out taking its default. */
+function protocolSettingsOf(app: ApplicationDeclaration): ProtocolSettings {
+  const settings = { ...CREATE_DEFAULTS.application, ...definedFields(app) };
+  return {
+    clientType: settings.type,
+    clientAuthentication: settings.clientAuthentication,
+    requireSignedRequestObject: settings.requireSignedRequestObject,
+    jwks: app.jwks ?? null,
+    jwksUri: app.jwksUri ?? null,
+    fapi2: settings.fapi2,
+    exchangeAudiences: settings.tokenExchangeAudiences,
+  };
+}
+
+/** A protocol rule broken in the file, in the words the console shows (the file is read by operators, in English). */
+function englishMessage(problem: FieldError): string {
+  const text = (messages.applications as Record<string, string>)[problem.code.replace(/^applications\./, '')] ?? problem.code;
+  return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(problem.params?.[key] ?? ''));
+}
+
 export const bootstrapSchema = z
   .object({
     areas: z.array(areaSchema).default([]),
@@ -152,8 +195,10 @@ export const bootstrapSchema = z
   .superRefine((doc, ctx) => {
     for (const app of doc.applications) {
       // Judged as the application would be created: a field left out takes its default.
-      const { type, grantTypes, redirectUris } = { ...CREATE_DEFAULTS.application, ...definedFields(app) };
-      if (type === 'confidential' && grantTypes.includes('authorization_code') && !app.secret && redirectUris.length > 0) {
+      const { type, grantTypes, redirectUris, clientAuthentication } = { ...CREATE_DEFAULTS.application, ...definedFields(app) };
+      // One that authenticates with its key (private_key_jwt) has no use for a secret.
+      const needsSecret = type === 'confidential' && clientAuthentication === 'client_secret_basic';
+      if (needsSecret && grantTypes.includes('authorization_code') && !app.secret && redirectUris.length > 0) {
         ctx.addIssue({ code: 'custom', path: ['applications', app.id, 'secret'], message: 'a confidential client needs a secret' });
       }
       if (type === 'public' && app.secret) {
@@ -161,6 +206,15 @@ export const bootstrapSchema = z
       }
       if (type === 'public' && grantTypes.includes('client_credentials')) {
         ctx.addIssue({ code: 'custom', path: ['applications', app.id, 'grantTypes'], message: 'a public client cannot use client_credentials' });
+      }
+      for (const problem of protocolErrors(protocolSettingsOf(app), {
+        id: app.id,
+        isProductOwn: false,
+        authenticationSent: app.clientAuthentication !== undefined,
+        knownAudiences: new Set(doc.applications.map((declared) => declared.id)),
+        productOwnAudiences: new Set(),
+      })) {
+        ctx.addIssue({ code: 'custom', path: ['applications', app.id, ...problem.field.split('.')], message: englishMessage(problem) });
       }
     }
     if (doc.areas.filter((a) => a.default).length > 1) {

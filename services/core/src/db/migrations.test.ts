@@ -24,7 +24,8 @@ describe('migrations', () => {
     expect(tables).to.include('external_api_idempotency_keys');
     expect(tables).to.include('application_user_blocks');
     expect(tables).to.include.members(['user_passkeys', 'webauthn_challenges', 'user_recovery_codes', 'user_sessions']);
-    expect(tables).to.have.length(43);
+    expect(tables).to.include('application_exchange_audiences');
+    expect(tables).to.have.length(44);
 
     const drift = await ds.driver.createSchemaBuilder().log();
     expect(drift.upQueries.map((q) => q.query), 'entities and migrations describe the same schema').to.deep.equal([]);

@@ -1,9 +1,12 @@
+import type { JsonWebKey } from 'node:crypto';
 import { Check, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import {
   APPLICATION_STATUSES,
+  CLIENT_AUTHENTICATIONS,
   CLIENT_TYPES,
   ID_TOKEN_ALGORITHMS,
   type ApplicationStatus,
+  type ClientAuthentication,
   type ClientType,
 } from '../domain/constants.js';
 import { Bool, CreatedAt, Int, Json, ModifiedOn, Text, TextArray, Timestamp, Uuid, Varchar, oneOf } from './columns.js';
@@ -14,6 +17,7 @@ import { User } from './identity.js';
 @Index('applications__name', ['name'], { unique: true })
 @Check('applications__status__check', oneOf('status', APPLICATION_STATUSES))
 @Check('applications__client_type__check', oneOf('client_type', CLIENT_TYPES))
+@Check('applications__client_authentication__check', oneOf('client_authentication', CLIENT_AUTHENTICATIONS))
 @Check('applications__id_token_signed_response_alg__check', oneOf('id_token_signed_response_alg', ID_TOKEN_ALGORITHMS))
 export class Application {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64, primaryKeyConstraintName: 'applications__pkey' })
@@ -46,6 +50,24 @@ export class Application {
   /** Its tokens must be bound to its key (DPoP, RFC 9449): a token request without a proof is refused. */
   @Bool('require_dpop')
   requireDpop: boolean;
+  /** Its authorization requests must be pushed first (PAR, RFC 9126). */
+  @Bool('require_par')
+  requirePar: boolean;
+  /** Its authorization requests must be request objects signed with one of its keys (JAR, RFC 9101). */
+  @Bool('require_signed_request_object')
+  requireSignedRequestObject: boolean;
+  /** How a confidential application authenticates at the token endpoint. */
+  @Varchar('client_authentication', 30, { default: 'client_secret_basic' })
+  clientAuthentication: ClientAuthentication;
+  /** Its public keys by value (a JWK Set): for `private_key_jwt` and signed request objects. */
+  @Json('jwks', { nullable: true })
+  jwks: { keys: JsonWebKey[] } | null;
+  /** Where its public keys are read, instead of `jwks`. */
+  @Varchar('jwks_uri', 2000, { nullable: true })
+  jwksUri: string | null;
+  /** The FAPI 2.0 Security Profile applies to it. */
+  @Bool('fapi2')
+  fapi2: boolean;
   /** Where the provider posts logout tokens when a user signs out (OIDC back-channel logout). */
   @Varchar('backchannel_logout_uri', 2000, { nullable: true })
   backchannelLogoutUri: string | null;
@@ -72,6 +94,24 @@ export class Application {
   createdAt: Date;
   @ModifiedOn()
   modifiedOn: Date;
+}
+
+/** An application whose API another one may call for a signed-in user, by exchanging the user's token (RFC 8693). */
+@Entity('application_exchange_audiences')
+@Index('application_exchange_audiences__audience_id', ['audienceId'])
+export class ApplicationExchangeAudience {
+  @PrimaryColumn({ name: 'application_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'application_exchange_audiences__pkey' })
+  applicationId: string;
+  @PrimaryColumn({ name: 'audience_id', type: 'varchar', length: 64, primaryKeyConstraintName: 'application_exchange_audiences__pkey' })
+  audienceId: string;
+  @ManyToOne(() => Application, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'application_id', foreignKeyConstraintName: 'application_exchange_audiences__application_id__fkey' })
+  application?: Relation<Application>;
+  @ManyToOne(() => Application, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'audience_id', foreignKeyConstraintName: 'application_exchange_audiences__audience_id__fkey' })
+  audience?: Relation<Application>;
+  @CreatedAt()
+  createdAt: Date;
 }
 
 @Entity('application_owners')

@@ -1,4 +1,4 @@
-import { Application, ApplicationOwner, ApplicationUserBlock, Disclaimer, DisclaimerAcceptance, PersonalAccessToken, Role, RoleScope, UserFavoriteApplication } from './applications.js';
+import { Application, ApplicationExchangeAudience, ApplicationOwner, ApplicationUserBlock, Disclaimer, DisclaimerAcceptance, PersonalAccessToken, Role, RoleScope, UserFavoriteApplication } from './applications.js';
 import { Area, Group, GroupMember, SignInAttempt, Tenant, User, UserExternalLogin, UserPasswordHistory, UserToken } from './identity.js';
 import { ExternalApiIdempotencyKey } from './external-api.js';
 import { UserPasskey, UserRecoveryCode, UserSession, WebAuthnChallenge } from './factors.js';
@@ -18,7 +18,7 @@ export * from './platform.js';
 
 export const entities = [
   Area, Tenant, User, SignInAttempt, UserPasswordHistory, UserExternalLogin, UserToken, Group, GroupMember,
-  Application, ApplicationOwner, ApplicationUserBlock, Role, RoleScope, UserFavoriteApplication, Disclaimer, DisclaimerAcceptance,
+  Application, ApplicationExchangeAudience, ApplicationOwner, ApplicationUserBlock, Role, RoleScope, UserFavoriteApplication, Disclaimer, DisclaimerAcceptance,
   PersonalAccessToken, TenantMember, TenantMemberRole, OperationRequest, OperationRequestHistory,
   AuthenticationLog, SystemLog, SessionLog, ExternalApiAccessLog,
   SecurityConfig, Notification, BackgroundJob, RightsRequest, RightsRequestFile, MailOutbox, SigningKey, OidcModelInstance, StoredFile,

@@ -21,6 +21,13 @@ function storedFields(row: ApplicationDetailRow): Record<string, unknown> {
     enabled: row.enabled,
     deviceFlow: row.device_flow,
     requireDpop: row.require_dpop,
+    requirePar: row.require_par,
+    requireSignedRequestObject: row.require_signed_request_object,
+    clientAuthentication: row.client_authentication,
+    jwks: row.jwks,
+    jwksUri: row.jwks_uri,
+    fapi2: row.fapi2,
+    tokenExchangeAudiences: row.exchange_audiences,
     icon: row.icon,
   };
 }
@@ -46,6 +53,13 @@ export function changesOf(row: ApplicationDetailRow, fields: ApplicationFieldsRe
   if (fields.enabled !== undefined) next.enabled = fields.enabled;
   if (fields.deviceFlow !== undefined) next.deviceFlow = fields.deviceFlow;
   if (fields.requireDpop !== undefined) next.requireDpop = fields.requireDpop;
+  if (fields.requirePar !== undefined) next.requirePar = fields.requirePar;
+  if (fields.requireSignedRequestObject !== undefined) next.requireSignedRequestObject = fields.requireSignedRequestObject;
+  if (fields.clientAuthentication !== undefined) next.clientAuthentication = fields.clientAuthentication;
+  if (fields.jwks !== undefined) next.jwks = fields.jwks;
+  if (fields.jwksUri !== undefined) next.jwksUri = fields.jwksUri;
+  if (fields.fapi2 !== undefined) next.fapi2 = fields.fapi2;
+  if (fields.exchangeAudiences !== undefined) next.tokenExchangeAudiences = [...fields.exchangeAudiences].sort();
   const before = storedFields(row);
   const changes: Record<string, Change | string> = {};
   for (const [field, value] of Object.entries(next)) {

@@ -36,6 +36,13 @@ export async function checkedFields(body: FieldsBody, extra: FieldError[] = []):
     enabled: body.enabled,
     deviceFlow: body.deviceFlow,
     requireDpop: body.requireDpop,
+    requirePar: body.requirePar,
+    requireSignedRequestObject: body.requireSignedRequestObject,
+    clientAuthentication: body.clientAuthentication,
+    jwks: body.jwks,
+    jwksUri: body.jwksUri === undefined ? undefined : body.jwksUri,
+    fapi2: body.fapi2,
+    exchangeAudiences: body.tokenExchangeAudiences === undefined ? undefined : [...new Set(body.tokenExchangeAudiences)],
     icon: body.icon,
     iconImage,
   };

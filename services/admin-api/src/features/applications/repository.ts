@@ -1,4 +1,4 @@
-import { likePattern, type ApplicationStatus, type ClientType, type ListQuery } from '@gatehouse/core';
+import { likePattern, type ApplicationStatus, type ClientAuthentication, type ClientType, type ListQuery } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
 import { listTotal } from '../../list-total.js';
 
@@ -75,6 +75,14 @@ export interface ApplicationDetailRow extends ApplicationRow {
   has_secret: boolean;
   device_flow: boolean;
   require_dpop: boolean;
+  require_par: boolean;
+  require_signed_request_object: boolean;
+  client_authentication: ClientAuthentication;
+  jwks: { keys: Record<string, unknown>[] } | null;
+  jwks_uri: string | null;
+  fapi2: boolean;
+  /** The applications it may exchange users' tokens for, by id. */
+  exchange_audiences: string[];
 }
 
 export interface ApplicationOwnerRow {
@@ -102,6 +110,20 @@ export interface ApplicationFieldsRecord {
   deviceFlow?: boolean;
   /** Undefined: unchanged (a new application does not require it). */
   requireDpop?: boolean;
+  /** Undefined: unchanged (a new application does not require it). */
+  requirePar?: boolean;
+  /** Undefined: unchanged (a new application does not require it). */
+  requireSignedRequestObject?: boolean;
+  /** Undefined: unchanged (a new application uses its shared secret). */
+  clientAuthentication?: ClientAuthentication;
+  /** Undefined: unchanged; null: none. */
+  jwks?: { keys: Record<string, unknown>[] } | null;
+  /** Undefined: unchanged; null: none. */
+  jwksUri?: string | null;
+  /** Undefined: unchanged (a new application is not under the profile). */
+  fapi2?: boolean;
+  /** Undefined: unchanged (a new application exchanges none). */
+  exchangeAudiences?: string[];
   icon: string | null;
   /** Undefined: the uploaded icon stays as it is; null: removed. */
   iconImage?: { data: Buffer; contentType: string } | null;
@@ -139,7 +161,8 @@ export async function findApplication(db: Queryable, id: string, callerId: strin
   const [row] = await db.query<ApplicationDetailRow[]>(
     `SELECT ${SUMMARY_COLUMNS}, a.redirect_uris, a.post_logout_redirect_uris, a.icon,
             a.icon_data IS NOT NULL AS has_icon_image, a.client_secret_encrypted IS NOT NULL AS has_secret, a.device_flow,
-            a.require_dpop
+            a.require_dpop, a.require_par, a.require_signed_request_object, a.client_authentication, a.jwks, a.jwks_uri, a.fapi2,
+            ARRAY(SELECT e.audience_id FROM application_exchange_audiences e WHERE e.application_id = a.id ORDER BY e.audience_id) AS exchange_audiences
        FROM applications a
       WHERE a.id = $2${lock ? ' FOR UPDATE' : ''}`,
     [callerId, id],
@@ -176,8 +199,8 @@ export async function insertApplication(
   await db.query(
     `INSERT INTO applications (id, name, client_secret_encrypted, display_name, description, client_type, private_url, public_url,
                                redirect_uris, post_logout_redirect_uris, prerelease, hide_in_user_list, icon, icon_data, icon_content_type, enabled,
-                               device_flow, require_dpop)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+                               device_flow, require_dpop, require_par, require_signed_request_object, client_authentication, jwks, jwks_uri, fapi2)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb, $23, $24)`,
     [
       record.id,
       record.name,
@@ -188,8 +211,32 @@ export async function insertApplication(
       record.enabled ?? true,
       record.deviceFlow ?? false,
       record.requireDpop ?? false,
+      record.requirePar ?? false,
+      record.requireSignedRequestObject ?? false,
+      record.clientAuthentication ?? 'client_secret_basic',
+      record.jwks ? JSON.stringify(record.jwks) : null,
+      record.jwksUri ?? null,
+      record.fapi2 ?? false,
     ],
   );
+  if (record.exchangeAudiences?.length) await replaceExchangeAudiences(db, record.id, record.exchangeAudiences);
+}
+
+/** Sets the applications one application may exchange users' tokens for. */
+export async function replaceExchangeAudiences(db: Queryable, id: string, audienceIds: string[]): Promise<void> {
+  await db.query('DELETE FROM application_exchange_audiences WHERE application_id = $1 AND NOT (audience_id = ANY($2::text[]))', [id, audienceIds]);
+  if (audienceIds.length) {
+    await db.query(
+      `INSERT INTO application_exchange_audiences (application_id, audience_id)
+       SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [id, audienceIds],
+    );
+  }
+}
+
+/** The applications of these ids that exist, as the token-exchange rules need them. */
+export function applicationsByIds(db: Queryable, ids: string[]): Promise<Array<{ id: string; name: string }>> {
+  return db.query('SELECT id, name FROM applications WHERE id = ANY($1::text[])', [ids]);
 }
 
 /** The General properties in the order the statements above and below list their columns. */
@@ -229,6 +276,12 @@ export async function updateApplication(
             enabled = COALESCE($17, enabled),
             device_flow = COALESCE($18, device_flow),
             require_dpop = COALESCE($19, require_dpop),
+            require_par = COALESCE($20, require_par),
+            require_signed_request_object = COALESCE($21, require_signed_request_object),
+            client_authentication = COALESCE($22, client_authentication),
+            jwks = CASE WHEN $23 THEN jwks ELSE $24::jsonb END,
+            jwks_uri = CASE WHEN $25 THEN jwks_uri ELSE $26 END,
+            fapi2 = COALESCE($27, fapi2),
             modified_on = now()
       WHERE id = $1`,
     [
@@ -242,8 +295,17 @@ export async function updateApplication(
       record.enabled ?? null,
       record.deviceFlow ?? null,
       record.requireDpop ?? null,
+      record.requirePar ?? null,
+      record.requireSignedRequestObject ?? null,
+      record.clientAuthentication ?? null,
+      record.jwks === undefined,
+      record.jwks ? JSON.stringify(record.jwks) : null,
+      record.jwksUri === undefined,
+      record.jwksUri ?? null,
+      record.fapi2 ?? null,
     ],
   );
+  if (record.exchangeAudiences !== undefined) await replaceExchangeAudiences(db, id, record.exchangeAudiences);
 }
 
 export async function updateStatus(db: Queryable, id: string, status: ApplicationStatus): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError, IDENTITY_APPLICATION_ID, applicationIcon, homeApplications, toListQuery, type AppContext, type ApplicationStatus, type FieldError } from '@gatehouse/core';
+import { AppError, IDENTITY_APPLICATION_ID, applicationIcon, homeApplications, protocolErrors, toListQuery, type AppContext, type ApplicationStatus, type FieldError, type ProtocolSettings } from '@gatehouse/core';
 import type {
   ApplicationOwner,
   ApplicationRoles,
@@ -19,9 +19,11 @@ import type { Queryable } from '../../db.js';
 import { findUserName } from '../directory/lookups.js';
 import { changesOf } from './changes.js';
 import { checkedFields, defaultIdFor, identifierErrors, type ApplicationChangesBody, type NewApplicationBody } from './fields.js';
+
 import {
   APPLICATION_ROLE_SORT,
   APPLICATION_SORT,
+  applicationsByIds,
   deleteApplication,
   deleteOwner,
   existingUsers,
@@ -36,6 +38,7 @@ import {
   updateSecret,
   updateStatus,
   type ApplicationDetailRow,
+  type ApplicationFieldsRecord,
   type ApplicationOwnerRow,
   type ApplicationRow,
 } from './repository.js';
@@ -116,6 +119,7 @@ export class ApplicationsService {
     const fields = await checkedFields(body, identifierErrors(body.id, body.name));
     const sharedSecret = body.type === 'confidential' ? newSecret() : null;
     const id = await this.context.dataSource.transaction(async (em) => {
+      await this.checkProtocol(em, settingsOf(fields), { isProductOwn: false, authenticationSent: true });
       const id = await freeId(em, body.id, body.name);
       const owners = await knownUsers(em, [caller.userId, ...body.ownerIds], 'ownerIds');
       const clientSecretEncrypted = sharedSecret === null ? null : this.context.secrets.encrypt(sharedSecret);
@@ -128,7 +132,13 @@ export class ApplicationsService {
         type: body.type,
         redirectUris: body.redirectUris,
         deviceFlow: body.deviceFlow,
-        requireDpop: body.requireDpop,
+        requireDpop: fields.requireDpop,
+        requirePar: fields.requirePar,
+        requireSignedRequestObject: body.requireSignedRequestObject,
+        clientAuthentication: fields.clientAuthentication,
+        jwksUri: body.jwksUri,
+        fapi2: body.fapi2,
+        tokenExchangeAudiences: fields.exchangeAudiences,
         owners,
       });
       return id;
@@ -150,6 +160,7 @@ export class ApplicationsService {
     const { name, sharedSecret } = await this.context.dataSource.transaction(async (em) => {
       const current = await lockedApplication(em, caller, id);
       if (fields.clientType !== current.client_type && this.isSystem(current)) throw fieldError('type', 'applications.system_type', 409);
+      await this.checkProtocol(em, settingsOf(fields, current), { id, isProductOwn: this.isSystem(current), authenticationSent: body.clientAuthentication !== undefined });
       const changed = Object.keys(changesOf(current, fields));
       enforce(mayEditApplication(await this.authority(em, caller), this.facts(caller, current), { kind: 'update', fields: changed }));
       const sharedSecret = fields.clientType === 'confidential' && !current.has_secret ? newSecret() : null;
@@ -228,6 +239,24 @@ export class ApplicationsService {
     });
   }
 
+  /**
+   * The protocol rules (PAR, JAR, private_key_jwt, FAPI 2.0, token exchange) on the settings as they
+   * will be stored. The FAPI 2.0 profile turns on pushed requests and DPoP in `fields` itself.
+   */
+  private async checkProtocol(db: Queryable, settings: ProtocolSettings & { fields: ApplicationFieldsRecord }, facts: { id?: string; isProductOwn: boolean; authenticationSent: boolean }): Promise<void> {
+    const named = settings.exchangeAudiences.length ? await applicationsByIds(db, settings.exchangeAudiences) : [];
+    const errors = protocolErrors(settings, {
+      ...facts,
+      knownAudiences: new Set(named.map((app) => app.id)),
+      productOwnAudiences: new Set(named.filter((app) => this.isSystem(app)).map((app) => app.id)),
+    });
+    if (errors.length) throw new AppError('errors.validation', 400, {}, errors);
+    if (settings.fapi2) {
+      settings.fields.requirePar = true;
+      settings.fields.requireDpop = true;
+    }
+  }
+
   private authority(db: Queryable, caller: Caller): Promise<Authority> {
     return callerAuthority(db, caller, { areaIds: null });
   }
@@ -281,9 +310,33 @@ export class ApplicationsService {
       hasSecret: row.has_secret,
       deviceFlow: row.device_flow,
       requireDpop: row.require_dpop,
+      requirePar: row.require_par,
+      requireSignedRequestObject: row.require_signed_request_object,
+      clientAuthentication: row.client_type === 'public' ? 'none' : row.client_authentication,
+      jwks: row.jwks as ApplicationDetail['jwks'],
+      jwksUri: row.jwks_uri,
+      fapi2: row.fapi2,
+      tokenExchangeAudiences: row.exchange_audiences,
       owners: owners.map(presentOwner),
     };
   }
+}
+
+/**
+ * The protocol settings a change leaves: what it sends, else what is stored (a new application:
+ * the defaults), with the record to store beside them.
+ */
+function settingsOf(fields: ApplicationFieldsRecord, current?: ApplicationDetailRow): ProtocolSettings & { fields: ApplicationFieldsRecord } {
+  return {
+    fields,
+    clientType: fields.clientType,
+    clientAuthentication: fields.clientAuthentication ?? current?.client_authentication ?? 'client_secret_basic',
+    requireSignedRequestObject: fields.requireSignedRequestObject ?? current?.require_signed_request_object ?? false,
+    jwks: fields.jwks === undefined ? (current?.jwks ?? null) : fields.jwks,
+    jwksUri: fields.jwksUri === undefined ? (current?.jwks_uri ?? null) : fields.jwksUri,
+    fapi2: fields.fapi2 ?? current?.fapi2 ?? false,
+    exchangeAudiences: fields.exchangeAudiences ?? current?.exchange_audiences ?? [],
+  };
 }
 
 function presentOwner(row: ApplicationOwnerRow): ApplicationOwner {
