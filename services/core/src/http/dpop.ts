@@ -151,12 +151,35 @@ export class DPoPVerifier {
     await this.verifyProof(request, presented.token, jkt);
   }
 
+  /**
+   * The key a token request proves (RFC 9449 §5), for a grant the provider does not handle itself
+   * (token exchange): its one proof, for this method and address, fresh, used once and naming no
+   * access token. The key's thumbprint, or undefined when the request carries no proof; throws
+   * DPoPError for a proof that does not hold.
+   */
+  async tokenRequestKey(request: DPoPRequest): Promise<string | undefined> {
+    if (request.proofs.length === 0) return undefined;
+    if (request.proofs.length > 1) throw failed('several proofs');
+    const { payload, jkt } = await this.signedProof(request.proofs[0]!);
+    this.checkClaims(payload, request, undefined);
+    await this.spend(`${jkt}:${String(payload.jti)}`);
+    return jkt;
+  }
+
   /** Verifies the request's one proof for `accessToken`, bound to the key whose thumbprint is `jkt`; throws DPoPError otherwise. */
   private async verifyProof(request: DPoPRequest, accessToken: string, jkt: string): Promise<void> {
     // A bound token without its proof is as good as no token (RFC 9449 §7.1); two proofs, a bad proof.
     if (request.proofs.length === 0) throw new DPoPError('invalid_token', 'no proof');
     if (request.proofs.length > 1) throw failed('several proofs');
-    const proof = request.proofs[0]!;
+    const proof = await this.signedProof(request.proofs[0]!);
+    this.checkClaims(proof.payload, request, accessToken);
+    if (proof.jkt !== jkt) throw failed('signed by another key than the token is bound to');
+    // Last: a proof refused for anything else is not spent.
+    await this.spend(`${jkt}:${String(proof.payload.jti)}`);
+  }
+
+  /** A proof's claims once its signature by the key in its header holds, and that key's thumbprint. */
+  private async signedProof(proof: string): Promise<{ payload: JWTPayload; jkt: string }> {
     if (proof.length > MAX_PROOF_LENGTH) throw failed('proof too long');
     const jwk = publicJwkOf(proof);
     let payload: JWTPayload;
@@ -165,13 +188,11 @@ export class DPoPVerifier {
     } catch (error) {
       throw failed('signature or header', error);
     }
-    this.checkClaims(payload, request, accessToken);
-    if ((await calculateJwkThumbprint(jwk, 'sha256')) !== jkt) throw failed('signed by another key than the token is bound to');
-    // Last: a proof refused for anything else is not spent.
-    await this.spend(`${jkt}:${String(payload.jti)}`);
+    return { payload, jkt: await calculateJwkThumbprint(jwk, 'sha256') };
   }
 
-  private checkClaims(payload: JWTPayload, request: DPoPRequest, accessToken: string): void {
+  /** The claims of a proof for this request; `accessToken`: the token it must name (`ath`), undefined at the token endpoint, where it names none. */
+  private checkClaims(payload: JWTPayload, request: DPoPRequest, accessToken: string | undefined): void {
     const { jti, iat, htm, htu, ath } = payload;
     if (typeof jti !== 'string' || !jti || jti.length > MAX_JTI_LENGTH) throw failed('jti');
     if (typeof iat !== 'number' || !Number.isFinite(iat)) throw failed('iat');
@@ -179,7 +200,7 @@ export class DPoPVerifier {
     if (htm !== request.method) throw failed('htm');
     const addressed = typeof htu === 'string' ? withoutQuery(htu) : undefined;
     if (!addressed || !request.urls.some((url) => withoutQuery(url) === addressed)) throw failed('htu');
-    if (typeof ath !== 'string' || ath !== accessTokenHash(accessToken)) throw failed('ath');
+    if (accessToken === undefined ? ath !== undefined : typeof ath !== 'string' || ath !== accessTokenHash(accessToken)) throw failed('ath');
   }
 
   /** Remembers a proof as used; throws when it was already. A store that fails lets it through (logged). */

@@ -163,3 +163,14 @@ export async function resolveEffectiveRoles(db: Db, userId: string, query: Effec
   if (query.tenantId) return db.query(IN_TENANT, [userId, applicationId, query.tenantId]);
   return perTenant(await db.query(ALL_TENANTS, [userId, applicationId]));
 }
+
+/** The scopes the named roles of one application carry (role_scopes), each once, sorted. */
+export async function scopesOfRoles(db: Db, applicationId: string, roleNames: readonly string[]): Promise<string[]> {
+  if (!roleNames.length) return [];
+  const rows: Array<{ scope: string }> = await db.query(
+    `SELECT DISTINCT s.scope FROM role_scopes s JOIN roles r ON r.id = s.role_id
+      WHERE r.application_id = $1 AND r.name = ANY($2::text[])`,
+    [applicationId, [...roleNames]],
+  );
+  return rows.map((row) => row.scope).sort();
+}

@@ -1,8 +1,12 @@
-import { Application, IDENTITY_APPLICATION_ID, type AppContext } from '@gatehouse/core';
+import { Application, ApplicationExchangeAudience, IDENTITY_APPLICATION_ID, type AppContext } from '@gatehouse/core';
 import type { ClientMetadata } from 'oidc-provider';
 
 /** RFC 8628's grant: a device without a browser of its own polls for the tokens a user approved elsewhere. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+/** RFC 8693's grant: an application exchanges a user's token for one to call another application's API. */
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+/** The client metadata naming the FAPI profile an application is under (the provider's `features.fapi.profile` reads it). */
+export const FAPI_PROFILE_METADATA = 'fapi_profile';
 
 /** What the rest of the provider needs to know about the application behind a client. */
 export interface ClientApplication {
@@ -11,6 +15,8 @@ export interface ClientApplication {
   displayName: string;
   status: Application['status'];
   isFirstParty: boolean;
+  /** The applications (id and client_id) whose API it may call for a user by token exchange. */
+  exchangeAudiences: Array<{ id: string; name: string }>;
   metadata: ClientMetadata;
 }
 
@@ -45,7 +51,7 @@ export class ClientRegistry {
     if (cached && cached.expires > Date.now()) return cached.value ?? undefined;
     const changesBefore = this.changes;
     const app = await this.context.dataSource.getRepository(Application).findOneBy({ name: clientId, enabled: true });
-    const value = app ? this.toClient(app) : null;
+    const value = app ? this.toClient(app, await this.exchangeAudiences(app)) : null;
     if (this.changes === changesBefore) this.cache.set(clientId, { value, expires: Date.now() + this.ttlMs });
     return value ?? undefined;
   }
@@ -71,11 +77,27 @@ export class ClientRegistry {
     return (uris) => uris.filter((uri) => uri.startsWith(base));
   }
 
-  private toClient(app: Application): ClientApplication {
+  /** The enabled applications a confidential one may exchange users' tokens for. */
+  private async exchangeAudiences(app: Application): Promise<Array<{ id: string; name: string }>> {
+    if (app.clientType !== 'confidential') return [];
+    const rows = await this.context.dataSource
+      .getRepository(ApplicationExchangeAudience)
+      .find({ where: { applicationId: app.id }, relations: { audience: true } });
+    return rows.filter((row) => row.audience?.enabled).map((row) => ({ id: row.audienceId, name: row.audience!.name }));
+  }
+
+  private toClient(app: Application, exchangeAudiences: Array<{ id: string; name: string }>): ClientApplication {
     const isPublic = app.clientType === 'public';
+    const privateKeyJwt = !isPublic && app.clientAuthentication === 'private_key_jwt';
+    // The FAPI 2.0 Security Profile: pushed requests, sender-constrained tokens, private_key_jwt (PKCE
+    // S256 and the issuer's audience in client assertions are the provider's part of the profile).
+    const fapi2 = app.fapi2 && privateKeyJwt;
     // A stopped application may use no grant: no sign-in starts (GET or POST), no code is redeemed,
     // no token refreshed, no client credentials issued. Signing out still works.
-    const grantTypes = app.status === 'Stopped' ? [] : app.deviceFlow ? [...app.grantTypes, DEVICE_CODE_GRANT] : app.grantTypes;
+    const grantTypes =
+      app.status === 'Stopped'
+        ? []
+        : [...app.grantTypes, ...(app.deviceFlow ? [DEVICE_CODE_GRANT] : []), ...(exchangeAudiences.length ? [TOKEN_EXCHANGE_GRANT] : [])];
     const usesCode = grantTypes.includes('authorization_code');
     const own = this.productOwn(app);
     const metadata: ClientMetadata = {
@@ -86,11 +108,17 @@ export class ClientRegistry {
       response_types: usesCode ? ['code'] : [],
       redirect_uris: usesCode ? own(app.redirectUris) : [],
       post_logout_redirect_uris: own(app.postLogoutRedirectUris),
-      token_endpoint_auth_method: isPublic ? 'none' : 'client_secret_basic',
+      token_endpoint_auth_method: isPublic ? 'none' : app.clientAuthentication,
       id_token_signed_response_alg: app.idTokenSignedResponseAlg,
       // Tokens bound to the application's key (RFC 9449 §5.2): a token request without a proof is refused.
-      dpop_bound_access_tokens: app.requireDpop,
-      ...(isPublic || !app.clientSecretEncrypted ? {} : { client_secret: this.context.secrets.decrypt(app.clientSecretEncrypted) }),
+      dpop_bound_access_tokens: app.requireDpop || fapi2,
+      // Authorization requests pushed first (RFC 9126 §6), signed by the application (RFC 9101 §10.5).
+      require_pushed_authorization_requests: app.requirePar || fapi2,
+      require_signed_request_object: app.requireSignedRequestObject,
+      ...(fapi2 ? { [FAPI_PROFILE_METADATA]: '2.0' } : {}),
+      ...(app.jwks ? { jwks: app.jwks as ClientMetadata['jwks'] } : app.jwksUri ? { jwks_uri: app.jwksUri } : {}),
+      // A client authenticating with its key has no secret the provider would accept instead.
+      ...(isPublic || privateKeyJwt || !app.clientSecretEncrypted ? {} : { client_secret: this.context.secrets.decrypt(app.clientSecretEncrypted) }),
       ...(app.backchannelLogoutUri
         ? { backchannel_logout_uri: app.backchannelLogoutUri, backchannel_logout_session_required: true }
         : {}),
@@ -101,6 +129,7 @@ export class ClientRegistry {
       displayName: app.displayName,
       status: app.status,
       isFirstParty: app.isFirstParty,
+      exchangeAudiences,
       metadata,
     };
   }

@@ -6,13 +6,14 @@ import { isApplicationAccessBlocked } from '@gatehouse/core/access';
 import type { Context } from 'koa';
 import Provider, { errors, interactionPolicy, type Adapter, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { CLAIMS, accountFinder, type AccountDirectory } from './account.js';
-import type { ClientApplication, ClientRegistry } from './clients.js';
+import { FAPI_PROFILE_METADATA, type ClientApplication, type ClientRegistry } from './clients.js';
 import { DEVICE_CONFIRMATION, deviceAuthorizationLimit, deviceCodeStorage, deviceConfirmationPrompt, deviceConfirmationUrl, deviceFlow, isConfirmedDevice, koaDeviceFlow, type DeviceFlowDeps } from './device-flow.js';
 import { errorPage, loggedOutPage, logoutPage } from './pages.js';
 import type { OidcStore } from './oidc-store.js';
 import { PostgresAdapter } from './postgres-adapter.js';
 import { actClaim, isLive, type SessionImpersonations } from '../features/identify-as/session-impersonations.js';
 import { SessionRecorder } from '../features/security/session-recorder.js';
+import { TokenExchange } from './token-exchange.js';
 import { TTL, capped, refreshTokenTtl } from './ttl.js';
 
 export const ADMIN_API_SCOPE = 'admin';
@@ -94,6 +95,12 @@ function storage(options: ProviderOptions): Configuration['adapter'] {
   return adapter as unknown as Configuration['adapter'];
 }
 
+/** Whether a client is under the FAPI 2.0 Security Profile (the provider keeps extra metadata under its own name). */
+const isFapi2 = (client: unknown): boolean => (client as Record<string, unknown> | undefined)?.[FAPI_PROFILE_METADATA] === '2.0';
+
+/** The algorithms of applications' own keys: client assertions (private_key_jwt) and signed request objects. */
+const CLIENT_KEY_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA', 'Ed25519'] as const;
+
 /** Which flows, clients and algorithms the provider accepts, and where accounts and keys come from. */
 function protocol(config: Config, options: ProviderOptions): Configuration {
   return {
@@ -104,10 +111,26 @@ function protocol(config: Config, options: ProviderOptions): Configuration {
     scopes: ['openid', 'offline_access', 'profile', 'email', 'roles', 'company'],
     responseTypes: ['code'],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' },
-    // Proofs of possession (DPoP) in the algorithms the product's resource servers verify too.
-    enabledJWA: { idTokenSigningAlgValues: ['RS256', 'ES256', 'EdDSA'], dPoPSigningAlgValues: [...DPOP_ALGORITHMS] },
-    extraClientMetadata: { properties: [] },
-    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    // Proofs of possession (DPoP) in the algorithms the product's resource servers verify too;
+    // client assertions and request objects signed with asymmetric keys only (no shared-secret HMAC, never `none`).
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256', 'ES256', 'EdDSA'],
+      dPoPSigningAlgValues: [...DPOP_ALGORITHMS],
+      clientAuthSigningAlgValues: [...CLIENT_KEY_ALGORITHMS],
+      requestObjectSigningAlgValues: [...CLIENT_KEY_ALGORITHMS],
+    },
+    // An application authenticates with its secret (HTTP Basic, or in the form as many clients do by
+    // default: the provider takes either for a secret) or a JWT signed with its key (RFC 7523); a public one not at all.
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    // The FAPI profile an application is under (clients.ts sets it from the application's switch).
+    extraClientMetadata: {
+      properties: [FAPI_PROFILE_METADATA],
+      validator: (_ctx, key, value) => {
+        if (key === FAPI_PROFILE_METADATA && value !== undefined && value !== '2.0') throw new errors.InvalidClientMetadata(`${FAPI_PROFILE_METADATA} must be 2.0`);
+      },
+    },
+    // PKCE (S256 only) of public clients and of those under the FAPI 2.0 profile.
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' || isFapi2(client) },
     rotateRefreshToken: true,
     // Every client allowed the refresh_token grant gets one (no offline_access + prompt=consent
     // dance); without offline_access the refresh token ends with the session.
@@ -227,8 +250,19 @@ function features(config: Config, now: Lifetimes, i18n: AppContext['i18n']): Fea
     backchannelLogout: { enabled: true },
     rpInitiatedLogout: rpInitiatedLogout(i18n),
     resourceIndicators: resourceIndicators(config, now),
+    // Pushed authorization requests (RFC 9126) for every client, required of those whose application says so.
+    pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
+    // Request objects (RFC 9101, JAR), signed with the application's key; required of those whose application says so.
+    requestObjects: { enabled: true, requireSignedRequestObject: false },
+    // The FAPI 2.0 Security Profile for the applications under it (PKCE required, the issuer as client assertions' audience).
+    fapi: {
+      enabled: true,
+      profile: (_ctx, client) => (isFapi2(client) ? '2.0' : undefined),
+    },
   };
 }
+
+
 
 /**
  * Sender-constrained tokens (DPoP, RFC 9449): a token request with a proof gets tokens bound to its
@@ -274,8 +308,11 @@ function firstPartyGrants(context: AppContext, registry: ClientRegistry): NonNul
  * session signed in as another user names the God user acting (`act`, RFC 8693), whatever its
  * audience: in the JWT, or in the stored claims of an opaque token.
  */
-function extraTokenClaims(adminAudience: string, directory: AccountDirectory, impersonations: SessionImpersonations): Configuration['extraTokenClaims'] {
+function extraTokenClaims(adminAudience: string, directory: AccountDirectory, impersonations: SessionImpersonations, exchange: TokenExchange): Configuration['extraTokenClaims'] {
   return async (ctx, token) => {
+    // An exchanged token: the actor chain and the user's roles in its audience, decided by the exchange.
+    const exchanged = exchange.claimsOf(token);
+    if (exchanged) return { ...exchanged };
     const { accountId, sessionUid } = token as { accountId?: string; sessionUid?: string };
     if (!accountId) return undefined;
     const impersonation = await impersonations.liveFor(ctx, sessionUid);
@@ -335,7 +372,7 @@ function deviceFlowDeps(context: AppContext, options: ProviderOptions): DeviceFl
 }
 
 /** The provider's whole configuration, assembled from its named parts. */
-function configure(context: AppContext, options: ProviderOptions): Configuration {
+function configure(context: AppContext, options: ProviderOptions, exchange: TokenExchange): Configuration {
   const { config, logger } = context;
   const adminAudience = config.oidc.adminApiAudience;
   const settings = securitySettings(context);
@@ -351,7 +388,7 @@ function configure(context: AppContext, options: ProviderOptions): Configuration
     extraParams: { client_id: deviceAuthorizationLimit(context) },
     features: { ...features(config, now, context.i18n), dPoP: proofOfPossession(context), deviceFlow: deviceFlow(deviceFlowDeps(context, options)) },
     loadExistingGrant: firstPartyGrants(context, options.registry),
-    extraTokenClaims: extraTokenClaims(adminAudience, options.directory, options.impersonations),
+    extraTokenClaims: extraTokenClaims(adminAudience, options.directory, options.impersonations, exchange),
     renderError: errorRenderer(logger),
   };
 }
@@ -418,7 +455,17 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
   const { config, logger } = context;
   // The registry, directory, session log and store are owned by the ProviderHost: they outlive a
   // provider rebuilt after a key rotation.
-  const provider = new Provider(config.oidc.issuer, configure(context, options));
+  const settings = securitySettings(context);
+  const exchange = new TokenExchange({
+    context,
+    registry: options.registry,
+    directory: options.directory,
+    keys: options.keys,
+    findAccount: accountFinder(options.directory, options.registry, options.impersonations),
+    accessTokenSeconds: () => settings.current().TokenLifetimes.accessTokenSeconds,
+  });
+  const provider = new Provider(config.oidc.issuer, configure(context, options, exchange));
+  exchange.register(provider);
   provider.proxy = config.server.trustProxy;
   provider.use(koaPagePolicy);
   provider.use(koaStoppedApplication(options.registry));
