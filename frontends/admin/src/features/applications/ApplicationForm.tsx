@@ -6,12 +6,16 @@ import {
   isApplicationUrl,
 } from '@gatehouse/contracts';
 import Checkbox from 'antd/es/checkbox';
+import Divider from 'antd/es/divider';
 import Form, { type FormInstance, type FormItemProps } from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import TextArea from 'antd/es/input/TextArea';
 import Radio from 'antd/es/radio';
-import Switch from 'antd/es/switch';
-import type { ApplicationFormValues } from './form-values';
+import Select from 'antd/es/select';
+import Switch, { type SwitchProps } from 'antd/es/switch';
+import { LOOKUP_LIMIT } from '../directory/api/lookups-api';
+import { useApplicationsQuery } from './applications-api';
+import { needsKeys, parseJwks, type ApplicationFormValues, type JwksProblem } from './form-values';
 import { IconUpload } from './IconUpload';
 import { UriListField } from './UriListField';
 import { useApplicationsTranslation, type ApplicationsT } from './use-applications-translation';
@@ -28,6 +32,28 @@ const whenGiven = (check: (value: string) => boolean, message: string): Rules[nu
 
 const maxLength = (t: ApplicationsT, max: number): Rules[number] => ({ max, message: t('form.tooLong', { max }) });
 
+/** What the form says of a pasted JWKS it refuses. */
+function jwksMessage(t: ApplicationsT, problem: JwksProblem): string {
+  switch (problem.problem) {
+    case 'empty':
+      return t('form.keysRequired');
+    case 'notJson':
+      return t('form.jwksNotJson');
+    case 'notKeySet':
+      return t('form.jwksNotKeySet');
+    case 'tooManyKeys':
+      return t('form.jwksTooManyKeys', { max: problem.max });
+    case 'keyNotPublic':
+      return t('form.jwksKeyNotPublic', { index: problem.index });
+    case 'keyNotForSigning':
+      return t('form.jwksKeyNotForSigning', { index: problem.index });
+    case 'privateKey':
+      return t('form.jwksPrivateKey', { index: problem.index, member: problem.member });
+  }
+}
+
+const JWKS_PLACEHOLDER = '{ "keys": [ { "kty": "EC", "crv": "P-256", "x": "…", "y": "…" } ] }';
+
 export interface ApplicationFormProps {
   form: FormInstance<ApplicationFormValues>;
   /** The form's name (ids of its fields). */
@@ -38,7 +64,7 @@ export interface ApplicationFormProps {
   disabled?: boolean;
   /** Where the stored uploaded icon is served, when there is one. */
   storedIconUrl?: string;
-  /** One of the product's own applications: it stays enabled. */
+  /** One of the product's own applications: it stays enabled, and exchanges no users' tokens. */
   system?: boolean;
   onFinish: (values: ApplicationFormValues) => void;
 }
@@ -48,6 +74,13 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
   const { t } = useApplicationsTranslation();
   const displayName = Form.useWatch('displayName', form) ?? '';
   const type = Form.useWatch('type', form) ?? initialValues.type;
+  // Kept while their fields are hidden (preserve), so that what shows follows what was chosen.
+  const watch = { form, preserve: true };
+  const fapi2 = Form.useWatch('fapi2', watch) ?? initialValues.fapi2 ?? false;
+  const clientAuthentication = Form.useWatch('clientAuthentication', watch) ?? initialValues.clientAuthentication;
+  const requireSignedRequestObject = Form.useWatch('requireSignedRequestObject', watch) ?? initialValues.requireSignedRequestObject;
+  const keysSource = Form.useWatch('keysSource', watch) ?? initialValues.keysSource ?? 'jwks';
+  const confidential = type === 'confidential';
 
   return (
     <Form<ApplicationFormValues> form={form} name={name} layout="vertical" initialValues={initialValues} disabled={disabled} onFinish={onFinish}>
@@ -101,12 +134,6 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
       <Form.Item name="hideInUserList" valuePropName="checked" className="applications-form__flag">
         <Checkbox>{t('form.hideInUserList')}</Checkbox>
       </Form.Item>
-      <Form.Item name="deviceFlow" valuePropName="checked" label={t('form.deviceFlow')} extra={t(system ? 'form.deviceFlowSystem' : 'form.deviceFlowHelp')}>
-        <Switch disabled={disabled || system} />
-      </Form.Item>
-      <Form.Item name="requireDpop" valuePropName="checked" label={t('form.requireDpop')} extra={t('form.requireDpopHelp')}>
-        <Switch />
-      </Form.Item>
       <Form.Item
         name="icon"
         label={t('form.icon')}
@@ -118,8 +145,120 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
       <Form.Item name="iconImage">
         <IconUpload storedUrl={storedIconUrl} name={displayName || t('form.icon')} disabled={disabled} />
       </Form.Item>
+      <Divider titlePlacement="start">{t('form.security')}</Divider>
+      <Form.Item name="deviceFlow" valuePropName="checked" label={t('form.deviceFlow')} extra={t(system ? 'form.deviceFlowSystem' : 'form.deviceFlowHelp')}>
+        <Switch disabled={disabled || system} />
+      </Form.Item>
+      <Form.Item name="requireDpop" valuePropName="checked" label={t('form.requireDpop')} extra={t(fapi2 ? 'form.fapi2Requires' : 'form.requireDpopHelp')}>
+        <RequiredSwitch required={fapi2} disabled={disabled} />
+      </Form.Item>
+      <Form.Item name="requirePar" valuePropName="checked" label={t('form.requirePar')} extra={t(fapi2 ? 'form.fapi2Requires' : 'form.requireParHelp')}>
+        <RequiredSwitch required={fapi2} disabled={disabled} />
+      </Form.Item>
+      <Form.Item
+        name="requireSignedRequestObject"
+        valuePropName="checked"
+        label={t('form.requireSignedRequestObject')}
+        extra={t('form.requireSignedRequestObjectHelp')}
+      >
+        <Switch />
+      </Form.Item>
+      <Form.Item
+        name="fapi2"
+        valuePropName="checked"
+        label={t('form.fapi2')}
+        extra={t('form.fapi2Help')}
+        dependencies={['type', 'clientAuthentication']}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: async (_: unknown, on?: boolean) => {
+              if (on && !(getFieldValue('type') === 'confidential' && getFieldValue('clientAuthentication') === 'private_key_jwt')) {
+                throw new Error(t('form.fapi2NeedsPrivateKeyJwt'));
+              }
+            },
+          }),
+        ]}
+      >
+        <Switch />
+      </Form.Item>
+      {confidential ? (
+        <Form.Item name="clientAuthentication" label={t('form.clientAuthentication')} extra={t('form.clientAuthenticationHelp')}>
+          <Radio.Group
+            vertical
+            options={[
+              { value: 'client_secret_basic', label: t('form.clientSecretBasic') },
+              { value: 'private_key_jwt', label: t('form.privateKeyJwt') },
+            ]}
+          />
+        </Form.Item>
+      ) : null}
+      {needsKeys({ type, clientAuthentication, requireSignedRequestObject }) ? <PublicKeys t={t} source={keysSource} /> : null}
+      {confidential && !system ? <ExchangeAudiences t={t} self={initialValues.id} /> : null}
       {creating && type === 'confidential' ? <p className="applications-form__note">{t('form.secretNote')}</p> : null}
     </Form>
+  );
+}
+
+/** A switch shown on and locked while a profile requires it (FAPI 2.0: PAR and DPoP), else the form's own. */
+function RequiredSwitch({ required, checked, disabled, ...props }: SwitchProps & { required: boolean }) {
+  return <Switch {...props} checked={required || checked} disabled={disabled || required || undefined} />;
+}
+
+/** The application's public keys, pasted as a JWKS or at the address of one. */
+function PublicKeys({ t, source }: { t: ApplicationsT; source: string }) {
+  return (
+    <>
+      <Form.Item name="keysSource" label={t('form.keys')} extra={t('form.keysHelp')}>
+        <Radio.Group
+          optionType="button"
+          options={[
+            { value: 'jwks', label: t('form.keysByValue') },
+            { value: 'jwksUri', label: t('form.keysByAddress') },
+          ]}
+        />
+      </Form.Item>
+      {source === 'jwksUri' ? (
+        <Form.Item
+          name="jwksUri"
+          label={t('form.jwksUri')}
+          rules={[
+            { required: true, whitespace: true, message: t('form.keysRequired') },
+            maxLength(t, APPLICATION_LIMITS.url),
+            whenGiven((url) => isApplicationUrl(url), t('form.invalidJwksUri')),
+          ]}
+        >
+          <Input placeholder="https://app.example.com/.well-known/jwks.json" />
+        </Form.Item>
+      ) : (
+        <Form.Item
+          name="jwks"
+          label={t('form.jwks')}
+          rules={[
+            {
+              validator: async (_: unknown, value?: string) => {
+                const jwks = parseJwks(value);
+                if ('problem' in jwks) throw new Error(jwksMessage(t, jwks));
+              },
+            },
+          ]}
+        >
+          <TextArea rows={6} spellCheck={false} autoComplete="off" placeholder={JWKS_PLACEHOLDER} />
+        </Form.Item>
+      )}
+    </>
+  );
+}
+
+/** The applications whose API this one may call for a signed-in user (token exchange): neither itself nor the product's own. */
+function ExchangeAudiences({ t, self }: { t: ApplicationsT; self?: string }) {
+  const { data, isFetching } = useApplicationsQuery({ top: LOOKUP_LIMIT, orderBy: 'displayName asc' });
+  const options = (data?.items ?? [])
+    .filter((application) => application.id !== self && !application.system)
+    .map((application) => ({ value: application.id, label: `${application.displayName} (${application.name})` }));
+  return (
+    <Form.Item name="tokenExchangeAudiences" label={t('form.tokenExchange')} extra={t('form.tokenExchangeHelp')}>
+      <Select<string[]> mode="multiple" loading={isFetching} showSearch={{ optionFilterProp: 'label' }} placeholder={t('form.tokenExchangePlaceholder')} options={options} />
+    </Form.Item>
   );
 }
 

@@ -39,14 +39,37 @@ function detail(overrides: Partial<ApplicationDetail> & Pick<ApplicationDetail, 
     hasSecret: true,
     requireDpop: false,
     deviceFlow: false,
+    requirePar: false,
+    requireSignedRequestObject: false,
+    clientAuthentication: overrides.type === 'public' ? 'none' : 'client_secret_basic',
+    jwks: null,
+    jwksUri: null,
+    fapi2: false,
+    tokenExchangeAudiences: [],
     owners: [],
     ...overrides,
   };
 }
 
+/** What the form sends of the protocol settings when none was touched (a confidential application). */
+const UNTOUCHED_PROTOCOL = {
+  requirePar: false,
+  requireSignedRequestObject: false,
+  fapi2: false,
+  clientAuthentication: 'client_secret_basic',
+  jwks: null,
+  jwksUri: null,
+  tokenExchangeAudiences: [],
+};
+
+/** A public signing key (RFC 7517 appendix A.1), and the same with its private part. */
+const EC_KEY = { kty: 'EC', crv: 'P-256', x: 'MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4', y: '4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM', use: 'sig', kid: '1' } as const;
+const EC_PRIVATE_KEY = { ...EC_KEY, d: '870MB6gfuTJ4HtUnUvYMyJpr5eUZNP4Bk43bVdj3eAE' };
+
 const crm = summary({ id: 'crm', displayName: 'CRM', userIsOwner: true });
 const wiki = summary({ id: 'wiki', displayName: 'Wiki', status: 'Maintenance', type: 'public' });
 const identity = summary({ id: '1', name: 'identity', displayName: 'Identity Management', userIsOwner: true, system: true });
+const billing = summary({ id: 'billing', displayName: 'Billing' });
 const ada = { id: 'admin-1', userName: 'ada@example.com', email: 'ada@example.com', firstName: 'Ada', lastName: 'Admin' };
 
 beforeEach(() => sessionStorage.clear());
@@ -224,6 +247,7 @@ describe('ApplicationsPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
           enabled: true,
           requireDpop: false,
           deviceFlow: false,
+          ...UNTOUCHED_PROTOCOL,
           icon: null,
         },
       ]);
@@ -299,6 +323,7 @@ describe('ApplicationDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
         [`GET /api/v1/admin/app/${subject.id}/roles`]: list([]),
         [`GET /api/v1/admin/applications/${subject.id}/users`]: list([]),
         'GET /api/v1/admin/users': list([{ ...bob, areaId: 'a1', areaName: 'North', validateScopes: false, locked: false, draft: false, modifiedOn: '2026-03-04T10:00:00Z', language: 'en' }]),
+        [LIST]: list([crm, identity, wiki, billing]),
         ...options.api,
       },
     });
@@ -361,6 +386,7 @@ describe('ApplicationDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
         enabled: true,
         requireDpop: false,
         deviceFlow: false,
+        ...UNTOUCHED_PROTOCOL,
         icon: null,
       },
     ]);
@@ -399,6 +425,203 @@ describe('ApplicationDetailPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
     await screen.findByRole('heading', { level: 1, name: 'Identity Management' });
     expect(screen.getByRole('switch', { name: 'Allow sign-in on devices (device code)' })).toBeDisabled();
     expect(screen.getByText('One of the product’s own applications: this is set by the product.')).toBeInTheDocument();
+  });
+
+  describe('protocol and security', () => {
+    const PAR = 'Require pushed authorization requests (PAR)';
+    const JAR = 'Require signed request objects (JAR)';
+    const DPOP = 'Require DPoP (sender-constrained tokens)';
+    const FAPI = 'FAPI 2.0 Security Profile';
+    const PRIVATE_KEY_JWT = 'Signed JWT with the application’s key (private_key_jwt)';
+    const KEYS_REQUIRED = 'private_key_jwt and signed request objects need the application’s public keys: paste its JWKS or give the address of its JWKS';
+    const EXCHANGE = 'May exchange users’ tokens for';
+    const PUT = 'PUT /api/v1/admin/applications/crm';
+    const saved = () => jsonResponse({ ...crmDetail, sharedSecret: null });
+    const keyed = detail({ ...crmDetail, clientAuthentication: 'private_key_jwt', jwks: { keys: [EC_KEY] } });
+
+    /** Saves, and checks the form refused to send. */
+    async function saveIsRefused(fetchMock: Awaited<ReturnType<typeof renderDetail>>['fetchMock']) {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(screen.queryByText('Changes have been saved')).not.toBeInTheDocument();
+      expect(sentTo(fetchMock, PUT)).toHaveLength(0);
+    }
+
+    it('requires pushed and signed authorization requests, with the keys pasted as a JWKS', async () => {
+      const { fetchMock } = await renderDetail(crmDetail, { api: { [PUT]: saved } });
+      await screen.findByRole('heading', { level: 1, name: 'CRM' });
+      expect(screen.queryByLabelText('JWKS')).not.toBeInTheDocument();
+      fireEvent.click(screen.getByRole('switch', { name: PAR }));
+      fireEvent.click(screen.getByRole('switch', { name: JAR }));
+      type(await screen.findByLabelText('JWKS'), JSON.stringify({ keys: [EC_KEY] }));
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+      expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+      expect((await bodiesTo(fetchMock, PUT))[0]).toMatchObject({
+        requirePar: true,
+        requireSignedRequestObject: true,
+        requireDpop: false,
+        fapi2: false,
+        clientAuthentication: 'client_secret_basic',
+        jwks: { keys: [EC_KEY] },
+        jwksUri: null,
+      });
+    });
+
+    it('shows PAR and DPoP on and locked while FAPI 2.0 is on, and sends them on', async () => {
+      const { fetchMock } = await renderDetail(keyed, { api: { [PUT]: saved } });
+      await screen.findByRole('heading', { level: 1, name: 'CRM' });
+      expect(screen.getByLabelText('JWKS')).toHaveValue(JSON.stringify({ keys: [EC_KEY] }, null, 2));
+      const par = screen.getByRole('switch', { name: PAR });
+      const dpop = screen.getByRole('switch', { name: DPOP });
+      expect(par).not.toBeChecked();
+      expect(par).toBeEnabled();
+
+      fireEvent.click(screen.getByRole('switch', { name: FAPI }));
+      await waitFor(() => expect(par).toBeChecked());
+      expect(par).toBeDisabled();
+      expect(dpop).toBeChecked();
+      expect(dpop).toBeDisabled();
+      expect(screen.getAllByText('Required by the FAPI 2.0 profile.')).toHaveLength(2);
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+      expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+      expect((await bodiesTo(fetchMock, PUT))[0]).toMatchObject({
+        fapi2: true,
+        requirePar: true,
+        requireDpop: true,
+        clientAuthentication: 'private_key_jwt',
+        jwks: { keys: [EC_KEY] },
+      });
+    });
+
+    it('says before sending that FAPI 2.0 needs private_key_jwt rather than the shared secret', async () => {
+      const { fetchMock } = await renderDetail(crmDetail, { api: { [PUT]: saved } });
+      await screen.findByRole('heading', { level: 1, name: 'CRM' });
+      fireEvent.click(screen.getByRole('switch', { name: FAPI }));
+
+      const message = 'The FAPI 2.0 profile needs a confidential application that authenticates with private_key_jwt';
+      expect(await screen.findByText(message)).toBeInTheDocument();
+      await saveIsRefused(fetchMock);
+
+      fireEvent.click(screen.getByRole('radio', { name: PRIVATE_KEY_JWT }));
+      await waitFor(() => expect(screen.queryByText(message)).not.toBeInTheDocument());
+    });
+
+    it('refuses a pasted private key before sending, naming its private part', async () => {
+      const { fetchMock } = await renderDetail(crmDetail, { api: { [PUT]: saved } });
+      await screen.findByRole('heading', { level: 1, name: 'CRM' });
+      fireEvent.click(screen.getByRole('radio', { name: PRIVATE_KEY_JWT }));
+      type(await screen.findByLabelText('JWKS'), JSON.stringify({ keys: [EC_KEY, EC_PRIVATE_KEY] }));
+
+      expect(await screen.findByText('Key 2 holds a private part (d): paste only the public keys')).toBeInTheDocument();
+      await saveIsRefused(fetchMock);
+
+      type(screen.getByLabelText('JWKS'), JSON.stringify({ keys: [{ kty: 'oct', k: 'c2VjcmV0' }] }));
+      expect(await screen.findByText('Key 1 holds a private part (k): paste only the public keys')).toBeInTheDocument();
+    });
+
+    it('refuses a JWKS that is not JSON, or not a key set', async () => {
+      const { fetchMock } = await renderDetail(crmDetail, { api: { [PUT]: saved } });
+      await screen.findByRole('heading', { level: 1, name: 'CRM' });
+      fireEvent.click(screen.getByRole('switch', { name: JAR }));
+      const jwks = await screen.findByLabelText('JWKS');
+
+      type(jwks, '{ keys: [');
+      expect(await screen.findByText('This is not valid JSON: check the pasted text')).toBeInTheDocument();
+      await saveIsRefused(fetchMock);
+      type(jwks, JSON.stringify(EC_KEY));
+      expect(await screen.findByText('Paste a JWKS: a JSON object with a non-empty "keys" array')).toBeInTheDocument();
+      type(jwks, JSON.stringify({ keys: [] }));
+      expect(await screen.findByText('Paste a JWKS: a JSON object with a non-empty "keys" array')).toBeInTheDocument();
+      await saveIsRefused(fetchMock);
+    });
+
+    it('asks for the keys of private_key_jwt before sending, and takes the address of a JWKS', async () => {
+      const { fetchMock } = await renderDetail(crmDetail, { api: { [PUT]: saved } });
+      await screen.findByRole('heading', { level: 1, name: 'CRM' });
+      fireEvent.click(screen.getByRole('radio', { name: PRIVATE_KEY_JWT }));
+      await screen.findByLabelText('JWKS');
+      await saveIsRefused(fetchMock);
+      expect(await screen.findByText(KEYS_REQUIRED)).toBeInTheDocument();
+
+      fireEvent.click(screen.getByRole('radio', { name: 'Published at an address' }));
+      type(await screen.findByLabelText('Address of the JWKS'), 'http://keys.example.com/jwks.json');
+      expect(await screen.findByText('Enter the address of the JWKS, starting with https:// (http:// only on localhost)')).toBeInTheDocument();
+      type(screen.getByLabelText('Address of the JWKS'), 'https://crm.example.com/jwks.json');
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+      expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+      expect((await bodiesTo(fetchMock, PUT))[0]).toMatchObject({
+        clientAuthentication: 'private_key_jwt',
+        jwks: null,
+        jwksUri: 'https://crm.example.com/jwks.json',
+      });
+    });
+
+    it('offers the other applications, not the product’s own, for token exchange, and sends their ids', async () => {
+      const { fetchMock } = await renderDetail(crmDetail, { api: { [PUT]: saved } });
+      await screen.findByRole('heading', { level: 1, name: 'CRM' });
+
+      fireEvent.mouseDown(screen.getByRole('combobox', { name: EXCHANGE }));
+      const offered = await waitFor(() => {
+        const options = [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].map((option) => option.textContent);
+        expect(options.length).toBeGreaterThan(0);
+        return options;
+      });
+      expect(offered.sort()).toEqual(['Billing (billing)', 'Wiki (wiki)']);
+      await choose(EXCHANGE, 'Wiki (wiki)');
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+      expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+      expect((await bodiesTo(fetchMock, PUT))[0]).toMatchObject({ tokenExchangeAudiences: ['wiki'] });
+      expect(queriesTo(fetchMock, LIST)[0]).toMatchObject({ top: '1000', orderBy: 'displayName asc' });
+    });
+
+    it('shows neither the client authentication nor the exchange picker of a public application', async () => {
+      const spa = detail({ id: 'spa', displayName: 'SPA', type: 'public', hasSecret: false });
+      const { fetchMock } = await renderDetail(spa, { api: { 'PUT /api/v1/admin/applications/spa': () => jsonResponse({ ...spa, sharedSecret: null }) } });
+      await screen.findByRole('heading', { level: 1, name: 'SPA' });
+
+      expect(screen.getByRole('switch', { name: PAR })).toBeInTheDocument();
+      expect(screen.queryByText('Client authentication')).not.toBeInTheDocument();
+      expect(screen.queryByRole('radio', { name: PRIVATE_KEY_JWT })).not.toBeInTheDocument();
+      expect(screen.queryByRole('combobox', { name: EXCHANGE })).not.toBeInTheDocument();
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+      expect(await screen.findByText('Changes have been saved')).toBeInTheDocument();
+      expect((await bodiesTo(fetchMock, 'PUT /api/v1/admin/applications/spa'))[0]).toMatchObject({
+        type: 'public',
+        clientAuthentication: 'client_secret_basic',
+        tokenExchangeAudiences: [],
+      });
+    });
+
+    it('puts the server’s errors on a key and on an audience under the JWKS and the picker', async () => {
+      await renderDetail(detail({ ...keyed, tokenExchangeAudiences: ['wiki'] }), {
+        api: {
+          [PUT]: () =>
+            jsonResponse(
+              {
+                code: 'errors.validation',
+                message: 'The request is not valid',
+                errors: [
+                  { field: 'jwks.keys.0', code: 'applications.invalid_jwks', message: 'Key 1 cannot be used: only public signing keys are accepted (RSA of 2048 bits or more, EC P-256, P-384 or P-521, Ed25519)' },
+                  { field: 'tokenExchangeAudiences.0', code: 'applications.exchange_audience_unknown', message: 'There is no application wiki' },
+                ],
+              },
+              400,
+            ),
+        },
+      });
+      await screen.findByRole('heading', { level: 1, name: 'CRM' });
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+      const jwks = screen.getByLabelText('JWKS').closest('.ant-form-item') as HTMLElement;
+      expect(await within(jwks).findByText('Key 1 cannot be used: only public signing keys are accepted (RSA of 2048 bits or more, EC P-256, P-384 or P-521, Ed25519)')).toBeInTheDocument();
+      const picker = screen.getByRole('combobox', { name: EXCHANGE }).closest('.ant-form-item') as HTMLElement;
+      expect(within(picker).getByText('There is no application wiki')).toBeInTheDocument();
+    });
   });
 
   it('disables an application from its form, and keeps the product’s own enabled', async () => {
