@@ -3,6 +3,7 @@
 // a small relying party on 127.0.0.1, notes the secret from the dialog, and the relying party then
 // signs the administrator in (authorization code + PKCE, by openid-client) and redeems the code with
 // that secret. Screenshots go to test-artifacts/screenshots/applications-*.png.
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -110,6 +111,32 @@ describe('applications: created in the console, signing users in at once', funct
     expect(rp.signIns[0]).to.include({ aud: clientId, email: ADMIN });
 
     await visitor.close();
+
+    // Then hardened: its key instead of its secret, and the FAPI 2.0 profile.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.getByText('Signed JWT with the application’s key (private_key_jwt)').click();
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwks = page.getByLabel('JWKS', { exact: true });
+    await jwks.fill(JSON.stringify({ keys: [privateKey.export({ format: 'jwk' })] }));
+    await jwks.blur();
+    await page.getByText('Key 1 holds a private part (d): paste only the public keys').waitFor();
+    await jwks.fill(JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'crm-1' }] }));
+    await page.getByRole('switch', { name: 'FAPI 2.0 Security Profile' }).click();
+    // The profile requires pushed requests and DPoP: both show on, and locked.
+    for (const name of ['Require pushed authorization requests (PAR)', 'Require DPoP (sender-constrained tokens)']) {
+      const required = page.getByRole('switch', { name });
+      expect(await required.getAttribute('aria-checked'), name).to.equal('true');
+      expect(await required.isDisabled(), name).to.equal(true);
+    }
+    await shot(page, 'fapi2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/saved/i).first().waitFor({ timeout: 30_000 });
+    await page.reload();
+    await page.getByRole('switch', { name: 'FAPI 2.0 Security Profile' }).waitFor();
+    expect(await page.getByRole('switch', { name: 'FAPI 2.0 Security Profile' }).getAttribute('aria-checked')).to.equal('true');
+    // The provider now refuses the application's plain authorization requests.
+    const plain = await fetch(`${product.base}/oidc/auth?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope: 'openid', redirect_uri: `${rp.url}/callback` })}`, { redirect: 'manual' });
+    expect(new URL(plain.headers.get('location') ?? 'http://x/').searchParams.get('error')).to.equal('invalid_request');
     await console.close();
   });
 });
