@@ -65,6 +65,18 @@ const suites = [
     args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--require', 'test/support/flight-recorder.ts', '--timeout', '240000', '--exit', 'test/browser/**/*.browser.ts'],
     owns: (file) => file.startsWith('test/browser/'),
     needs: chromium,
+    install: 'apt-get install chromium',
+  },
+  // Independent relying parties from Debian against the product started by the test: Apache httpd
+  // with mod_auth_openidc, and Python's authlib (its test says so when python3-authlib is missing).
+  {
+    name: 'interop',
+    kind: 'mocha',
+    cwd: root,
+    args: ['--no-config', '--node-option', 'conditions=source', '--node-option', 'import=tsx', '--require', 'services/core/src/testing/root-hooks.ts', '--timeout', '240000', '--exit', 'test/interop/**/*.interop.ts'],
+    owns: (file) => file.startsWith('test/interop/'),
+    needs: '/usr/lib/apache2/modules/mod_auth_openidc.so',
+    install: 'apt-get install apache2 libapache2-mod-auth-openidc python3-authlib python3-requests',
   },
   { name: 'frontend-shared', kind: 'vitest', cwd: path.join(root, 'frontends/shared') },
   { name: 'portal', kind: 'vitest', cwd: path.join(root, 'frontends/portal') },
@@ -99,7 +111,7 @@ for (const suite of suites) {
   const file = path.join(resultsDir, `${suite.name}.json`);
   console.log(`\n=== ${suite.name} ===`);
   if (suite.needs && !existsSync(suite.needs)) {
-    console.log(`not run: ${suite.needs} is missing (apt-get install chromium)`);
+    console.log(`not run: ${suite.needs} is missing (${suite.install})`);
     lines.push(`${suite.name}: not run (no ${suite.needs})`);
     continue;
   }
