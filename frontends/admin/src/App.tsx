@@ -26,6 +26,8 @@ const SecurityConfigPage = lazy(() => import('./features/security-config/Securit
 const InspectorPage = lazy(() => import('./features/inspector/InspectorPage'));
 const ApplicationsPage = lazy(() => import('./features/applications/ApplicationsPage'));
 const ApplicationDetailPage = lazy(() => import('./features/applications/ApplicationDetailPage'));
+const WebhooksPage = lazy(() => import('./features/webhooks/WebhooksPage'));
+const WebhookDetailPage = lazy(() => import('./features/webhooks/WebhookDetailPage'));
 const RoleDetailPage = lazy(() => import('./features/applications/roles/RoleDetailPage'));
 const PatsPage = lazy(() => import('./features/pats/PatsPage'));
 const ControlPatsPage = lazy(() => import('./features/pats/ControlPatsPage'));
@@ -74,6 +76,8 @@ export function AdminRoutes({ loadForCallback, ...signedIn }: Omit<AppProps, 'i1
             <Route path="control-pats" element={<ControlPatsPage />} />
             <Route path="inspector" element={<InspectorPage />} />
             <Route path="twomodeauth" element={<MfaConfigurationPage />} />
+            <Route path="webhooks" element={<WebhooksPage />} />
+            <Route path="webhooks/:id" element={<WebhookDetailPage />} />
             <Route path="securityConfig" element={<SecurityConfigPage />} />
           </Route>
         </Route>

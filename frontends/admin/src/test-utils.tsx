@@ -24,7 +24,7 @@ import { createAdminStore, type AdminStore } from './store';
 
 export { jsonResponse, stubApi, type ApiRoutes, type Handler } from '@gatehouse/frontend-shared/testing';
 
-export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications' | 'tenants' | 'permissions' | 'notifications' | 'logs';
+export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications' | 'tenants' | 'permissions' | 'notifications' | 'logs' | 'webhooks';
 
 /** The console's i18n with the namespaces a test needs already fetched, so it renders at once. */
 export async function createTestI18n(language: Language = 'en', namespaces: Namespace[] = ['admin']): Promise<I18n> {
@@ -103,6 +103,8 @@ function preloadRoutes(namespaces: Namespace[]) {
     namespaces.includes('permissions') ? import('./features/permissions/UserPermissionsPage') : undefined,
     namespaces.includes('permissions') ? import('./features/mfa/MfaConfigurationPage') : undefined,
     namespaces.includes('logs') ? import('./features/logs/LogsPage') : undefined,
+    namespaces.includes('webhooks') ? import('./features/webhooks/WebhooksPage') : undefined,
+    namespaces.includes('webhooks') ? import('./features/webhooks/WebhookDetailPage') : undefined,
   ]);
 }
 

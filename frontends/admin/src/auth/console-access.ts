@@ -16,6 +16,7 @@ export const CONSOLE_PAGES = {
   pats: 'keys.list',
   twomodeauth: 'tenants.twoModeAuth',
   rightsRequests: 'rightsRequests.list',
+  webhooks: 'webhooks.list',
   securityConfig: 'securityConfig.list',
   'control-pats': 'keys.all',
   inspector: 'inspector.inspect',

@@ -33,6 +33,7 @@ export const de: AdminPhrases = {
     permissions: 'Berechtigungen',
     pats: 'Persönliche Zugriffstoken',
     twoModeAuth: 'MFA-Konfiguration',
+    webhooks: 'Webhooks',
     securityConfig: 'Sicherheitskonfiguration',
     controlPats: 'PAT-Kontrolle',
     rightsRequests: 'Betroffenenanfragen',

@@ -34,6 +34,7 @@ export const en = {
     permissions: 'Permissions',
     pats: 'Personal Access Tokens',
     twoModeAuth: 'MFA Configuration',
+    webhooks: 'Webhooks',
     securityConfig: 'Security Configuration',
     controlPats: 'PATS Control',
     rightsRequests: 'Rights requests',

@@ -33,6 +33,7 @@ export const es: AdminPhrases = {
     permissions: 'Permisos',
     pats: 'Tokens de acceso personal',
     twoModeAuth: 'Configuración MFA',
+    webhooks: 'Webhooks',
     securityConfig: 'Configuración de seguridad',
     controlPats: 'Control de PAT',
     rightsRequests: 'Solicitudes de derechos',

@@ -33,6 +33,7 @@ export const fr: AdminPhrases = {
     permissions: 'Permissions',
     pats: "Jetons d'accès personnels",
     twoModeAuth: 'Configuration MFA',
+    webhooks: 'Webhooks',
     securityConfig: 'Configuration de sécurité',
     controlPats: 'Contrôle des PAT',
     rightsRequests: 'Demandes de droits',

@@ -6,6 +6,7 @@ import { logsPhraseLoaders, type LogsPhrases } from '../features/logs/i18n';
 import { notificationsPhraseLoaders, type NotificationsPhrases } from '../features/notifications/i18n';
 import { permissionsPhraseLoaders, type PermissionsPhrases } from '../features/permissions/i18n';
 import { tenantsPhraseLoaders, type TenantsPhrases } from '../features/tenants/i18n';
+import { webhooksPhraseLoaders, type WebhooksPhrases } from '../features/webhooks/i18n';
 import type { AdminPhrases } from './en';
 
 export type { AdminPhrases };
@@ -32,6 +33,8 @@ export const adminNamespaces = {
   permissions: permissionsPhraseLoaders,
   // The Logs page and its four tabs.
   logs: logsPhraseLoaders,
+  // The webhook endpoints list, an endpoint's page and its delivery log.
+  webhooks: webhooksPhraseLoaders,
   // The notifications flyout, its toasts and the running processes (on every page, fetched after it).
   notifications: notificationsPhraseLoaders,
 };
@@ -58,5 +61,6 @@ declare module '@gatehouse/frontend-shared' {
     permissions: PermissionsPhrases;
     logs: LogsPhrases;
     notifications: NotificationsPhrases;
+    webhooks: WebhooksPhrases;
   }
 }

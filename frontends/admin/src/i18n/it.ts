@@ -33,6 +33,7 @@ export const it: AdminPhrases = {
     permissions: 'Autorizzazioni',
     pats: 'Token di accesso personali',
     twoModeAuth: 'Configurazione MFA',
+    webhooks: 'Webhook',
     securityConfig: 'Configurazione di sicurezza',
     controlPats: 'Controllo PAT',
     rightsRequests: 'Richieste di diritti',

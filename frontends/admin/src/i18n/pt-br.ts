@@ -33,6 +33,7 @@ export const ptBR: AdminPhrases = {
     permissions: 'Permissões',
     pats: 'Tokens de acesso pessoal',
     twoModeAuth: 'Configuração de MFA',
+    webhooks: 'Webhooks',
     securityConfig: 'Configuração de segurança',
     controlPats: 'Controle de PAT',
     rightsRequests: 'Solicitações de direitos',

@@ -33,6 +33,7 @@ export const ptPT: AdminPhrases = {
     permissions: 'Permissões',
     pats: 'Tokens de acesso pessoal',
     twoModeAuth: 'Configuração MFA',
+    webhooks: 'Webhooks',
     securityConfig: 'Configuração de segurança',
     controlPats: 'Controlo de PAT',
     rightsRequests: 'Pedidos de direitos',

@@ -22,6 +22,7 @@ const ADMINISTRATOR_MENU = [
   ['Personal Access Tokens', '/admin/pats'],
   ['MFA Configuration', '/admin/twomodeauth'],
   ['Rights requests', '/admin/rightsRequests'],
+  ['Webhooks', '/admin/webhooks'],
 ];
 
 /** The Logs page ready to show at once (its chunk and phrases fetched, its first list answered): the folding tests go there. */
@@ -60,7 +61,7 @@ describe('side menu', () => {
     await screen.findByRole('heading', { level: 1, name: 'Willkommen, Ada Admin' });
     const menu = within(screen.getByRole('navigation', { name: 'Hauptnavigation' }));
 
-    for (const name of ['Startseite', 'Benutzer', 'Gruppen', 'Anwendungen', 'Protokolle', 'Bereiche', 'Einheiten', 'Berechtigungen', 'Persönliche Zugriffstoken', 'MFA-Konfiguration', 'Sicherheitskonfiguration']) {
+    for (const name of ['Startseite', 'Benutzer', 'Gruppen', 'Anwendungen', 'Protokolle', 'Bereiche', 'Einheiten', 'Berechtigungen', 'Persönliche Zugriffstoken', 'MFA-Konfiguration', 'Webhooks', 'Sicherheitskonfiguration']) {
       expect(menu.getByRole('link', { name })).not.toHaveAccessibleDescription();
     }
     expect(menu.queryByText('Demnächst')).not.toBeInTheDocument();

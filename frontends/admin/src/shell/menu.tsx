@@ -1,4 +1,5 @@
 import ApartmentOutlined from '@ant-design/icons/ApartmentOutlined';
+import ApiOutlined from '@ant-design/icons/ApiOutlined';
 import AppstoreOutlined from '@ant-design/icons/AppstoreOutlined';
 import EnvironmentOutlined from '@ant-design/icons/EnvironmentOutlined';
 import AuditOutlined from '@ant-design/icons/AuditOutlined';
@@ -42,6 +43,7 @@ const ENTRIES: readonly MenuEntry[] = [
   { key: 'pats', path: '/pats', icon: <KeyOutlined />, page: 'pats' },
   { key: 'twoModeAuth', path: '/twomodeauth', icon: <SafetyCertificateOutlined />, page: 'twomodeauth' },
   { key: 'rightsRequests', path: '/rightsRequests', icon: <AuditOutlined />, page: 'rightsRequests' },
+  { key: 'webhooks', path: '/webhooks', icon: <ApiOutlined />, page: 'webhooks' },
   { key: 'securityConfig', path: '/securityConfig', icon: <SafetyOutlined />, page: 'securityConfig' },
 ];
 

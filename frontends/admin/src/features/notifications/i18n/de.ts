@@ -44,6 +44,7 @@ export const de: NotificationsPhrases = {
   types: {
     PermissionAssigned: 'Berechtigung zugewiesen',
     OperationRequest: 'Vorgangsanfrage',
+    WebhookDisabled: 'Webhook abgeschaltet',
     ExportMembers: 'Export der Mitglieder',
     ExportTenants: 'Export der Einheiten',
     AdminReport: 'Bericht der Administratoren',

@@ -44,6 +44,7 @@ export const en = {
   types: {
     PermissionAssigned: 'Permission assigned',
     OperationRequest: 'Operation request',
+    WebhookDisabled: 'Webhook turned off',
     ExportMembers: 'Members export',
     ExportTenants: 'Tenants export',
     AdminReport: 'Administrators report',

@@ -44,6 +44,7 @@ export const es: NotificationsPhrases = {
   types: {
     PermissionAssigned: 'Permiso asignado',
     OperationRequest: 'Solicitud de operación',
+    WebhookDisabled: 'Webhook desactivado',
     ExportMembers: 'Exportación de miembros',
     ExportTenants: 'Exportación de entidades',
     AdminReport: 'Informe de administradores',

@@ -44,6 +44,7 @@ export const fr: NotificationsPhrases = {
   types: {
     PermissionAssigned: 'Permission attribuée',
     OperationRequest: 'Demande d’opération',
+    WebhookDisabled: 'Webhook désactivé',
     ExportMembers: 'Export des membres',
     ExportTenants: 'Export des entités',
     AdminReport: 'Rapport des administrateurs',

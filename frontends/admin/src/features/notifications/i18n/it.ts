@@ -44,6 +44,7 @@ export const it: NotificationsPhrases = {
   types: {
     PermissionAssigned: 'Permesso assegnato',
     OperationRequest: 'Richiesta di operazione',
+    WebhookDisabled: 'Webhook disattivato',
     ExportMembers: 'Esportazione dei membri',
     ExportTenants: 'Esportazione delle entità',
     AdminReport: 'Report degli amministratori',

@@ -44,6 +44,7 @@ export const ptBR: NotificationsPhrases = {
   types: {
     PermissionAssigned: 'Permissão atribuída',
     OperationRequest: 'Solicitação de operação',
+    WebhookDisabled: 'Webhook desativado',
     ExportMembers: 'Exportação de membros',
     ExportTenants: 'Exportação de entidades',
     AdminReport: 'Relatório de administradores',

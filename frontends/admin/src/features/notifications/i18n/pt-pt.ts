@@ -44,6 +44,7 @@ export const ptPT: NotificationsPhrases = {
   types: {
     PermissionAssigned: 'Permissão atribuída',
     OperationRequest: 'Pedido de operação',
+    WebhookDisabled: 'Webhook desativado',
     ExportMembers: 'Exportação de membros',
     ExportTenants: 'Exportação de entidades',
     AdminReport: 'Relatório de administradores',
