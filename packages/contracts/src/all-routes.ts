@@ -16,6 +16,7 @@ import { bulkOperationRequestsRoutes } from './admin/bulk-operation-requests.js'
 import { serviceManagerRoutes } from './admin/service-manager.js';
 import { clientsRoutes } from './admin/clients.js';
 import { securityConfigRoutes } from './admin/security-config.js';
+import { webhooksRoutes } from './admin/webhooks.js';
 import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
 import { externalLoginRoutes } from './account/external-login.js';
@@ -49,6 +50,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   serviceManagerRoutes,
   clientsRoutes,
   securityConfigRoutes,
+  webhooksRoutes,
   inspectorRoutes,
   logsRoutes,
   notificationsRoutes,

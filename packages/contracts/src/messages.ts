@@ -334,6 +334,14 @@ export const en = {
     exchange_audience_product_own: 'Tokens cannot be exchanged for the product\'s own applications ({{id}})',
     exchange_product_own: 'The product\'s own applications do not exchange users\' tokens',
   },
+  webhooks: {
+    not_found: 'Webhook endpoint not found',
+    delivery_not_found: 'This endpoint has no such delivery',
+    invalid_url: 'Enter an absolute address starting with https:// (http:// only on localhost), without credentials or #',
+    private_address: 'This address is on a private or loopback network: webhooks are not sent there unless the deployment allows private networks',
+    application_not_found: 'There is no such application',
+    disabled: 'The webhook endpoint {{url}} received nothing for a day and was turned off. Check it, then turn it on again in the console.',
+  },
   import: {
     extension_not_allowed: 'Extension not allowed',
     file_required: 'Choose an Excel file (.xlsx) and send it in the form field "{{field}}"',

@@ -53,6 +53,8 @@ interface Fixtures {
   rightsFileId: string;
   notificationId: string;
   patId: string;
+  webhookId: string;
+  webhookDeliveryId: string;
 }
 
 /** A body field's record, by the field's name: ids of fixtures rather than ids of nothing. */
@@ -105,6 +107,7 @@ function paramFor(path: string, name: string, f: Fixtures): string | undefined {
     roleId: f.roleId,
     scopeId: f.scopeId,
     fileId: f.rightsFileId,
+    deliveryId: f.webhookDeliveryId,
     status: 'Maintenance',
     role: 'Reader',
   };
@@ -120,6 +123,7 @@ function paramFor(path: string, name: string, f: Fixtures): string | undefined {
     [/\/notifications\/:id/, f.notificationId],
     [/\/keys\/:id/, f.patId],
     [/\/securityConfig\/:id/, 'Lockout'],
+    [/\/webhooks\/:id/, f.webhookId],
   ];
   return byPath.find(([pattern]) => pattern.test(path))?.[1];
 }
@@ -203,6 +207,14 @@ describe('admin API abuse: generated bad input on every route', function () {
       `INSERT INTO personal_access_tokens (name, user_id, application_id, token_hash, token_prefix) VALUES ('abuse', $1, $2, $3, 'gpat_') RETURNING id`,
       [caller.id, w.identity.id, randomBytes(32).toString('hex')],
     );
+    const [webhook] = await db.query(`INSERT INTO webhook_endpoints (url, events, secret_encrypted) VALUES ('https://hooks.example.com/in', '{user.created}', $1) RETURNING id`, [
+      w.context.secrets.encrypt(`whsec_${randomBytes(32).toString('base64')}`),
+    ]);
+    const [delivery] = await db.query(
+      `WITH ev AS (INSERT INTO webhook_events (type, payload) VALUES ('user.created', '{"type":"user.created","data":{}}') RETURNING id)
+       INSERT INTO webhook_deliveries (endpoint_id, event_id, status) SELECT $1, ev.id, 'Failed' FROM ev RETURNING id`,
+      [webhook.id],
+    );
     f = {
       caller,
       user,
@@ -217,6 +229,8 @@ describe('admin API abuse: generated bad input on every route', function () {
       rightsFileId: file.id,
       notificationId: notification.id,
       patId: pat.id,
+      webhookId: webhook.id,
+      webhookDeliveryId: delivery.id,
     };
     godToken = await mintAccessToken(w.context, w.key, { sub: caller.id, roles: ['God', 'Administrator'], expiresIn: 3600 });
     appToken = await mintAccessToken(w.context, w.key, {

@@ -1,4 +1,4 @@
-import { RateLimit, type AppContext, type JobQueue } from '@gatehouse/core';
+import { RateLimit, type AppContext, type JobQueue, type WebhookDeliverer } from '@gatehouse/core';
 import { Mailer } from '@gatehouse/core/mail';
 import { ADMIN_API_SCOPE, AccessTokenVerifier } from './auth/access-token.js';
 import { AccountStates } from './auth/account-state.js';
@@ -25,6 +25,8 @@ export interface AdminContext extends AppContext {
   readonly jobs: { queue?: JobQueue };
   /** This node's notification hub, set while it is attached (`attachNotificationHub`). */
   readonly notifications: { hub?: HubEmitter };
+  /** This node's webhook deliverer, set while its background jobs run. */
+  readonly webhooks: { deliverer?: WebhookDeliverer };
 }
 
 const ADMIN = Symbol('admin context');
@@ -56,6 +58,7 @@ export function createAdminContext(context: AppContext): AdminContext {
     }),
     jobs: {},
     notifications: {},
+    webhooks: {},
   };
   admin[ADMIN] = admin;
   return admin;

@@ -35,6 +35,7 @@ import { tenantIdentityRoutes } from './features/tenant-identities/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
 import { userExcelRoutes } from './features/users/excel/router.js';
 import { userRoutes } from './features/users/router.js';
+import { webhookRoutes } from './features/webhooks/router.js';
 import { groupMembersImportJob } from './features/groups/excel/service.js';
 import { adminReportHandler } from './features/jobs/admin-report.js';
 import { runBackgroundJobs, type BackgroundJobs, type JobHandlers } from './features/jobs/runtime.js';
@@ -167,6 +168,7 @@ export function adminRouter(context: AdminContext): Router {
     inspectorRouter(context),
     logRoutes(context),
     keyRoutes(context),
+    webhookRoutes(context),
   ];
   for (const router of features) admin.use(router.routes(), router.allowedMethods());
   return admin;

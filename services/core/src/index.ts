@@ -21,6 +21,7 @@ export * from './i18n/index.js';
 export * from './jobs/index.js';
 export * from './logging/audit.js';
 export * from './logging/logger.js';
+export * from './webhooks/index.js';
 export * from './roles/effective-roles.js';
 export * from './security/factors.js';
 export * from './security/identify-as.js';

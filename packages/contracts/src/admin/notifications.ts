@@ -26,7 +26,7 @@ export const NOTIFICATION_HUB_EVENTS = {
 } as const;
 
 /** Notification types the product writes; others (finished jobs) carry the job's type. */
-export const NOTIFICATION_TYPES = ['PermissionAssigned', 'OperationRequest', ...JOB_TYPES] as const;
+export const NOTIFICATION_TYPES = ['PermissionAssigned', 'OperationRequest', 'WebhookDisabled', ...JOB_TYPES] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /**

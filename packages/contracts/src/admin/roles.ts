@@ -35,6 +35,15 @@ export const ENDPOINT_ROLES = {
   'applications.regenerateSecret': ADMIN,
   'applications.addOwner': ADMIN,
   'applications.removeOwner': ADMIN,
+  // Webhook endpoints: administrators register them and follow their deliveries.
+  'webhooks.list': ADMIN,
+  'webhooks.get': ADMIN,
+  'webhooks.create': ADMIN,
+  'webhooks.update': ADMIN,
+  'webhooks.delete': ADMIN,
+  'webhooks.rotateSecret': ADMIN,
+  'webhooks.deliveries': ADMIN,
+  'webhooks.resend': ADMIN,
 
   'me.get': SIGNED_IN,
   // The caller's own notifications and running processes (the console's flyout and toasts).

@@ -97,6 +97,25 @@ async function serviceManagerTarget(w: World): Promise<{ userId: string; roleId:
   return { userId: target.id, roleId: role.id };
 }
 
+/** A webhook endpoint (global); answers its id. */
+async function webhook(w: World): Promise<string> {
+  const [row] = await w.context.dataSource.query(`INSERT INTO webhook_endpoints (url, events, secret_encrypted) VALUES ('https://hooks.example.com/in', '{user.created}', $1) RETURNING id`, [
+    w.context.secrets.encrypt(`whsec_${randomBytes(32).toString('base64')}`),
+  ]);
+  return row.id;
+}
+
+/** One delivery of an endpoint; answers both ids. */
+async function webhookDelivery(w: World): Promise<{ id: string; deliveryId: string }> {
+  const id = await webhook(w);
+  const [row] = await w.context.dataSource.query(
+    `WITH ev AS (INSERT INTO webhook_events (type, payload) VALUES ('user.created', '{"type":"user.created","data":{}}') RETURNING id)
+     INSERT INTO webhook_deliveries (endpoint_id, event_id, status) SELECT $1, ev.id, 'Failed' FROM ev RETURNING id`,
+    [id],
+  );
+  return { id, deliveryId: row.id };
+}
+
 /** A notification of the caller's own; answers its id. */
 async function notification(w: World, caller: User): Promise<string> {
   const [row] = await w.context.dataSource.query(`INSERT INTO notifications (user_id, type, description) VALUES ($1, 'PermissionAssigned', 'A') RETURNING id`, [caller.id]);
@@ -504,6 +523,17 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   // The defaults again: the call succeeds and the world's sign-in rules stay as they were.
   'securityConfig.update': async () => ({ route: 'PUT /securityConfig/:id', url: '/securityConfig/Lockout', body: { body: 'maxFailedAttempts: 5' } }),
   'policy.get': async () => ({ route: 'GET /policy', url: '/policy' }),
+  'webhooks.list': async () => ({ route: 'GET /webhooks', url: '/webhooks' }),
+  'webhooks.get': async (w) => ({ route: 'GET /webhooks/:id', url: `/webhooks/${await webhook(w)}` }),
+  'webhooks.create': async () => ({ route: 'POST /webhooks', url: '/webhooks', body: { url: 'https://hooks.example.com/new', events: ['user.locked'] } }),
+  'webhooks.update': async (w) => ({ route: 'PUT /webhooks/:id', url: `/webhooks/${await webhook(w)}`, body: { url: 'https://hooks.example.com/changed', events: ['user.locked'], enabled: false } }),
+  'webhooks.delete': async (w) => ({ route: 'DELETE /webhooks/:id', url: `/webhooks/${await webhook(w)}` }),
+  'webhooks.rotateSecret': async (w) => ({ route: 'POST /webhooks/:id/rotateSecret', url: `/webhooks/${await webhook(w)}/rotateSecret` }),
+  'webhooks.deliveries': async (w) => ({ route: 'GET /webhooks/:id/deliveries', url: `/webhooks/${await webhook(w)}/deliveries` }),
+  'webhooks.resend': async (w) => {
+    const { id, deliveryId } = await webhookDelivery(w);
+    return { route: 'POST /webhooks/:id/deliveries/:deliveryId/resend', url: `/webhooks/${id}/deliveries/${deliveryId}/resend` };
+  },
   'inspector.inspect': async () => ({ route: 'POST /inspector', url: '/inspector', body: { token: 'not-a-token' } }),
 
   'keys.list': async () => ({ route: 'GET /api/v1/keys', url: '/api/v1/keys' }),

@@ -25,6 +25,9 @@ export async function startTestJobs(context: AdminContext): Promise<BackgroundJo
   const jobs = await startBackgroundJobs(context, {
     timings: { pollingIntervalMs: 500, maintenanceIntervalMs: 1000, retryDelayMs: 100 },
     prefix: `gatehouse-test-${randomBytes(6).toString('hex')}`,
+    // Webhook deliveries go out only when a delivery is sent again (or a test drains them): none in
+    // the background between a test's calls.
+    webhooks: { pollIntervalMs: 3_600_000 },
   });
   const endings: Endings = { ended: new Set(), waiting: new Map() };
   endingsOf.set(context, endings);

@@ -4,6 +4,7 @@ import { ExternalApiIdempotencyKey } from './external-api.js';
 import { UserPasskey, UserRecoveryCode, UserSession, WebAuthnChallenge } from './factors.js';
 import { Impersonation } from './impersonation.js';
 import { AuthenticationLog, ExternalApiAccessLog, SessionLog, SystemLog } from './logs.js';
+import { WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhooks.js';
 import { OperationRequest, OperationRequestHistory, TenantMember, TenantMemberRole } from './membership.js';
 import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsRequest, RightsRequestFile, SecurityConfig, SigningKey, StoredFile } from './platform.js';
 
@@ -15,6 +16,7 @@ export * from './impersonation.js';
 export * from './logs.js';
 export * from './membership.js';
 export * from './platform.js';
+export * from './webhooks.js';
 
 export const entities = [
   Area, Tenant, User, SignInAttempt, UserPasswordHistory, UserExternalLogin, UserToken, Group, GroupMember,
@@ -24,4 +26,5 @@ export const entities = [
   SecurityConfig, Notification, BackgroundJob, RightsRequest, RightsRequestFile, MailOutbox, SigningKey, OidcModelInstance, StoredFile,
   Impersonation, ExternalApiIdempotencyKey,
   UserPasskey, WebAuthnChallenge, UserRecoveryCode, UserSession,
+  WebhookEndpoint, WebhookEvent, WebhookDelivery,
 ];

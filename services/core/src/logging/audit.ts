@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../db/data-source.js';
 import { AUTHENTICATION_PROVIDERS, AUTHENTICATION_RESULTS } from '../domain/constants.js';
+import { eventParameters, eventStatement, recordWebhookEvent } from '../webhooks/events.js';
+import { systemLogEvents } from '../webhooks/system-log-events.js';
 
 type Db = DataSource | EntityManager;
 
@@ -33,27 +35,58 @@ export interface AuthenticationLogEntry {
   userAgent?: string | null;
   /** Who acted on behalf of the user; the request's actor when not given. */
   actorId?: string | null;
+  /** False for a row that records no sign-in of its own (a device's confirmation, a token exchange): no webhook event. */
+  signIn?: boolean;
 }
 
-/** One row per sign-in attempt, whatever its outcome. */
+/** The sign-in outcomes the webhooks tell, by the log's result. */
+const SIGN_IN_EVENTS: Record<AuthenticationLogEntry['result'], 'sign_in.succeeded' | 'sign_in.failed' | undefined> = {
+  Success: 'sign_in.succeeded',
+  Failure: 'sign_in.failed',
+  UserLocked: 'sign_in.failed',
+  FullUserLocked: 'sign_in.failed',
+  Unlocked: undefined,
+};
+
+/**
+ * One row per sign-in attempt, whatever its outcome, and its webhook event (sign-in succeeded or
+ * failed, for the global endpoints and those of the application) in the same statement.
+ */
 export async function writeAuthenticationLog(db: Db, entry: AuthenticationLogEntry): Promise<void> {
-  await db.query(
-    `INSERT INTO authentication_logs
+  const row = [
+    entry.userId ?? null,
+    entry.userName.slice(0, 256),
+    entry.result,
+    entry.reason?.slice(0, 500) ?? null,
+    entry.provider ?? 'Local',
+    entry.returnUrl?.slice(0, 2000) ?? null,
+    entry.applicationName?.slice(0, 200) ?? null,
+    entry.ip?.slice(0, 64) ?? null,
+    entry.userAgent?.slice(0, 500) ?? null,
+    entry.actorId ?? currentActorId(),
+  ];
+  const insert = `INSERT INTO authentication_logs
        (user_id, user_name, result, reason, authentication_provider, return_url, application_name, ip, user_agent, actor_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      entry.userId ?? null,
-      entry.userName.slice(0, 256),
-      entry.result,
-      entry.reason?.slice(0, 500) ?? null,
-      entry.provider ?? 'Local',
-      entry.returnUrl?.slice(0, 2000) ?? null,
-      entry.applicationName?.slice(0, 200) ?? null,
-      entry.ip?.slice(0, 64) ?? null,
-      entry.userAgent?.slice(0, 500) ?? null,
-      entry.actorId ?? currentActorId(),
-    ],
-  );
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+  const type = entry.signIn === false ? undefined : SIGN_IN_EVENTS[entry.result];
+  if (!type) {
+    await db.query(insert, row);
+    return;
+  }
+  const event = eventParameters({
+    type,
+    data: {
+      userId: entry.userId ?? null,
+      userName: entry.userName,
+      result: entry.result,
+      reason: entry.reason ?? null,
+      provider: entry.provider ?? 'Local',
+      applicationName: entry.applicationName ?? null,
+      ip: entry.ip ?? null,
+    },
+    applicationNames: entry.applicationName ? [entry.applicationName] : [],
+  });
+  await db.query(`WITH log AS (${insert} RETURNING 1), ${eventStatement(row.length + 1)}`, [...row, ...event]);
 }
 
 /** One administrative change, as the System Logs page lists it. */
@@ -87,6 +120,8 @@ export async function writeSystemLog(db: Queryable, entry: SystemLogEntry): Prom
       entry.actorId ?? currentActorId(),
     ],
   );
+  // What the change means for the webhooks, in the same transaction.
+  for (const event of systemLogEvents(entry)) await recordWebhookEvent(db, event);
 }
 
 export interface SessionLogEntry {

@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Language } from '../domain/constants.js';
 import type { FieldError } from '../errors/app-error.js';
 import type { PasswordHasher } from './passwords.js';
+import { recordWebhookEvent } from '../webhooks/events.js';
 
 type Db = DataSource | EntityManager;
 
@@ -115,4 +116,6 @@ export async function storeNewPassword(db: Db, userId: string, newHash: string, 
       WHERE id = $1`,
     [userId, newHash],
   );
+  const [user] = await db.query('SELECT user_name FROM users WHERE id = $1', [userId]);
+  await recordWebhookEvent(db, { type: 'user.password_changed', data: { userId, userName: (user as { user_name?: string } | undefined)?.user_name ?? null } });
 }

@@ -97,6 +97,8 @@ async function logDecision(deps: DeviceFlowDeps, ctx: KoaContextWithOIDC, result
     applicationName: ctx.oidc.client?.clientId ?? ctx.oidc.deviceCode?.clientId ?? null,
     ip: ctx.ip,
     userAgent: ctx.get('user-agent') || null,
+    // A device's confirmation is no sign-in of its own (the sign-in before it was one): no sign-in webhook event.
+    signIn: false,
   });
 }
 

@@ -241,6 +241,8 @@ export class TokenExchange {
       applicationName,
       ip: ctx.ip,
       userAgent: ctx.get('user-agent') || null,
+      // An exchange is no sign-in: no sign-in webhook event.
+      signIn: false,
     }).catch((error: Error) => this.deps.context.logger.warn({ err: error.message }, 'token exchange log failed'));
   }
 }

@@ -10,6 +10,8 @@ import {
   type JobQueue,
   type JobType,
   type Language,
+  WebhookDeliverer,
+  type WebhookDelivererOptions,
 } from '@gatehouse/core';
 import type { NotificationData } from '@gatehouse/contracts';
 import type { AdminContext } from '../../admin-context.js';
@@ -86,7 +88,11 @@ export interface BackgroundJobs {
 /** The handler of each job type, made for one context (the composition root, app.ts, knows them all). */
 export type JobHandlers = Partial<Record<JobType, (context: AdminContext) => JobHandler<never>>>;
 
-export async function runBackgroundJobs(context: AdminContext, handlers: JobHandlers, options: CreateJobQueueOptions = {}): Promise<BackgroundJobs> {
+export async function runBackgroundJobs(
+  context: AdminContext,
+  handlers: JobHandlers,
+  options: CreateJobQueueOptions & { webhooks?: WebhookDelivererOptions } = {},
+): Promise<BackgroundJobs> {
   if (context.jobs.queue) throw new Error('background jobs are already running on this context');
   const queue = createJobQueue(context, options);
   for (const [type, handler] of Object.entries(handlers)) queue.register(type as JobType, handler(context) as JobHandler);
@@ -94,12 +100,36 @@ export async function runBackgroundJobs(context: AdminContext, handlers: JobHand
   await queue.start();
   context.jobs.queue = queue;
   const purge = startFilePurge(context);
+  const deliverer = startWebhookDeliveries(context, options.webhooks);
   return {
     queue,
     async stop(stopOptions) {
       if (context.jobs.queue === queue) delete context.jobs.queue;
+      if (context.webhooks.deliverer === deliverer) delete context.webhooks.deliverer;
+      await deliverer.stop();
       await purge.stop();
       await queue.stop(stopOptions);
     },
   };
+}
+
+/** Tells an endpoint's creator and its application's owners that it was turned off for failing. */
+export function tellWebhookOwners(context: AdminContext): NonNullable<WebhookDelivererOptions['onEndpointDisabled']> {
+  return async (endpoint) => {
+    const owners: Array<{ user_id: string }> = endpoint.applicationId
+      ? await context.dataSource.query('SELECT user_id FROM application_owners WHERE application_id = $1', [endpoint.applicationId])
+      : [];
+    const told = new Set([...(endpoint.createdBy ? [endpoint.createdBy] : []), ...owners.map((owner) => owner.user_id)]);
+    for (const userId of told) {
+      await notify(context, userId, { type: 'WebhookDisabled', message: { key: 'webhooks.disabled', params: { url: endpoint.url } } });
+    }
+  };
+}
+
+/** This node's share of the webhook deliveries; an endpoint turned off for failing is told to its creator and its application's owners. */
+function startWebhookDeliveries(context: AdminContext, options: WebhookDelivererOptions = {}): WebhookDeliverer {
+  const deliverer = new WebhookDeliverer(context, { onEndpointDisabled: tellWebhookOwners(context), ...options });
+  deliverer.start();
+  context.webhooks.deliverer = deliverer;
+  return deliverer;
 }

@@ -1,5 +1,5 @@
-import { APPROVER_CATEGORIES, type OperationRequestRole } from '@gatehouse/contracts';
-import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, likePattern, type IdentityType, type ListQuery } from '@gatehouse/core';
+import { APPROVER_CATEGORIES, type OperationRequestRole, type WebhookEventType } from '@gatehouse/contracts';
+import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, likePattern, recordWebhookEvent, type IdentityType, type ListQuery } from '@gatehouse/core';
 import type { Queryable } from '../../db.js';
 import { listTotal } from '../../list-total.js';
 
@@ -160,6 +160,34 @@ export async function insertHistory(
     `INSERT INTO operation_request_history (operation_request_id, status, request_type, actor_id, actor_email, date) VALUES ($1, $2, $3, $4, $5, clock_timestamp())`,
     [entry.requestId, entry.status, entry.requestType, entry.actorId, entry.actorEmail],
   );
+  // The webhooks hear a request made, approved (applied) or rejected, in the same transaction.
+  const type = REQUEST_EVENTS[entry.status];
+  if (type) {
+    await recordWebhookEvent(db, {
+      type,
+      data: { requestId: entry.requestId, status: entry.status, requestType: entry.requestType, actor: { userId: entry.actorId, email: entry.actorEmail } },
+      applicationIds: await requestApplicationIds(db, entry.requestId),
+    });
+  }
+}
+
+/** The history's statuses the webhooks tell. */
+const REQUEST_EVENTS: Partial<Record<RequestRow['status'], WebhookEventType>> = {
+  WaitingForApprover: 'operation_request.created',
+  Applied: 'operation_request.approved',
+  Rejected: 'operation_request.rejected',
+};
+
+/** The applications whose roles a request asks for (their endpoints hear of it). */
+async function requestApplicationIds(db: Queryable, requestId: string): Promise<string[]> {
+  const rows: Array<{ application_id: string }> = await db.query(
+    `SELECT DISTINCT r.application_id
+       FROM operation_requests o CROSS JOIN LATERAL jsonb_array_elements_text(o.payload->'roles') AS role(id)
+       JOIN roles r ON r.id::text = role.id
+      WHERE o.id = $1`,
+    [requestId],
+  );
+  return rows.map((row) => row.application_id);
 }
 
 export interface HistoryRow {

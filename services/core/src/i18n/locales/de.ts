@@ -326,6 +326,14 @@ export const de: Phrases = {
     exchange_audience_product_own: 'Token können nicht gegen die eigenen Anwendungen des Produkts ausgetauscht werden ({{id}})',
     exchange_product_own: 'Die eigenen Anwendungen des Produkts tauschen keine Token von Benutzern aus',
   },
+  webhooks: {
+    not_found: "Webhook-Endpunkt nicht gefunden",
+    delivery_not_found: "Dieser Endpunkt hat keine solche Zustellung",
+    invalid_url: "Geben Sie eine absolute Adresse ein, die mit https:// beginnt (http:// nur auf localhost), ohne Zugangsdaten und ohne #",
+    private_address: "Diese Adresse liegt in einem privaten oder Loopback-Netz: Webhooks werden dorthin nur gesendet, wenn die Installation private Netze erlaubt",
+    application_not_found: "Diese Anwendung gibt es nicht",
+    disabled: "Der Webhook-Endpunkt {{url}} hat einen Tag lang nichts empfangen und wurde ausgeschaltet. Prüfen Sie ihn und schalten Sie ihn in der Konsole wieder ein.",
+  },
   import: {
     extension_not_allowed: 'Dateierweiterung nicht erlaubt',
     file_required: 'Wählen Sie eine Excel-Datei (.xlsx) und senden Sie sie im Feld „{{field}}“',

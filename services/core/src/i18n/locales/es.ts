@@ -326,6 +326,14 @@ export const es: Phrases = {
     exchange_audience_product_own: 'No se pueden intercambiar tokens para las aplicaciones propias del producto ({{id}})',
     exchange_product_own: 'Las aplicaciones propias del producto no intercambian los tokens de los usuarios',
   },
+  webhooks: {
+    not_found: "Punto de webhook no encontrado",
+    delivery_not_found: "Este punto no tiene esa entrega",
+    invalid_url: "Introduzca una dirección absoluta que empiece por https:// (http:// solo en localhost), sin credenciales ni #",
+    private_address: "Esta dirección está en una red privada o de loopback: no se envían webhooks allí salvo que la instalación permita las redes privadas",
+    application_not_found: "No existe esa aplicación",
+    disabled: "El punto de webhook {{url}} no recibió nada durante un día y se ha desactivado. Compruébelo y vuelva a activarlo en la consola.",
+  },
   import: {
     extension_not_allowed: 'Extensión no permitida',
     file_required: 'Elija un archivo de Excel (.xlsx) y envíelo en el campo «{{field}}»',

@@ -326,6 +326,14 @@ export const fr: Phrases = {
     exchange_audience_product_own: 'Les jetons ne peuvent pas être échangés pour les applications propres au produit ({{id}})',
     exchange_product_own: 'Les applications propres au produit n’échangent pas les jetons des utilisateurs',
   },
+  webhooks: {
+    not_found: "Point de terminaison de webhook introuvable",
+    delivery_not_found: "Ce point de terminaison n’a pas cette livraison",
+    invalid_url: "Saisissez une adresse absolue commençant par https:// (http:// uniquement sur localhost), sans identifiants ni #",
+    private_address: "Cette adresse est sur un réseau privé ou de bouclage : les webhooks n’y sont pas envoyés, sauf si le déploiement autorise les réseaux privés",
+    application_not_found: "Cette application n’existe pas",
+    disabled: "Le point de terminaison de webhook {{url}} n’a rien reçu pendant un jour et a été désactivé. Vérifiez-le, puis réactivez-le dans la console.",
+  },
   import: {
     extension_not_allowed: 'Extension non autorisée',
     file_required: 'Choisissez un fichier Excel (.xlsx) et envoyez-le dans le champ « {{field}} »',

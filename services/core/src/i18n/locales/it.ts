@@ -326,6 +326,14 @@ export const it: Phrases = {
     exchange_audience_product_own: 'Non si possono scambiare token per le applicazioni proprie del prodotto ({{id}})',
     exchange_product_own: 'Le applicazioni proprie del prodotto non scambiano i token degli utenti',
   },
+  webhooks: {
+    not_found: "Endpoint del webhook non trovato",
+    delivery_not_found: "Questo endpoint non ha questa consegna",
+    invalid_url: "Inserisci un indirizzo assoluto che inizi con https:// (http:// solo su localhost), senza credenziali né #",
+    private_address: "Questo indirizzo è su una rete privata o di loopback: i webhook non vi sono inviati a meno che l’installazione consenta le reti private",
+    application_not_found: "Questa applicazione non esiste",
+    disabled: "L’endpoint del webhook {{url}} non ha ricevuto nulla per un giorno ed è stato disattivato. Controllalo, poi riattivalo nella console.",
+  },
   import: {
     extension_not_allowed: 'Estensione non consentita',
     file_required: 'Scegli un file Excel (.xlsx) e invialo nel campo «{{field}}»',

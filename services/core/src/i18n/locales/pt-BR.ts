@@ -326,6 +326,14 @@ export const ptBR: Phrases = {
     exchange_audience_product_own: 'Não é possível trocar tokens para os aplicativos do próprio produto ({{id}})',
     exchange_product_own: 'Os aplicativos do próprio produto não trocam os tokens dos usuários',
   },
+  webhooks: {
+    not_found: "Endpoint de webhook não encontrado",
+    delivery_not_found: "Este endpoint não tem essa entrega",
+    invalid_url: "Informe um endereço absoluto que comece com https:// (http:// somente em localhost), sem credenciais nem #",
+    private_address: "Este endereço está em uma rede privada ou de loopback: webhooks não são enviados para lá, a menos que a instalação permita redes privadas",
+    application_not_found: "Esse aplicativo não existe",
+    disabled: "O endpoint de webhook {{url}} não recebeu nada por um dia e foi desativado. Verifique-o e ative-o novamente no console.",
+  },
   import: {
     extension_not_allowed: 'Extensão não permitida',
     file_required: 'Escolha um arquivo do Excel (.xlsx) e envie-o no campo "{{field}}"',

@@ -326,6 +326,14 @@ export const ptPT: Phrases = {
     exchange_audience_product_own: 'Não é possível trocar tokens para as aplicações do próprio produto ({{id}})',
     exchange_product_own: 'As aplicações do próprio produto não trocam os tokens dos utilizadores',
   },
+  webhooks: {
+    not_found: "Endpoint de webhook não encontrado",
+    delivery_not_found: "Este endpoint não tem essa entrega",
+    invalid_url: "Introduza um endereço absoluto que comece por https:// (http:// apenas em localhost), sem credenciais nem #",
+    private_address: "Este endereço está numa rede privada ou de loopback: os webhooks não são enviados para lá, a menos que a instalação permita redes privadas",
+    application_not_found: "Essa aplicação não existe",
+    disabled: "O endpoint de webhook {{url}} não recebeu nada durante um dia e foi desativado. Verifique-o e volte a ativá-lo na consola.",
+  },
   import: {
     extension_not_allowed: 'Extensão não permitida',
     file_required: 'Escolha um ficheiro Excel (.xlsx) e envie-o no campo «{{field}}»',
