@@ -29,7 +29,7 @@ applications:${PRODUCT_APPLICATIONS}
 users:${member('god@acme.example', 'Global', ['God'])}${member('admin@acme.example', 'Global', ['Administrator'])}${member('area@acme.example', 'Acme', ['AreaAdministrator'])}${member('tenant@acme.example', 'Acme', ['TenantAdministrator'])}${member('manager@acme.example', 'Acme', ['Manager'])}${member('both@acme.example', 'Acme', ['AreaAdministrator', 'Manager'])}${member('consultant@acme.example', 'Acme', ['IdentityConsultant', 'ServiceManager'])}
 `;
 
-const ADMINISTRATOR = ['Home', 'Users', 'Groups', 'Applications', 'Logs', 'Areas', 'Tenants', 'Permissions', 'Personal Access Tokens', 'MFA Configuration', 'Rights requests'];
+const ADMINISTRATOR = ['Home', 'Users', 'Groups', 'Applications', 'Logs', 'Areas', 'Tenants', 'Permissions', 'Personal Access Tokens', 'MFA Configuration', 'Rights requests', 'Webhooks'];
 const AREA = ['Home', 'Users', 'Groups', 'Logs', 'Areas', 'Tenants', 'Permissions'];
 
 /** Each kind of administrator: the menu the API's table opens to them, and a page it does not. */
