@@ -200,6 +200,13 @@ const PROVEN_ELSEWHERE: Record<string, string[]> = {
     'keys.create',
     'keys.delete',
   ],
+  'webhook endpoints: no person’s access, administrators only by the roles table (webhooks.test.ts, role-matrix.test.ts)': [
+    'webhooks.create',
+    'webhooks.update',
+    'webhooks.delete',
+    'webhooks.rotateSecret',
+    'webhooks.resend',
+  ],
 };
 
 /** Every endpoint that changes something, by contract: non-GET routes of the admin side, and the lock links (GET by the spec). */
