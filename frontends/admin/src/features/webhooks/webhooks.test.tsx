@@ -240,7 +240,9 @@ describe('WebhooksPage', { timeout: PAGE_TEST_TIMEOUT }, () => {
       expect(screen.queryByText(/Signing secret of/)).not.toBeInTheDocument();
     });
 
-    it('requires one event at least; "Select all" and a group’s box tick and clear their events', async () => {
+    // Thirty-odd boxes rendered and validated several times: some 6 s alone, several times that beside CI's other lanes.
+    // The limit bounds a hang, it is no speed check.
+    it('requires one event at least; "Select all" and a group’s box tick and clear their events', { timeout: 120_000 }, async () => {
       const { dialog, fetchMock } = await openDialog();
       const events = within(within(dialog).getByRole('group', { name: 'Events' }));
       const ticked = () => events.getAllByRole('checkbox', { checked: true }).length;
