@@ -170,6 +170,15 @@ describe('webhooks: endpoints, signed deliveries, retries and the outbox', funct
       }
     });
 
+    it('keeps two rotations racing on one endpoint in order: the secret of one, the previous secret of the other', async () => {
+      const hook = await endpoint({ events: ['user.locked'] });
+      const [first, second] = await Promise.all([call(w, 'post', `/webhooks/${hook.id}/rotateSecret`), call(w, 'post', `/webhooks/${hook.id}/rotateSecret`)]);
+      expect([first.status, second.status]).to.deep.equal([200, 200]);
+      const [row] = await w.context.dataSource.query('SELECT secret_encrypted, previous_secret_encrypted FROM webhook_endpoints WHERE id = $1', [hook.id]);
+      const stored = [w.context.secrets.decrypt(row.secret_encrypted), w.context.secrets.decrypt(row.previous_secret_encrypted)];
+      expect(stored).to.have.members([first.body.secret, second.body.secret]);
+    });
+
     it('refuses an unknown application and event, and answers 404 for an unknown endpoint', async () => {
       const unknownApp = await call(w, 'post', '/webhooks', { body: { url: receiver.url, events: ['user.created'], applicationId: 'nope' } });
       expect(unknownApp.status).to.equal(400);
