@@ -28,7 +28,13 @@ export class Webhooks1766146300000 implements MigrationInterface {
     );
     await queryRunner.query('CREATE INDEX "webhook_deliveries__endpoint_id_created_at" ON "webhook_deliveries" ("endpoint_id", "created_at")');
     await queryRunner.query('CREATE INDEX "webhook_deliveries__event_id" ON "webhook_deliveries" ("event_id")');
-    await queryRunner.query('CREATE INDEX "webhook_deliveries__status_next_attempt_at" ON "webhook_deliveries" ("status", "next_attempt_at")');
+    // What the deliverer reads on every round: each endpoint's due deliveries in order, and how many it has under way.
+    await queryRunner.query(
+      `CREATE INDEX "webhook_deliveries__pending_endpoint_id_next_attempt_at" ON "webhook_deliveries" ("endpoint_id", "next_attempt_at") WHERE "status" = 'Pending'`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "webhook_deliveries__leased_endpoint_id" ON "webhook_deliveries" ("endpoint_id", "leased_until") WHERE "status" = 'Pending' AND "leased_until" IS NOT NULL`,
+    );
     await queryRunner.query(
       'ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries__endpoint_id__fkey" FOREIGN KEY ("endpoint_id") REFERENCES "webhook_endpoints"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     );

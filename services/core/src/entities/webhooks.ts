@@ -70,7 +70,8 @@ export class WebhookEvent {
 @Entity('webhook_deliveries')
 @Index('webhook_deliveries__endpoint_id_created_at', ['endpointId', 'createdAt'])
 @Index('webhook_deliveries__event_id', ['eventId'])
-@Index('webhook_deliveries__status_next_attempt_at', ['status', 'nextAttemptAt'])
+@Index('webhook_deliveries__pending_endpoint_id_next_attempt_at', ['endpointId', 'nextAttemptAt'], { where: `"status" = 'Pending'` })
+@Index('webhook_deliveries__leased_endpoint_id', ['endpointId', 'leasedUntil'], { where: `"status" = 'Pending' AND "leased_until" IS NOT NULL` })
 @Check('webhook_deliveries__status__check', oneOf('status', WEBHOOK_DELIVERY_STATUSES))
 export class WebhookDelivery {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'webhook_deliveries__pkey' })

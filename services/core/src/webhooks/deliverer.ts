@@ -58,18 +58,31 @@ interface Outcome {
   durationMs: number;
 }
 
+/**
+ * Claims due deliveries for a lease: per enabled endpoint, its oldest due ones up to the
+ * endpoint's free share of the concurrency limit (those leased on any node count against it), read
+ * through the pending-deliveries indexes, so a round costs the same with a backlog of thousands as
+ * with none. The claim is a compare-and-set on each row: a row another node claimed first no
+ * longer matches and is left to it.
+ */
 const CLAIM = `
 UPDATE webhook_deliveries d
    SET attempts = d.attempts + 1, last_attempt_at = now(), leased_until = now() + $1::double precision * interval '1 millisecond'
   FROM (
-    SELECT ranked.id FROM (
-      SELECT c.id, c.endpoint_id,
-             row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.created_at) AS n
-        FROM webhook_deliveries c JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.enabled
-       WHERE c.status = 'Pending' AND c.next_attempt_at <= now() AND (c.leased_until IS NULL OR c.leased_until <= now())
-    ) ranked
-     WHERE ranked.n + (SELECT count(*) FROM webhook_deliveries f
-                        WHERE f.endpoint_id = ranked.endpoint_id AND f.status = 'Pending' AND f.leased_until > now()) <= $2
+    SELECT due.id
+      FROM webhook_endpoints e
+     CROSS JOIN LATERAL (
+       SELECT count(*)::int AS n FROM webhook_deliveries f
+        WHERE f.endpoint_id = e.id AND f.status = 'Pending' AND f.leased_until IS NOT NULL AND f.leased_until > now()
+     ) busy
+     CROSS JOIN LATERAL (
+       SELECT c.id FROM webhook_deliveries c
+        WHERE c.endpoint_id = e.id AND c.status = 'Pending' AND c.next_attempt_at <= now()
+          AND (c.leased_until IS NULL OR c.leased_until <= now())
+        ORDER BY c.next_attempt_at
+        LIMIT greatest($2::int - busy.n, 0)
+     ) due
+     WHERE e.enabled
      LIMIT $3
   ) picked, webhook_endpoints e, webhook_events ev
  WHERE d.id = picked.id AND e.id = d.endpoint_id AND ev.id = d.event_id
