@@ -17,6 +17,7 @@ import { serviceManagerRoutes } from './admin/service-manager.js';
 import { clientsRoutes } from './admin/clients.js';
 import { securityConfigRoutes } from './admin/security-config.js';
 import { webhooksRoutes } from './admin/webhooks.js';
+import { scimTokensRoutes } from './admin/scim-tokens.js';
 import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
 import { externalLoginRoutes } from './account/external-login.js';
@@ -51,6 +52,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   clientsRoutes,
   securityConfigRoutes,
   webhooksRoutes,
+  scimTokensRoutes,
   inspectorRoutes,
   logsRoutes,
   notificationsRoutes,

@@ -24,6 +24,7 @@ export * from './admin/keys.js';
 export * from './admin/app-roles.js';
 export * from './admin/security-config.js';
 export * from './admin/webhooks.js';
+export * from './admin/scim-tokens.js';
 export * from './admin/inspector.js';
 export * from './admin/logs.js';
 export * from './admin/notifications.js';

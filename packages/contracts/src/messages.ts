@@ -342,6 +342,12 @@ export const en = {
     application_not_found: 'There is no such application',
     disabled: 'The webhook endpoint {{url}} received nothing for a day and was turned off. Check it, then turn it on again in the console.',
   },
+  scimTokens: {
+    not_found: 'SCIM token not found',
+    area_not_found: 'There is no such area',
+    application_not_allowed: "The product's own applications do not provision users",
+    expiry_invalid: 'Choose an expiry in the future, at most two years ahead',
+  },
   import: {
     extension_not_allowed: 'Extension not allowed',
     file_required: 'Choose an Excel file (.xlsx) and send it in the form field "{{field}}"',

@@ -108,6 +108,8 @@ function paramFor(path: string, name: string, f: Fixtures): string | undefined {
     scopeId: f.scopeId,
     fileId: f.rightsFileId,
     deliveryId: f.webhookDeliveryId,
+    // Any id: no SCIM token has it (a 404 in the caller's language).
+    tokenId: f.webhookId,
     status: 'Maintenance',
     role: 'Reader',
   };

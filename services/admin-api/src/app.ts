@@ -29,6 +29,8 @@ import { inspectorRouter } from './features/inspector/router.js';
 import { bulkOperationRequestRoutes } from './features/operation-requests/bulk-router.js';
 import { operationRequestRoutes } from './features/operation-requests/router.js';
 import { rightsRequestRoutes } from './features/rights-requests/router.js';
+import { scimRouter } from './features/scim/router.js';
+import { scimTokenRoutes } from './features/scim/tokens-router.js';
 import { securityConfigRouter } from './features/security-config/router.js';
 import { serviceManagerRouter } from './features/service-manager/router.js';
 import { tenantIdentityRoutes } from './features/tenant-identities/router.js';
@@ -124,6 +126,8 @@ export function createApp(appContext: AppContext | AdminContext, options: AdminA
   // The external API's callers are applications: their own tokens, checked as such before any body is read.
   const externalAuth = koaExternalAuth(context);
   app.use((ctx, next) => (isExternalApiPath(ctx.path) ? externalAuth(ctx, next) : next()));
+  // SCIM provisioning (/scim/v2): its own tokens, bodies and error shape.
+  app.use(scimRouter(context));
   app.use(koaJsonBody(context));
   for (const router of [adminRouter(context), accountRouter(context), externalRouter(context)]) app.use(router.routes()).use(router.allowedMethods());
   app.use(
@@ -169,6 +173,7 @@ export function adminRouter(context: AdminContext): Router {
     logRoutes(context),
     keyRoutes(context),
     webhookRoutes(context),
+    scimTokenRoutes(context),
   ];
   for (const router of features) admin.use(router.routes(), router.allowedMethods());
   return admin;

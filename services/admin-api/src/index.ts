@@ -13,6 +13,8 @@ export const ROUTE_PREFIXES = [
   '/api/v1/account/unlock',
   // The external API of business applications.
   '/api/v1/external',
+  // SCIM provisioning.
+  '/scim/v2',
   // My Clients' bulk uploads, under the profile API's prefix as the spec names them.
   ...BULK_OPERATION_REQUEST_PREFIXES,
   '/admin',

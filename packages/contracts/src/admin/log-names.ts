@@ -63,6 +63,8 @@ export const SYSTEM_LOG_OPERATIONS = [
   'DeleteRoleScope',
   'CreatePersonalAccessToken',
   'DeletePersonalAccessToken',
+  'CreateScimToken',
+  'DeleteScimToken',
   'UpdateSecurityConfig',
   'IdentifyAs',
   'EndIdentifyAs',

@@ -44,6 +44,9 @@ export const ENDPOINT_ROLES = {
   'webhooks.rotateSecret': ADMIN,
   'webhooks.deliveries': ADMIN,
   'webhooks.resend': ADMIN,
+  'scimTokens.list': ADMIN,
+  'scimTokens.create': ADMIN,
+  'scimTokens.delete': ADMIN,
 
   'me.get': SIGNED_IN,
   // The caller's own notifications and running processes (the console's flyout and toasts).

@@ -207,6 +207,10 @@ const PROVEN_ELSEWHERE: Record<string, string[]> = {
     'webhooks.rotateSecret',
     'webhooks.resend',
   ],
+  'SCIM tokens: no person’s access, administrators only by the roles table; what a token does goes through the rules at each call (scim.test.ts, role-matrix.test.ts)': [
+    'scimTokens.create',
+    'scimTokens.delete',
+  ],
 };
 
 /** Every endpoint that changes something, by contract: non-GET routes of the admin side, and the lock links (GET by the spec). */

@@ -105,6 +105,15 @@ async function webhook(w: World): Promise<string> {
   return row.id;
 }
 
+/** A SCIM token of the world's application for the world's area, issued by `issuer`; answers its id. */
+async function scimToken(w: World, issuer: User): Promise<string> {
+  const [row] = await w.context.dataSource.query(
+    `INSERT INTO scim_tokens (application_id, area_id, name, token_hash, token_last_chars, created_by) VALUES ($1, $2, 'ci', $3, 'abcd', $4) RETURNING id`,
+    [w.app.id, w.area.id, randomBytes(32).toString('hex'), issuer.id],
+  );
+  return row.id;
+}
+
 /** One delivery of an endpoint; answers both ids. */
 async function webhookDelivery(w: World): Promise<{ id: string; deliveryId: string }> {
   const id = await webhook(w);
@@ -534,6 +543,9 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     const { id, deliveryId } = await webhookDelivery(w);
     return { route: 'POST /webhooks/:id/deliveries/:deliveryId/resend', url: `/webhooks/${id}/deliveries/${deliveryId}/resend` };
   },
+  'scimTokens.list': async (w) => ({ route: 'GET /applications/:id/scimTokens', url: `/applications/${w.app.id}/scimTokens` }),
+  'scimTokens.create': async (w) => ({ route: 'POST /applications/:id/scimTokens', url: `/applications/${w.app.id}/scimTokens`, body: { name: unique('scim'), areaId: w.area.id } }),
+  'scimTokens.delete': async (w, caller) => ({ route: 'DELETE /applications/:id/scimTokens/:tokenId', url: `/applications/${w.app.id}/scimTokens/${await scimToken(w, caller)}` }),
   'inspector.inspect': async () => ({ route: 'POST /inspector', url: '/inspector', body: { token: 'not-a-token' } }),
 
   'keys.list': async () => ({ route: 'GET /api/v1/keys', url: '/api/v1/keys' }),

@@ -26,7 +26,8 @@ describe('migrations', () => {
     expect(tables).to.include.members(['user_passkeys', 'webauthn_challenges', 'user_recovery_codes', 'user_sessions']);
     expect(tables).to.include('application_exchange_audiences');
     expect(tables).to.include.members(['webhook_endpoints', 'webhook_events', 'webhook_deliveries']);
-    expect(tables).to.have.length(47);
+    expect(tables).to.include.members(['scim_tokens', 'scim_users', 'scim_groups']);
+    expect(tables).to.have.length(50);
 
     const drift = await ds.driver.createSchemaBuilder().log();
     expect(drift.upQueries.map((q) => q.query), 'entities and migrations describe the same schema').to.deep.equal([]);

@@ -5,6 +5,7 @@ import { UserPasskey, UserRecoveryCode, UserSession, WebAuthnChallenge } from '.
 import { Impersonation } from './impersonation.js';
 import { AuthenticationLog, ExternalApiAccessLog, SessionLog, SystemLog } from './logs.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhooks.js';
+import { ScimGroup, ScimToken, ScimUser } from './scim.js';
 import { OperationRequest, OperationRequestHistory, TenantMember, TenantMemberRole } from './membership.js';
 import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsRequest, RightsRequestFile, SecurityConfig, SigningKey, StoredFile } from './platform.js';
 
@@ -17,6 +18,7 @@ export * from './logs.js';
 export * from './membership.js';
 export * from './platform.js';
 export * from './webhooks.js';
+export * from './scim.js';
 
 export const entities = [
   Area, Tenant, User, SignInAttempt, UserPasswordHistory, UserExternalLogin, UserToken, Group, GroupMember,
@@ -27,4 +29,5 @@ export const entities = [
   Impersonation, ExternalApiIdempotencyKey,
   UserPasskey, WebAuthnChallenge, UserRecoveryCode, UserSession,
   WebhookEndpoint, WebhookEvent, WebhookDelivery,
+  ScimToken, ScimUser, ScimGroup,
 ];

@@ -12,6 +12,11 @@ export function koaJsonBody(context: AppContext) {
   return bodyParser({ enableTypes: ['json', 'form'], jsonLimit: limit, formLimit: limit });
 }
 
+/** JSON bodies of SCIM (`application/scim+json`, RFC 7644 §3.1, among the parser's JSON types, or plain JSON), strictly objects and arrays. */
+export function koaScimBody(context: AppContext) {
+  return bodyParser({ enableTypes: ['json'], jsonLimit: context.config.server.bodyLimit, jsonStrict: true });
+}
+
 /**
  * A Koa app with what every service shares: request ids and access logs, the error handler,
  * security headers, health and metrics, compression. Services add their routes on top.

@@ -251,10 +251,100 @@ export class GroupsService {
 
   /** Tells every node that these users' effective roles changed (after the change committed). */
   private announce(userIds: string[]): void {
-    if (userIds.length > PER_USER_ANNOUNCEMENT_LIMIT) return this.context.broadcast.publish('roles.changed', {});
-    for (const userId of userIds) this.context.broadcast.publish('roles.changed', { userId });
+    groupWrites.announce(this.context, userIds);
   }
 }
+
+/** Who makes a change of a group, as the system log names them. */
+export interface GroupActor {
+  userId: string;
+  userName: string | null;
+}
+
+/**
+ * The group writes a caller outside the console makes (a provisioning client), each inside the
+ * caller's transaction with its system log row (plus `origin`); the caller checked the rules (the
+ * area, mayChangeGroupMembers) with the group's row locked, and announces the members whose roles
+ * changed once committed.
+ */
+export const groupWrites = {
+  async create(em: Queryable, actor: GroupActor, body: GroupBody, origin: Record<string, unknown> = {}): Promise<string> {
+    const area = await findArea(em, body.areaId);
+    if (!area) throw fieldError('areaId', 'groups.area_not_found');
+    const id = await insertGroup(em, body);
+    await writeSystemLog(em, {
+      operation: 'CreateGroup',
+      ...actor,
+      metadata: { groupId: id, name: body.name, description: body.description, areaId: area.id, areaName: area.name, creatorIsOwner: false, ...origin },
+    });
+    return id;
+  },
+
+  async update(em: Queryable, actor: GroupActor, group: GroupRecord, body: GroupBody, origin: Record<string, unknown> = {}): Promise<void> {
+    if (group.name === body.name && group.description === body.description && group.areaId === body.areaId) return;
+    await updateGroup(em, group.id, body);
+    await writeSystemLog(em, {
+      operation: 'UpdateGroup',
+      ...actor,
+      metadata: {
+        groupId: group.id,
+        name: body.name,
+        description: body.description,
+        areaId: body.areaId,
+        previous: { name: group.name, description: group.description, areaId: group.areaId, areaName: group.areaName },
+        ...origin,
+      },
+    });
+  },
+
+  /** Deletes the group; answers the members whose roles it took away (none when it held no tenant roles). */
+  async remove(em: Queryable, actor: GroupActor, group: GroupRecord, origin: Record<string, unknown> = {}): Promise<string[]> {
+    const members = await memberIds(em, group.id);
+    await deleteGroup(em, group.id);
+    await writeSystemLog(em, {
+      operation: 'DeleteGroup',
+      ...actor,
+      metadata: { groupId: group.id, name: group.name, areaId: group.areaId, areaName: group.areaName, membersCount: members.length, tenants: group.tenants, ...origin },
+    });
+    return group.tenants.length ? members : [];
+  },
+
+  /** Adds a Reader member; false when they already were one. */
+  async addMember(em: Queryable, actor: GroupActor, group: GroupRecord, user: { id: string; userName: string }, origin: Record<string, unknown> = {}): Promise<boolean> {
+    if (!(await insertMember(em, group.id, user.id, 'Reader'))) return false;
+    await writeSystemLog(em, {
+      operation: 'AddGroupMember',
+      ...actor,
+      metadata: { groupId: group.id, groupName: group.name, memberId: user.id, memberUserName: user.userName, permission: 'Reader', ...origin },
+    });
+    return true;
+  },
+
+  /** Removes a member; false when they were none. */
+  async removeMember(em: Queryable, actor: GroupActor, group: GroupRecord, userId: string, origin: Record<string, unknown> = {}): Promise<boolean> {
+    const member = await findMember(em, group.id, userId);
+    if (!member) return false;
+    await deleteMember(em, group.id, userId);
+    await writeSystemLog(em, {
+      operation: 'RemoveGroupMember',
+      ...actor,
+      metadata: { groupId: group.id, groupName: group.name, memberId: userId, memberUserName: member.userName, permission: member.permission, ...origin },
+    });
+    return true;
+  },
+
+  /** The group with its tenants, row-locked until the transaction ends; undefined when it does not exist. */
+  async lock(em: Queryable, id: string): Promise<GroupRecord | undefined> {
+    if (!(await lockGroup(em, id))) return undefined;
+    return findGroup(em, id, null);
+  },
+
+  /** Tells every node that these users' effective roles changed (after the change committed). */
+  announce(context: AppContext, userIds: string[]): void {
+    if (userIds.length > PER_USER_ANNOUNCEMENT_LIMIT) return context.broadcast.publish('roles.changed', {});
+    for (const userId of userIds) context.broadcast.publish('roles.changed', { userId });
+  },
+};
 
 /** The group as the API answers it: administrators own every group. */
 function present(group: GroupRecord, scope: CallerScope): Group {

@@ -20,6 +20,7 @@ import {
   markPasswordTemporary,
   updateUser,
   userNameTaken,
+  type UserChanges as ProfileColumns,
   type UserListFilter,
   type UserStateRow,
 } from './repository.js';
@@ -42,6 +43,8 @@ export interface CreateUserOptions {
   withoutGeneratedPassword?: boolean;
   /** The caller's language, for the reasons of a refused password. */
   language?: Language;
+  /** What the CreateUser row adds about where the user came from (a provisioning client). */
+  origin?: Record<string, unknown>;
 }
 
 /** The users list's search and filters (the caller's scope aside), as `GET /users` and its export read them. */
@@ -118,6 +121,7 @@ export async function createUser(context: AppContext, db: EntityManager, input: 
       ...profile,
       // Which way the password came, never the password.
       password: input.password || input.confirmPassword ? 'set' : passwordHash ? 'generated' : 'none',
+      ...options.origin,
     },
   });
   return toDetail((await findUserDetail(db, id))!);
@@ -177,6 +181,43 @@ async function mailInvitation(context: AppContext, mailer: Mailer, user: UserSta
     context.logger.error({ err: (error as Error).message, userId: user.id }, 'invitation mail could not be queued');
     throw new AppError('users.invitation_failed', 503);
   }
+}
+
+/** A user's editable profile, as updateUserProfile writes it. */
+export type UserProfile = ProfileColumns;
+
+/**
+ * Writes the profile of `current` (row-locked by the caller, who checked the rules and the area)
+ * with its UpdateUser row (plus `origin`); answers the fields that changed, none when nothing did.
+ * A new e-mail address is unverified. The caller publishes `user.changed` once committed.
+ */
+export async function updateUserProfile(
+  em: EntityManager,
+  actor: Actor,
+  current: UserStateRow,
+  next: UserProfile,
+  origin: Record<string, unknown> = {},
+): Promise<Record<string, { from: unknown; to: unknown }> | undefined> {
+  const changes = changesOf(current, { ...next });
+  if (Object.keys(changes).length === 0) return undefined;
+  await updateUser(em, current.id, next, actor.userId);
+  await writeSystemLog(em, { operation: 'UpdateUser', ...actor, metadata: { targetUserId: current.id, targetUserName: current.user_name, changes, ...origin } });
+  return changes;
+}
+
+/**
+ * Deletes `user` (row-locked by the caller, who checked the rules): its provider sessions end, its
+ * memberships, grants and tokens go with it, and the DeleteUser row is written (plus `origin`). The
+ * caller publishes `oidc.invalidated`, `user.changed` and `roles.changed` once committed.
+ */
+export async function deleteUserAccount(em: EntityManager, actor: Actor | ExternalActor, user: UserStateRow, origin: Record<string, unknown> = {}): Promise<void> {
+  const sessionsEnded = await deleteProviderSessions(em, user.id);
+  await deleteUser(em, user.id);
+  await writeSystemLog(em, {
+    operation: 'DeleteUser',
+    ...actor,
+    metadata: { targetUserId: user.id, targetUserName: user.user_name, email: user.email, areaId: user.area_id, sessionsEnded, ...origin },
+  });
 }
 
 function changesOf(current: UserStateRow, next: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
@@ -271,9 +312,7 @@ export class UsersService {
     };
     const changes = changesOf(current, next);
     if (changes.areaId && !(await areaExists(em, next.areaId))) throw validationError([{ field: 'areaId', code: 'users.area_not_found' }]);
-    if (Object.keys(changes).length === 0) return undefined;
-    await updateUser(em, id, next, actor.userId);
-    await writeSystemLog(em, { operation: 'UpdateUser', ...actor, metadata: { targetUserId: id, targetUserName: current.user_name, changes } });
+    if (!(await updateUserProfile(em, actor, current, next))) return undefined;
     return { previous: current, emailChanged: !!changes.email };
   }
 
@@ -296,13 +335,7 @@ export class UsersService {
     await this.db.transaction(async (em) => {
       const user = await userForUpdate(em, scope, id);
       await assertMayManage(em, scope, id);
-      const sessionsEnded = await deleteProviderSessions(em, id);
-      await deleteUser(em, id);
-      await writeSystemLog(em, {
-        operation: 'DeleteUser',
-        ...actor,
-        metadata: { targetUserId: id, targetUserName: user.user_name, email: user.email, areaId: user.area_id, sessionsEnded },
-      });
+      await deleteUserAccount(em, actor, user);
     });
     publishUserEvents(this.context, id, ['oidc.invalidated', 'user.changed', 'roles.changed']);
   }

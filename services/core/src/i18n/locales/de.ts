@@ -334,6 +334,12 @@ export const de: Phrases = {
     application_not_found: "Diese Anwendung gibt es nicht",
     disabled: "Der Webhook-Endpunkt {{url}} hat einen Tag lang nichts empfangen und wurde ausgeschaltet. Prüfen Sie ihn und schalten Sie ihn in der Konsole wieder ein.",
   },
+  scimTokens: {
+    not_found: 'SCIM-Token nicht gefunden',
+    area_not_found: 'Diesen Bereich gibt es nicht',
+    application_not_allowed: 'Die eigenen Anwendungen des Produkts stellen keine Benutzer bereit',
+    expiry_invalid: 'Wählen Sie ein Ablaufdatum in der Zukunft, höchstens zwei Jahre voraus',
+  },
   import: {
     extension_not_allowed: 'Dateierweiterung nicht erlaubt',
     file_required: 'Wählen Sie eine Excel-Datei (.xlsx) und senden Sie sie im Feld „{{field}}“',

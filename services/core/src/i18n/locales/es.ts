@@ -334,6 +334,12 @@ export const es: Phrases = {
     application_not_found: "No existe esa aplicación",
     disabled: "El punto de webhook {{url}} no recibió nada durante un día y se ha desactivado. Compruébelo y vuelva a activarlo en la consola.",
   },
+  scimTokens: {
+    not_found: 'Token SCIM no encontrado',
+    area_not_found: 'Esta área no existe',
+    application_not_allowed: 'Las aplicaciones propias del producto no aprovisionan usuarios',
+    expiry_invalid: 'Elija una caducidad futura, como máximo dentro de dos años',
+  },
   import: {
     extension_not_allowed: 'Extensión no permitida',
     file_required: 'Elija un archivo de Excel (.xlsx) y envíelo en el campo «{{field}}»',

@@ -334,6 +334,12 @@ export const fr: Phrases = {
     application_not_found: "Cette application n’existe pas",
     disabled: "Le point de terminaison de webhook {{url}} n’a rien reçu pendant un jour et a été désactivé. Vérifiez-le, puis réactivez-le dans la console.",
   },
+  scimTokens: {
+    not_found: 'Jeton SCIM introuvable',
+    area_not_found: 'Zone introuvable',
+    application_not_allowed: "Les applications du produit lui-même ne provisionnent pas d’utilisateurs",
+    expiry_invalid: "Choisissez une expiration future, au plus dans deux ans",
+  },
   import: {
     extension_not_allowed: 'Extension non autorisée',
     file_required: 'Choisissez un fichier Excel (.xlsx) et envoyez-le dans le champ « {{field}} »',

@@ -334,6 +334,12 @@ export const it: Phrases = {
     application_not_found: "Questa applicazione non esiste",
     disabled: "L’endpoint del webhook {{url}} non ha ricevuto nulla per un giorno ed è stato disattivato. Controllalo, poi riattivalo nella console.",
   },
+  scimTokens: {
+    not_found: 'Token SCIM non trovato',
+    area_not_found: 'Questa area non esiste',
+    application_not_allowed: 'Le applicazioni proprie del prodotto non effettuano il provisioning degli utenti',
+    expiry_invalid: 'Scegli una scadenza futura, al massimo tra due anni',
+  },
   import: {
     extension_not_allowed: 'Estensione non consentita',
     file_required: 'Scegli un file Excel (.xlsx) e invialo nel campo «{{field}}»',

@@ -334,6 +334,12 @@ export const ptBR: Phrases = {
     application_not_found: "Esse aplicativo não existe",
     disabled: "O endpoint de webhook {{url}} não recebeu nada por um dia e foi desativado. Verifique-o e ative-o novamente no console.",
   },
+  scimTokens: {
+    not_found: 'Token SCIM não encontrado',
+    area_not_found: 'Essa área não existe',
+    application_not_allowed: 'Os aplicativos do próprio produto não provisionam usuários',
+    expiry_invalid: 'Escolha uma expiração futura, no máximo daqui a dois anos',
+  },
   import: {
     extension_not_allowed: 'Extensão não permitida',
     file_required: 'Escolha um arquivo do Excel (.xlsx) e envie-o no campo "{{field}}"',

@@ -334,6 +334,12 @@ export const ptPT: Phrases = {
     application_not_found: "Essa aplicação não existe",
     disabled: "O endpoint de webhook {{url}} não recebeu nada durante um dia e foi desativado. Verifique-o e volte a ativá-lo na consola.",
   },
+  scimTokens: {
+    not_found: 'Token SCIM não encontrado',
+    area_not_found: 'Esta área não existe',
+    application_not_allowed: 'As aplicações do próprio produto não aprovisionam utilizadores',
+    expiry_invalid: 'Escolha uma data de expiração futura, no máximo daqui a dois anos',
+  },
   import: {
     extension_not_allowed: 'Extensão não permitida',
     file_required: 'Escolha um ficheiro Excel (.xlsx) e envie-o no campo «{{field}}»',

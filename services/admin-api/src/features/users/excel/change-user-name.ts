@@ -1,5 +1,5 @@
 import { newUserSchema } from '@gatehouse/contracts';
-import { IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext, type JobHandler } from '@gatehouse/core';
+import { AppError, IDENTITY_APPLICATION_ID, resolveEffectiveRoles, type AppContext, type JobHandler } from '@gatehouse/core';
 import ExcelJS from 'exceljs';
 import type { EntityManager } from 'typeorm';
 import { writeSystemLog } from '../../../audit/system-log.js';
@@ -131,6 +131,23 @@ function distinctChanges(report: RowReport, rows: ReadonlyArray<SheetRow<ChangeU
     }
   }
   return changes;
+}
+
+/**
+ * Renames `current` (row-locked by the caller, who checked the rules) to `newUserName`, its e-mail
+ * kept, with its ChangeUserName row (plus `origin`): what a provisioning client's rename does. A name
+ * another user holds is a 409.
+ */
+export async function renameUserAccount(em: EntityManager, actor: Actor, current: { id: string; user_name: string; email: string }, newUserName: string, origin: Record<string, unknown> = {}): Promise<void> {
+  if (await userNameHeldByOther(em, newUserName, current.id)) {
+    throw new AppError('errors.user_name_in_use', 409, {}, [{ field: 'userName', code: 'errors.user_name_in_use' }]);
+  }
+  await renameUser(em, current.id, newUserName, current.email, actor.userId);
+  await writeSystemLog(em, {
+    operation: 'ChangeUserName',
+    ...actor,
+    metadata: { targetUserId: current.id, from: { userName: current.user_name, email: current.email }, to: { userName: newUserName, email: current.email }, ...origin },
+  });
 }
 
 /** One row's rename inside its transaction: the renamed user, or why the row changes nothing. */
