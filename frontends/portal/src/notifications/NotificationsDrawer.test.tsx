@@ -79,6 +79,15 @@ describe('NotificationsDrawer', () => {
     expect(within(second!).getByText('20-11-2025 17:02:00')).toBeInTheDocument();
   });
 
+  it('names a webhook turned off for failing, which its application’s owners are told of', async () => {
+    const { routes } = fakeNotificationsApi([
+      note({ id: 'hook', type: 'WebhookDisabled', description: 'The webhook endpoint https://hooks.example.com/in received nothing for a day and was turned off.' }),
+    ]);
+    const { drawer } = await openDrawer(routes);
+    await within(drawer).findByText(/received nothing for a day/);
+    expect(itemsOf(drawer)[0]).toHaveTextContent('Webhook turned off');
+  });
+
   it('asks the list again when the interface changes language: the server writes it in the reader’s', async () => {
     const switching = await createTestI18n('en');
     const byLanguage: Record<string, string> = {

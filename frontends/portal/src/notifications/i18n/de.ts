@@ -55,5 +55,6 @@ export const notifications: typeof en = {
     BulkChangeUsernameEmail: 'Änderungen von Benutzernamen und E-Mail-Adressen',
     ExportAuthenticationLogs: 'Export der Anmeldeprotokolle',
     ExportSystemLogs: 'Export der Systemprotokolle',
+    WebhookDisabled: 'Webhook abgeschaltet',
   },
 };

@@ -55,5 +55,6 @@ export const notifications = {
     BulkChangeUsernameEmail: 'User name and email changes',
     ExportAuthenticationLogs: 'Authentication logs export',
     ExportSystemLogs: 'System logs export',
+    WebhookDisabled: 'Webhook turned off',
   },
 };

@@ -55,5 +55,6 @@ export const notifications: typeof en = {
     BulkChangeUsernameEmail: 'Cambios de nombre de usuario y correo',
     ExportAuthenticationLogs: 'Exportación de registros de autenticación',
     ExportSystemLogs: 'Exportación de registros del sistema',
+    WebhookDisabled: 'Webhook desactivado',
   },
 };

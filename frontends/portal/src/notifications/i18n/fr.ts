@@ -55,5 +55,6 @@ export const notifications: typeof en = {
     BulkChangeUsernameEmail: 'Changements de noms d’utilisateur et d’e-mails',
     ExportAuthenticationLogs: 'Export des journaux d’authentification',
     ExportSystemLogs: 'Export des journaux système',
+    WebhookDisabled: 'Webhook désactivé',
   },
 };

@@ -55,5 +55,6 @@ export const notifications: typeof en = {
     BulkChangeUsernameEmail: 'Modifiche di nomi utente ed e-mail',
     ExportAuthenticationLogs: 'Esportazione dei log di autenticazione',
     ExportSystemLogs: 'Esportazione dei log di sistema',
+    WebhookDisabled: 'Webhook disattivato',
   },
 };

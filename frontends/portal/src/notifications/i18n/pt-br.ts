@@ -55,5 +55,6 @@ export const notifications: typeof en = {
     BulkChangeUsernameEmail: 'Alterações de nomes de usuário e e-mails',
     ExportAuthenticationLogs: 'Exportação dos logs de autenticação',
     ExportSystemLogs: 'Exportação dos logs do sistema',
+    WebhookDisabled: 'Webhook desativado',
   },
 };

@@ -55,5 +55,6 @@ export const notifications: typeof en = {
     BulkChangeUsernameEmail: 'Alterações de nomes de utilizador e e-mails',
     ExportAuthenticationLogs: 'Exportação dos registos de autenticação',
     ExportSystemLogs: 'Exportação dos registos do sistema',
+    WebhookDisabled: 'Webhook desativado',
   },
 };
