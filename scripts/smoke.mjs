@@ -88,6 +88,9 @@ async function startOnce(label) {
 
 const first = await startOnce('first start');
 check('first start: prints the administrator and a generated password once', /Administrator: admin@gatehouse\.local/.test(first) && /Generated administrator password/.test(first));
+const generated = /Generated administrator password[^:]*:\s*(\S+)/.exec(first)?.[1] ?? '';
+check('first start: the generated password pastes into a shell unquoted', /^[A-Za-z0-9%+,\-.:=@_]{20,}$/.test(generated), generated.replace(/./g, '*'));
+check('first start: no runtime warning on a supported Node.js', !/Unsupported runtime/.test(first));
 const second = await startOnce('second start');
 check('second start: keeps the data (no new administrator password)', !/Generated administrator password/.test(second));
 if (failed) console.log(`\n--- output of the last start ---\n${second}`);

@@ -1,7 +1,11 @@
+import { endRuntimeNotice } from './runtime-notice.js';
 import { ConfigError, createContext, createLogger, loadConfig, migrate, unlockAccount, type Config, type Logger } from '@gatehouse/core';
 import { BootstrapError } from '@gatehouse/core/bootstrap';
 import { KEY_RETIREMENT_SECONDS, rotateSigningKeys } from '@gatehouse/idp';
 import { startServer, type RunningServer, type ServiceName } from './server.js';
+
+// The provider is loaded: its runtime warning (dropped on Node.js 20, see runtime-notice.ts) is behind us.
+endRuntimeNotice();
 
 /**
  * `npm run keys:rotate`: new signing keys take over; the previous ones stay published until the

@@ -94,9 +94,10 @@ export function verifyPassword(hash: string | null | undefined, password: string
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const LOWER = 'abcdefghijkmnopqrstuvwxyz';
 const DIGITS = '23456789';
-const SYMBOLS = '!#$%&*+-=?@^_';
+/** Symbols no shell gives a meaning to, unquoted: a generated password pastes into a command line as it is. */
+const SYMBOLS = '%+,-.:=@_';
 
-/** A random password that satisfies the policy (every character class, 20 characters). */
+/** A random password that satisfies the policy (every character class, 20 characters), of characters safe on a command line. */
 export function generatePassword(length = 20): string {
   const all = UPPER + LOWER + DIGITS + SYMBOLS;
   const chars = [UPPER, LOWER, DIGITS, SYMBOLS].map((set) => set[randomInt(set.length)]!);
