@@ -137,6 +137,30 @@ describe('applications: created in the console, signing users in at once', funct
     // The provider now refuses the application's plain authorization requests.
     const plain = await fetch(`${product.base}/oidc/auth?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope: 'openid', redirect_uri: `${rp.url}/callback` })}`, { redirect: 'manual' });
     expect(new URL(plain.headers.get('location') ?? 'http://x/').searchParams.get('error')).to.equal('invalid_request');
+
+    // SCIM provisioning: a token for one area, shown once, that a SCIM client then uses.
+    await page.getByRole('tab', { name: 'SCIM provisioning' }).click();
+    await page.getByRole('button', { name: 'New token' }).click();
+    const tokenForm = page.getByRole('dialog').filter({ hasText: 'New SCIM token' });
+    await tokenForm.getByLabel('Name', { exact: true }).fill('Entra ID');
+    await tokenForm.getByLabel('Area', { exact: true }).click();
+    await page.locator('.ant-select-item-option').first().click();
+    await shot(page, 'scim-new-token');
+    await tokenForm.getByRole('button', { name: 'Create' }).click();
+    const issued = page.getByRole('dialog').filter({ hasText: 'SCIM token Entra ID' });
+    await issued.waitFor();
+    const scimToken = await issued.getByLabel('SCIM token', { exact: true }).inputValue();
+    const scimUrl = await issued.getByLabel('SCIM base URL', { exact: true }).inputValue();
+    expect(scimToken).to.match(/^gscim_/);
+    expect(scimUrl).to.equal(`${product.base}/scim/v2`);
+    await shot(page, 'scim-token-dialog');
+    await issued.getByRole('button', { name: 'Close' }).last().click();
+    await page.getByRole('cell', { name: 'Entra ID', exact: true }).waitFor();
+    expect(await page.getByText(scimToken).count(), 'the token is never shown again').to.equal(0);
+    await shot(page, 'scim-tab');
+    const listed = await fetch(`${scimUrl}/Users?count=1`, { headers: { Authorization: `Bearer ${scimToken}` } });
+    expect(listed.status).to.equal(200);
+    expect(((await listed.json()) as { schemas: string[] }).schemas).to.deep.equal(['urn:ietf:params:scim:api:messages:2.0:ListResponse']);
     await console.close();
   });
 });

@@ -24,7 +24,7 @@ import { createAdminStore, type AdminStore } from './store';
 
 export { jsonResponse, stubApi, type ApiRoutes, type Handler } from '@gatehouse/frontend-shared/testing';
 
-export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications' | 'tenants' | 'permissions' | 'notifications' | 'logs' | 'webhooks';
+export type Namespace = 'admin' | 'directory' | 'applicationRoles' | 'applications' | 'scim' | 'tenants' | 'permissions' | 'notifications' | 'logs' | 'webhooks';
 
 /** The console's i18n with the namespaces a test needs already fetched, so it renders at once. */
 export async function createTestI18n(language: Language = 'en', namespaces: Namespace[] = ['admin']): Promise<I18n> {

@@ -1,6 +1,7 @@
 import { createI18n, perLanguage, phraseLoaders, type CreateI18nOptions, type Language } from '@gatehouse/frontend-shared';
 import { applicationsPhraseLoaders, type ApplicationsPhrases } from '../features/applications/i18n';
 import { applicationRolesPhraseLoaders, type ApplicationRolesPhrases } from '../features/applications/roles/i18n';
+import { scimPhraseLoaders, type ScimPhrases } from '../features/applications/scim/i18n';
 import type { DirectoryPhrases } from '../features/directory/i18n';
 import { logsPhraseLoaders, type LogsPhrases } from '../features/logs/i18n';
 import { notificationsPhraseLoaders, type NotificationsPhrases } from '../features/notifications/i18n';
@@ -27,6 +28,8 @@ export const adminNamespaces = {
   applicationRoles: applicationRolesPhraseLoaders,
   // The applications list and an application's page.
   applications: applicationsPhraseLoaders,
+  // An application's SCIM provisioning tab and its dialogs (administrators).
+  scim: scimPhraseLoaders,
   // The tenants list, a tenant's page and its members.
   tenants: tenantsPhraseLoaders,
   // The Permissions pages (tenant identities, group details, a user's permissions) and the MFA configuration.
@@ -57,6 +60,7 @@ declare module '@gatehouse/frontend-shared' {
     directory: DirectoryPhrases;
     applicationRoles: ApplicationRolesPhrases;
     applications: ApplicationsPhrases;
+    scim: ScimPhrases;
     tenants: TenantsPhrases;
     permissions: PermissionsPhrases;
     logs: LogsPhrases;

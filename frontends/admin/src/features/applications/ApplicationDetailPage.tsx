@@ -1,5 +1,6 @@
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import KeyOutlined from '@ant-design/icons/KeyOutlined';
+import { IDENTITY_APPLICATION_ID } from '@gatehouse/contracts/domain';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
@@ -26,13 +27,23 @@ import { useApplicationActions } from './use-application-actions';
 import { useApplicationsTranslation } from './use-applications-translation';
 import './applications.css';
 
-// The Roles and Users tabs are pages of their own, loaded with the tab.
+// The Roles, Users and SCIM provisioning tabs are pages of their own, loaded with the tab.
 const ApplicationRolesTab = lazy(() => import('./roles/ApplicationRolesTab').then((module) => ({ default: module.ApplicationRolesTab })));
 const ApplicationUsersTab = lazy(() => import('./users/ApplicationUsersTab').then((module) => ({ default: module.ApplicationUsersTab })));
+const ApplicationScimTab = lazy(() => import('./scim/ApplicationScimTab').then((module) => ({ default: module.ApplicationScimTab })));
 
-/** The tabs of the right card; `/applications/{id}/users` opens the Users tab (spec 2). */
-export const APPLICATION_TABS = ['roles', 'users'] as const;
+/** The tabs of the right card; `/applications/{id}/users` opens the Users tab (spec 2), `/scim` the SCIM provisioning tab. */
+export const APPLICATION_TABS = ['roles', 'users', 'scim'] as const;
 type Tab = (typeof APPLICATION_TABS)[number];
+
+/**
+ * Whether the application's page offers SCIM provisioning: to those the API lets issue SCIM tokens
+ * (Administrator, God), for any application but the product's own (Identity, the console, the
+ * portal), which the API refuses.
+ */
+function offersScim(user: { readonly roles: readonly string[] }, application: Pick<ApplicationDetail, 'id' | 'system'>): boolean {
+  return mayCall(user, 'scimTokens.list') && !application.system && application.id !== IDENTITY_APPLICATION_ID;
+}
 
 /** A secret to show once, with what it belongs to. */
 interface ShownSecret {
@@ -53,7 +64,6 @@ export default function ApplicationDetailPage() {
   const backTo = useBackTo('/applications');
   const { data: application, error, isLoading } = useApplicationQuery(applicationId);
   const [secret, setSecret] = useState<ShownSecret>();
-  const activeTab: Tab = tab === 'users' ? 'users' : 'roles';
 
   if (!application) {
     return (
@@ -64,6 +74,9 @@ export default function ApplicationDetailPage() {
     );
   }
 
+  const scim = offersScim(user, application);
+  // An unknown tab, or one the caller is not offered, opens the Roles tab.
+  const activeTab: Tab = tab === 'users' ? 'users' : tab === 'scim' && scim ? 'scim' : 'roles';
   const showSecret = (value: string) => setSecret({ displayName: application.displayName, clientId: application.name, secret: value });
   const deletable = canManage && application.userIsOwner && !application.system;
   const extra = (
@@ -116,6 +129,15 @@ export default function ApplicationDetailPage() {
                     </TabContent>
                   ),
                 },
+                ...(scim
+                  ? [
+                      {
+                        key: 'scim',
+                        label: t('detail.scim'),
+                        children: <TabContent>{activeTab === 'scim' ? <ApplicationScimTab applicationId={application.id} /> : null}</TabContent>,
+                      },
+                    ]
+                  : []),
               ]}
             />
           </Card>

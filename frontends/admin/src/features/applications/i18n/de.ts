@@ -124,6 +124,7 @@ export const de: ApplicationsPhrases = {
     general: 'Allgemeine Eigenschaften',
     roles: 'Rollen',
     users: 'Benutzer',
+    scim: 'SCIM-Bereitstellung',
     owners: 'Eigentümer',
     ownersHelp: 'Nur ein Eigentümer kann die Anwendung löschen.',
     noOwners: 'Kein Eigentümer: Niemand kann die Anwendung löschen.',

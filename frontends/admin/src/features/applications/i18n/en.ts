@@ -125,6 +125,7 @@ export const en = {
     general: 'General properties',
     roles: 'Roles',
     users: 'Users',
+    scim: 'SCIM provisioning',
     owners: 'Owners',
     ownersHelp: 'Only an owner may delete the application.',
     noOwners: 'No owner: nobody can delete the application.',

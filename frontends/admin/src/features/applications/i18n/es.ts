@@ -124,6 +124,7 @@ export const es: ApplicationsPhrases = {
     general: 'Propiedades generales',
     roles: 'Roles',
     users: 'Usuarios',
+    scim: 'Aprovisionamiento SCIM',
     owners: 'Propietarios',
     ownersHelp: 'Solo un propietario puede eliminar la aplicación.',
     noOwners: 'Sin propietario: nadie puede eliminar la aplicación.',

@@ -124,6 +124,7 @@ export const fr: ApplicationsPhrases = {
     general: 'Propriétés générales',
     roles: 'Rôles',
     users: 'Utilisateurs',
+    scim: 'Provisionnement SCIM',
     owners: 'Propriétaires',
     ownersHelp: 'Seul un propriétaire peut supprimer l’application.',
     noOwners: 'Aucun propriétaire : personne ne peut supprimer l’application.',

@@ -124,6 +124,7 @@ export const it: ApplicationsPhrases = {
     general: 'Proprietà generali',
     roles: 'Ruoli',
     users: 'Utenti',
+    scim: 'Provisioning SCIM',
     owners: 'Proprietari',
     ownersHelp: 'Solo un proprietario può eliminare l’applicazione.',
     noOwners: 'Nessun proprietario: nessuno può eliminare l’applicazione.',

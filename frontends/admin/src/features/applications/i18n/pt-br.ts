@@ -124,6 +124,7 @@ export const ptBR: ApplicationsPhrases = {
     general: 'Propriedades gerais',
     roles: 'Papéis',
     users: 'Usuários',
+    scim: 'Provisionamento SCIM',
     owners: 'Proprietários',
     ownersHelp: 'Somente um proprietário pode excluir o aplicativo.',
     noOwners: 'Sem proprietário: ninguém pode excluir o aplicativo.',

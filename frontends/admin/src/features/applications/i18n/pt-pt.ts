@@ -124,6 +124,7 @@ export const ptPT: ApplicationsPhrases = {
     general: 'Propriedades gerais',
     roles: 'Funções',
     users: 'Utilizadores',
+    scim: 'Aprovisionamento SCIM',
     owners: 'Proprietários',
     ownersHelp: 'Só um proprietário pode eliminar a aplicação.',
     noOwners: 'Sem proprietário: ninguém pode eliminar a aplicação.',
