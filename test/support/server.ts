@@ -26,7 +26,21 @@ export interface TestServer {
  */
 export async function startTestServer(options: { bootstrap: string; overrides?: Record<string, unknown>; database?: TestDatabase }): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase({ migrated: true }));
-  const port = await freePort();
+  // A free port can be taken by another process between the probe and the listen (suites run side
+  // by side): then another port, its URL and bootstrap file with it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), database, options);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) {
+        if (!options.database) await database.drop().catch(() => undefined);
+        throw error;
+      }
+    }
+  }
+}
+
+async function startOn(port: number, database: TestDatabase, options: { bootstrap: string; overrides?: Record<string, unknown> }): Promise<TestServer> {
   const url = `http://127.0.0.1:${port}`;
   const bootstrapFile = path.join(mkdtempSync(path.join(tmpdir(), 'gatehouse-e2e-')), 'bootstrap.yaml');
   writeFileSync(bootstrapFile, options.bootstrap.replaceAll('${url}', url));

@@ -165,7 +165,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     (closing ??= (async () => {
       // Open websockets would hold the drain until its timeout: the consoles reconnect elsewhere.
       await hub?.close();
-      await listening.drain(config.server.shutdownTimeoutMs, context.logger);
+      // The whole stop fits the budget: requests in flight get it less what closing the rest takes.
+      const closingReserveMs = Math.min(2_000, Math.floor(config.server.shutdownTimeoutMs / 5));
+      await listening.drain(config.server.shutdownTimeoutMs - closingReserveMs, context.logger);
       await metrics?.close();
       await idpInstance?.close();
       await logRetention?.stop();
