@@ -4,7 +4,7 @@ import { enforce, findTarget, groupHoldsRoles, mayChangeGroupMembers, mayLock, m
 import type { EntityManager } from 'typeorm';
 import { lockAccount, unlockAccount } from '../account-lock/service.js';
 import { groupWrites, type GroupActor } from '../groups/service.js';
-import { findUserStateOf, publishUserEvents, type Actor, type UserStateRow } from '../users/access.js';
+import { findUserStateOf, publishUserEvents, type Actor } from '../users/access.js';
 import { renameUserAccount } from '../users/excel/change-user-name.js';
 import { createUser, deleteUserAccount, updateUserProfile } from '../users/service.js';
 import { GROUP_COLUMNS, USER_COLUMNS, sortColumn } from './columns.js';
@@ -368,7 +368,7 @@ export class ScimService {
     return [...adding, ...removing];
   }
 
-  /** Runs `work` in one transaction; a refusal of the product's rules comes out as a SCIM error. */
+  /** Runs `work` in one transaction: a refusal anywhere in it writes nothing (the router turns it into a SCIM error). */
   private async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
   }
@@ -386,4 +386,3 @@ export function scimErrorOf(error: AppError, message: string): ScimError {
   return new ScimError(error.status, undefined, message);
 }
 
-export type { UserStateRow };
