@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { precompress, sharedResolve } from '../vite.shared.ts';
+import { precompress, sharedResolve, splitWordLists, wordListChunks } from '../vite.shared.ts';
 
 // What every page needs before anything else: one long-cached chunk, apart from the app's code.
 const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)[\\/]/;
@@ -9,7 +9,7 @@ const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router
 // relative, and the server addresses the shell's files from where it serves them.
 export default defineConfig({
   base: './',
-  plugins: [react(), precompress()],
+  plugins: [react(), splitWordLists(), precompress()],
   resolve: sharedResolve,
   build: {
     outDir: 'dist',
@@ -18,7 +18,7 @@ export default defineConfig({
       output: {
         // Only the framework is grouped by hand; antd stays split by use, so the users and groups
         // screens (tables, forms) load with their own chunk.
-        codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK }] },
+        codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK }, wordListChunks] },
       },
     },
   },

@@ -132,6 +132,20 @@ describe('deployment: the container image and the compose stack', () => {
       }
     });
 
+    it('publishes its ports on the loopback interface by default and runs images pinned to a version', () => {
+      const raw = parseYaml(read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, { image?: string; ports?: string[] }> };
+      for (const [name, service] of Object.entries(raw.services)) {
+        // An image of its own (the product's, built here) or another's at a version: never a moving tag.
+        const image = service.image ?? '';
+        expect(image, name).to.match(/^[\w./-]+:[\w.-]+$/);
+        if (image !== 'gatehouse:local') expect(image.split(':').at(-1), `${name}: ${image}`).to.match(/^v?\d+\.\d+(\.\d+)?$/);
+        for (const port of service.ports ?? []) {
+          expect(port, `${name} publishes ${port}`).to.match(/^\$\{BIND_ADDRESS:-127\.0\.0\.1\}:\d+:\d+$/);
+        }
+      }
+      expect(Object.values(raw.services).flatMap((s) => s.ports ?? [])).to.have.length(2);
+    });
+
     it('routes the admin API’s paths to admin-api at the ingress, as the launcher does', () => {
       const caddy = read('deploy/Caddyfile');
       const matcher = /@admin path (.+)/.exec(caddy)![1]!.split(/\s+/).map((p) => p.replace('{$BASE_PATH}', ''));

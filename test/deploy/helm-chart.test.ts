@@ -329,6 +329,39 @@ describe('deployment: the Helm chart', () => {
     expect(() => renderChart(CHART, { values: { secrets: { ...SECRETS, databaseUrl: '' } } })).to.throw(/secrets\.databaseUrl is required/);
   });
 
+  it('refuses values its schema does not describe, naming the value, before rendering anything', () => {
+    const refusal = (values: Any) => {
+      try {
+        renderChart(CHART, { values: { secrets: SECRETS, ...values } });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error(`values accepted: ${JSON.stringify(values)}`);
+    };
+    // A misspelt key, a number given as text, a value outside its list, an address that is not one.
+    expect(refusal({ ingres: { enabled: false } })).to.match(/^values don't meet the specifications/).and.to.include('ingres is not a setting of the chart');
+    expect(refusal({ services: { idp: { replicas: 'two' } } })).to.include('services.idp.replicas: must be integer');
+    expect(refusal({ services: { idp: { autoscaling: { enabeld: false } } } })).to.include('services.idp.autoscaling: enabeld is not a setting of the chart');
+    expect(refusal({ image: { pullPolicy: 'Sometimes' } })).to.include('image.pullPolicy: must be equal to one of the allowed values');
+    expect(refusal({ publicUrl: 'id.example.com' })).to.include('publicUrl: must match pattern');
+    expect(refusal({ secrets: { ...SECRETS, databaseUrl: 'mysql://db/gatehouse' } })).to.include('secrets.databaseUrl: must match pattern');
+    expect(refusal({ env: { log_level: 'debug' } })).to.include('env: property name must be valid');
+    expect(refusal({ services: { idp: { resources: { limits: { memory: 'lots' } } } } })).to.include('services.idp.resources.limits.memory: must match pattern');
+    // Everything the values file documents, and the settings a real install changes, pass.
+    expect(() =>
+      renderChart(CHART, {
+        values: {
+          secrets: SECRETS,
+          image: { repository: 'registry.example.com/gatehouse', tag: '1.2.3', pullPolicy: 'Always' },
+          env: { LOG_LEVEL: 'debug', SIGN_IN_REQUESTS_PER_MINUTE: 60 },
+          services: { idp: { replicas: 3, podDisruptionBudget: { maxUnavailable: 1 } } },
+          ingress: { tls: [{ secretName: 'gatehouse-tls' }] },
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+        },
+      }),
+    ).not.to.throw();
+  });
+
   it('changes the pods’ checksum when a setting or a secret changes, so that they roll', () => {
     const annotations = (values: Any) => named(renderChart(CHART, { values }), 'Deployment', 'release-name-gatehouse-idp')!.spec.template.metadata.annotations;
     const before = annotations({ secrets: SECRETS });

@@ -3,8 +3,9 @@
 // helm binary can be installed. Anything outside that subset is an error, never a silent guess:
 // a chart change that needs more makes the check fail until this renderer learns it.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Ajv } from 'ajv';
 import { parse as parseYaml, parseAllDocuments, stringify as toYamlText } from 'yaml';
 
 type Value = unknown;
@@ -506,10 +507,28 @@ export interface RenderedChart {
   values: Dict;
 }
 
+/**
+ * Helm's check of the merged values against the chart's values.schema.json (JSON Schema draft 7),
+ * before anything is rendered: a refusal names each value's path and problem, as helm does.
+ */
+function checkValuesSchema(chartDir: string, chartName: string, values: Dict): void {
+  const file = path.join(chartDir, 'values.schema.json');
+  if (!existsSync(file)) return;
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(file, 'utf8')) as object);
+  if (validate(values)) return;
+  const problems = (validate.errors ?? []).map((error) => {
+    const at = error.instancePath.slice(1).replaceAll('/', '.') || '(root)';
+    const detail = error.keyword === 'additionalProperties' ? `${String(error.params.additionalProperty)} is not a setting of the chart` : error.message;
+    return `- ${at}: ${detail}`;
+  });
+  throw new Error(`values don't meet the specifications of the schema(s) in the following chart(s):\n${chartName}:\n${problems.join('\n')}`);
+}
+
 /** `helm template <release> <chartDir> -f values`: the manifests, parsed (a YAML error throws). */
 export function renderChart(chartDir: string, options: RenderOptions = {}): RenderedChart {
   const chart = parseYaml(readFileSync(path.join(chartDir, 'Chart.yaml'), 'utf8')) as Dict;
   const values = mergeValues((parseYaml(readFileSync(path.join(chartDir, 'values.yaml'), 'utf8')) ?? {}) as Dict, options.values ?? {});
+  checkValuesSchema(chartDir, String(chart.name), values);
   const templatesDir = path.join(chartDir, 'templates');
   const renderer = new Renderer();
   const parsed = new Map<string, Parsed>();

@@ -45,7 +45,7 @@ export interface CreateContextOptions {
 
 /** Opens the database (external or embedded), Redis when configured, and the secret box. */
 export async function createContext(config: Config, options: CreateContextOptions = {}): Promise<AppContext> {
-  const logger = options.logger ?? createLogger(config.log.level);
+  const logger = options.logger ?? createLogger(config.log.level, undefined, config.log.format);
   const dataDir = resolveConfigPath(config, config.database.dataDir);
   let embedded: EmbeddedPostgres | undefined;
   let url = config.database.url;

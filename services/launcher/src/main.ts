@@ -118,7 +118,7 @@ async function main() {
   const args = process.argv.slice(2);
   const only = onlyService(args);
   const config = configOrExit();
-  const logger = createLogger(config.log.level);
+  const logger = createLogger(config.log.level, undefined, config.log.format);
   if (args.includes('--rotate-keys')) {
     await rotateKeys(config, logger);
     return;

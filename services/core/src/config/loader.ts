@@ -24,7 +24,7 @@ export interface Config {
   logs: { retentionDays: number; purgeIntervalMs: number };
   jobs: { expireSeconds: number };
   files: { lifetimeDays: number; purgeIntervalMs: number };
-  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format: 'auto' | 'json' | 'pretty' };
   security: {
     encryptionKey?: string;
     hashConcurrency?: number;

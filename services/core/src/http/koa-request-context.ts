@@ -19,6 +19,9 @@ export interface RequestContextOptions {
   publicUrl?: string;
 }
 
+/** Health and metrics probes. */
+const isProbe = (path: string) => path.startsWith('/health/') || path === '/metrics';
+
 /**
  * What every request goes through, in one middleware (each extra async layer costs on every
  * request): an id (taken from `X-Request-Id` when well-formed), the caller's language, the logger,
@@ -70,7 +73,8 @@ export function koaRequestContext(options: RequestContextOptions) {
       observers.set(key, observer);
     }
     observer.observe(seconds);
-    const level = ctx.status >= 500 ? 'error' : 'info';
+    // Probes come every few seconds from an orchestrator or a scraper: their lines are for debugging.
+    const level = ctx.status >= 500 ? 'error' : isProbe(ctx.path) ? 'debug' : 'info';
     if (logger.isLevelEnabled(level)) {
       logger[level](
         { requestId, method: ctx.method, url: loggableUrl(ctx.originalUrl), status: ctx.status, durationMs: Math.round(seconds * 1000) },

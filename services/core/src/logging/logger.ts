@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -9,6 +10,11 @@ const REDACT = [
   'req.headers.cookie',
   'req.headers["x-xsrf-token"]',
   'res.headers["set-cookie"]',
+  'password',
+  'newPassword',
+  'token',
+  'secret',
+  'clientSecret',
   '*.password',
   '*.newPassword',
   '*.confirmPassword',
@@ -19,7 +25,35 @@ const REDACT = [
   '*.secret',
 ];
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+/** `json` for a log collector, `pretty` for a person at a terminal, `auto` picks by the output. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** An access-log entry as one readable phrase: `GET /api/v1/users 200 12 ms`. */
+function prettyMessage(entry: Record<string, unknown>, messageKey: string): string {
+  if (entry[messageKey] !== 'request') return String(entry[messageKey] ?? '');
+  return `${String(entry.method)} ${String(entry.url)} ${String(entry.status)} ${String(entry.durationMs)} ms`;
+}
+
+/**
+ * The readable form: time, level and message on one line, the other fields after it. The fields of
+ * an access-log line are in its message already. Written synchronously, as the JSON lines are, so
+ * that a line logged just before the process stops is not lost.
+ */
+function prettyStream(destination: NodeJS.WritableStream | undefined, colorize: boolean): pino.DestinationStream {
+  return pretty({
+    destination: destination ?? 1,
+    sync: true,
+    colorize,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service,method,url,status,durationMs',
+    messageFormat: prettyMessage,
+  });
+}
+
+export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
+  const output = destination ?? process.stdout;
+  const readable = format === 'pretty' || (format === 'auto' && (output as { isTTY?: boolean }).isTTY === true);
   return pino(
     {
       level,
@@ -28,7 +62,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination as pino.DestinationStream | undefined,
+    readable ? prettyStream(destination, (output as { isTTY?: boolean }).isTTY === true) : (destination as pino.DestinationStream | undefined),
   );
 }
 
