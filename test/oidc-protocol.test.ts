@@ -105,7 +105,7 @@ describe('OpenID Connect provider, driven by openid-client as a relying party', 
   });
   after(() => server.stop());
 
-  async function codeFlow(options: { config?: oidc.Configuration; redirect?: string; scope?: string; browser?: Browser } = {}) {
+  async function codeFlow(options: { config?: oidc.Configuration; redirect?: string; scope?: string; prompt?: string; browser?: Browser } = {}) {
     const browser = options.browser ?? new Browser(server.url);
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -118,8 +118,16 @@ describe('OpenID Connect provider, driven by openid-client as a relying party', 
       code_challenge_method: 'S256',
       state,
       nonce,
+      ...(options.prompt ? { prompt: options.prompt } : {}),
     });
-    const callback = await signIn(server, browser, url);
+    let callback = await signIn(server, browser, url);
+    if (callback.pathname === '/account/login') {
+      // The consent screen, asked for by the request (prompt=consent): "Allow".
+      const details = (await (await browser.get('/api/v1/account/interaction')).json()) as { uid: string; prompt: string };
+      expect(details.prompt).to.equal('consent');
+      const consent = (await (await browser.postJson('/api/v1/account/consent', { approve: true, interaction: details.uid })).json()) as { redirectTo: string };
+      callback = new URL((await browser.follow(consent.redirectTo)).url);
+    }
     const tokens = await oidc.authorizationCodeGrant(options.config ?? config, callback, {
       pkceCodeVerifier: verifier,
       expectedState: state,
@@ -183,6 +191,24 @@ describe('OpenID Connect provider, driven by openid-client as a relying party', 
     expect((afterReuse as oidc.ResponseBodyError).error, 'the rotated token died with the grant').to.equal('invalid_grant');
     const introspected = await oidc.tokenIntrospection(config, second.access_token);
     expect(introspected.active, 'access tokens of the grant are revoked too').to.equal(false);
+  });
+
+  it('grants offline_access only when consent was asked (prompt=consent); refreshing with it otherwise is invalid_scope', async () => {
+    // Without prompt=consent the scope is dropped (OpenID Connect Core §11), yet an application
+    // with the refresh_token grant gets a refresh token, one that ends with the session.
+    const plain = await codeFlow({ scope: 'openid email offline_access' });
+    expect(plain.tokens.scope?.split(' ')).to.have.members(['openid', 'email']);
+    expect(plain.tokens.refresh_token).to.be.a('string');
+    const refreshed = await oidc.refreshTokenGrant(config, plain.tokens.refresh_token!);
+    expect(refreshed.access_token).to.be.a('string');
+    const askingMore = await oidc.refreshTokenGrant(config, refreshed.refresh_token!, { scope: 'openid offline_access' }).catch((e: oidc.ResponseBodyError) => e);
+    expect((askingMore as oidc.ResponseBodyError).error, 'a refresh cannot widen the grant').to.equal('invalid_scope');
+
+    // With prompt=consent it is granted, and a refresh may ask for it again.
+    const consented = await codeFlow({ scope: 'openid email offline_access', prompt: 'consent' });
+    expect(consented.tokens.scope?.split(' ')).to.have.members(['openid', 'email', 'offline_access']);
+    const again = await oidc.refreshTokenGrant(config, consented.tokens.refresh_token!, { scope: 'openid offline_access' });
+    expect(again.scope?.split(' ')).to.have.members(['openid', 'offline_access']);
   });
 
   it('refuses to redeem an authorization code twice', async () => {
