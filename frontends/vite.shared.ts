@@ -60,6 +60,7 @@ const WORD_LIST_PART = `\0${PART_NAME}`;
  * `groups` of `codeSplitting`, with `splitWordLists()`.
  */
 export const wordListChunks = {
+  debugName: 'password-strength word lists',
   name: (id: string) => {
     const part = id.indexOf(PART_NAME);
     if (part !== -1) return `words-${id.slice(part + PART_NAME.length).replace(/[^\w-]/g, '-')}`;
