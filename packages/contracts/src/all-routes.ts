@@ -16,6 +16,7 @@ import { bulkOperationRequestsRoutes } from './admin/bulk-operation-requests.js'
 import { serviceManagerRoutes } from './admin/service-manager.js';
 import { clientsRoutes } from './admin/clients.js';
 import { securityConfigRoutes } from './admin/security-config.js';
+import { configurationRoutes } from './admin/configuration.js';
 import { webhooksRoutes } from './admin/webhooks.js';
 import { scimTokensRoutes } from './admin/scim-tokens.js';
 import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
@@ -51,6 +52,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   serviceManagerRoutes,
   clientsRoutes,
   securityConfigRoutes,
+  configurationRoutes,
   webhooksRoutes,
   scimTokensRoutes,
   inspectorRoutes,

@@ -130,7 +130,7 @@ export const externalEntitySchema: z.ZodType<ExternalEntity> = z.lazy(() =>
     areaName: z.string().nullable(),
     children: z.array(externalEntitySchema),
   }),
-);
+).meta({ id: 'ExternalEntity' }); // its name in the API document, where it refers to itself
 
 /** The optional idempotency key of the invitations: a retry with the same key and body gets the first answer. */
 const idempotencyHeaders = z.object({

@@ -23,6 +23,7 @@ export * from './admin/clients.js';
 export * from './admin/keys.js';
 export * from './admin/app-roles.js';
 export * from './admin/security-config.js';
+export * from './admin/configuration.js';
 export * from './admin/webhooks.js';
 export * from './admin/scim-tokens.js';
 export * from './admin/inspector.js';

@@ -21,6 +21,11 @@ export interface RouteContract {
    * elsewhere a stable operation name such as `account.login`.
    */
   endpoint: string;
+  /**
+   * The operation's id in the API document, where `endpoint` does not say it alone: two routes
+   * under one entry of the roles table.
+   */
+  operationId?: string;
   /** One line for the API document. */
   summary: string;
   /**

@@ -32,6 +32,7 @@ import { rightsRequestRoutes } from './features/rights-requests/router.js';
 import { scimRouter } from './features/scim/router.js';
 import { scimTokenRoutes } from './features/scim/tokens-router.js';
 import { securityConfigRouter } from './features/security-config/router.js';
+import { configurationRouter } from './features/configuration/router.js';
 import { serviceManagerRouter } from './features/service-manager/router.js';
 import { tenantIdentityRoutes } from './features/tenant-identities/router.js';
 import { tenantRoutes } from './features/tenants/router.js';
@@ -169,6 +170,7 @@ export function adminRouter(context: AdminContext): Router {
     serviceManagerRouter(context),
     operationRequestRoutes(context),
     securityConfigRouter(context),
+    configurationRouter(context),
     inspectorRouter(context),
     logRoutes(context),
     keyRoutes(context),

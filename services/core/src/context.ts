@@ -81,7 +81,7 @@ export async function createContext(config: Config, options: CreateContextOption
     logger,
     dataSource,
     redis,
-    metrics: createMetrics(),
+    metrics: createMetrics({ dataSource, logger }),
     i18n: createServerI18n(),
     secrets,
     passwords: new PasswordHasher(config.security.hashConcurrency, ARGON2_OPTIONS, config.security.hashQueueLimit),

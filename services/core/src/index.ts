@@ -36,3 +36,4 @@ export * from './security/signing-keys.js';
 export * from './security/throttle.js';
 export * from './security/totp.js';
 export * from './security/user-tokens.js';
+export * from './telemetry/index.js';

@@ -1,1 +1,2 @@
+export * from './export-config.js';
 export * from './server.js';

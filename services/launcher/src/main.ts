@@ -1,7 +1,8 @@
 import { endRuntimeNotice } from './runtime-notice.js';
-import { ConfigError, createContext, createLogger, loadConfig, migrate, unlockAccount, type Config, type Logger } from '@gatehouse/core';
+import { ConfigError, createContext, createLogger, loadConfig, migrate, startTracing, unlockAccount, type Config, type Logger, type Tracing } from '@gatehouse/core';
 import { BootstrapError } from '@gatehouse/core/bootstrap';
 import { KEY_RETIREMENT_SECONDS, rotateSigningKeys } from '@gatehouse/idp';
+import { exportConfigurationCommand } from './export-config.js';
 import { startServer, type RunningServer, type ServiceName } from './server.js';
 
 // The provider is loaded: its runtime warning (dropped on Node.js 20, see runtime-notice.ts) is behind us.
@@ -91,15 +92,25 @@ function printWelcome(server: RunningServer, config: Config, only: ServiceName |
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
-/** SIGTERM and SIGINT drain the server, then end the process. */
-function stopOnSignals(server: RunningServer, logger: Logger): void {
+/** `service.name` of the traces, unless OTEL_SERVICE_NAME says otherwise: by the services this process runs. */
+const TRACE_SERVICE_NAMES = { idp: 'gatehouse-idp', 'admin-api': 'gatehouse-admin-api', both: 'gatehouse' } as const;
+
+/**
+ * SIGTERM and SIGINT drain the server, then end the process. The spans still buffered are sent in
+ * what is left of the shutdown budget: the server's own stop keeps within it, so the whole stop does.
+ */
+function stopOnSignals(server: RunningServer, logger: Logger, tracing: Tracing | undefined): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    const deadline = Date.now() + server.context.config.server.shutdownTimeoutMs;
     server.close().then(
-      () => process.exit(0),
+      async () => {
+        await tracing?.shutdown(deadline - Date.now());
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
@@ -112,12 +123,19 @@ function stopOnSignals(server: RunningServer, logger: Logger): void {
 
 /**
  * Entry point of `npm start`: `--only=idp|admin-api` runs one service, `--migrate-only` stops after
- * migrating, `--rotate-keys` rotates the signing keys, `--unlock <userName>` unlocks an account.
+ * migrating, `--rotate-keys` rotates the signing keys, `--unlock <userName>` unlocks an account,
+ * `--export-config [file]` writes the configuration as a bootstrap file (to the standard output
+ * without a file).
  */
 async function main() {
   const args = process.argv.slice(2);
   const only = onlyService(args);
   const config = configOrExit();
+  if (args.includes('--export-config')) {
+    // The file may go to the standard output: the log goes to the standard error.
+    await exportConfigurationCommand(config, { file: args.find((a) => !a.startsWith('--')), logger: createLogger(config.log.level, process.stderr, config.log.format) });
+    return;
+  }
   const logger = createLogger(config.log.level, undefined, config.log.format);
   if (args.includes('--rotate-keys')) {
     await rotateKeys(config, logger);
@@ -128,6 +146,8 @@ async function main() {
     return;
   }
   if (args.includes('--migrate-only')) config.server.port = 0;
+  // Before the apps: their middleware and database pool are made traced or not once, at creation.
+  const tracing = await startTracing({ serviceName: TRACE_SERVICE_NAMES[only ?? 'both'], endpoint: config.tracing.otlpEndpoint, logger });
   const server = await startServer({ config, services: only ? [only] : undefined, logger }).catch((error: unknown) => {
     if (error instanceof BootstrapError) {
       console.error(error.message);
@@ -137,10 +157,11 @@ async function main() {
   });
   if (args.includes('--migrate-only')) {
     await server.close();
+    await tracing?.shutdown(config.server.shutdownTimeoutMs);
     return;
   }
   printWelcome(server, config, only);
-  stopOnSignals(server, logger);
+  stopOnSignals(server, logger, tracing);
 }
 
 await main();

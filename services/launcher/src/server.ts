@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createContext, migrate, resolveConfigPath, type AppContext, type Config, type Logger } from '@gatehouse/core';
-import { applyBootstrap, readBootstrapFile } from '@gatehouse/core/bootstrap';
+import { applyBootstrap, readBootstrap } from '@gatehouse/core/bootstrap';
 import { basePathOf, metricsPortListener, withinBasePath } from '@gatehouse/core/http';
 import * as adminApi from '@gatehouse/admin-api';
 import * as idp from '@gatehouse/idp';
@@ -32,10 +32,12 @@ async function prepareDatabase(context: AppContext): Promise<string | undefined>
   const applied = await migrate(context.dataSource);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   const file = resolveConfigPath(config, config.bootstrap.file);
-  const doc = await readBootstrapFile(file, { publicUrl: config.server.publicUrl });
-  const result = await applyBootstrap(context.dataSource, doc, {
+  const { document, notices } = await readBootstrap(file, { publicUrl: config.server.publicUrl, env: config.bootstrap.variables });
+  for (const notice of notices) logger.warn({ file }, notice);
+  const result = await applyBootstrap(context.dataSource, document, {
     secrets: context.secrets,
     file,
+    allowPrivateNetworkRequests: config.oidc.allowPrivateNetworkRequests,
     admin: { userName: config.bootstrap.adminUserName, password: config.bootstrap.adminPassword },
   });
   logger.info({ file, created: result.created, updated: result.updated }, 'bootstrap applied');

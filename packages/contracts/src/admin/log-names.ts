@@ -66,6 +66,7 @@ export const SYSTEM_LOG_OPERATIONS = [
   'CreateScimToken',
   'DeleteScimToken',
   'UpdateSecurityConfig',
+  'ExportConfiguration',
   'IdentifyAs',
   'EndIdentifyAs',
 ] as const;

@@ -210,6 +210,8 @@ export const ENDPOINT_ROLES = {
   'securityConfig.list': ['God'],
   'securityConfig.get': ['God'],
   'securityConfig.update': ['God'],
+  // The whole configuration as a bootstrap file: it names every application, tenant and setting.
+  'configuration.export': ['God'],
   // The password policy the SPAs show beside a new password.
   'policy.get': SIGNED_IN,
   'inspector.inspect': ADMIN,

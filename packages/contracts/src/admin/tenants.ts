@@ -38,7 +38,7 @@ export interface TenantTreeNode {
 }
 export const tenantTreeNodeSchema: z.ZodType<TenantTreeNode> = z.lazy(() =>
   z.object({ id: z.string(), title: z.string(), areaId: z.string().nullable(), children: z.array(tenantTreeNodeSchema) }),
-);
+).meta({ id: 'TenantTreeNode' }); // its name in the API document, where it refers to itself
 
 /** A tenant as lists, pickers and the details page show it (spec 3, "Tenant"). */
 export const tenantSchema = z.object({

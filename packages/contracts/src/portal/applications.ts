@@ -41,6 +41,7 @@ export const portalApplicationsRoutes = {
     summary: "An application's status as plain text: Running, Maintenance or Stopped",
     params: z.object({ name: z.string() }),
     produces: 'text/plain',
+    examples: { params: { name: 'billing' }, response: 'Running' },
   }),
   info: defineRoute({
     method: 'GET',

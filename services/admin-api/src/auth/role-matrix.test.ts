@@ -532,6 +532,7 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
   // The defaults again: the call succeeds and the world's sign-in rules stay as they were.
   'securityConfig.update': async () => ({ route: 'PUT /securityConfig/:id', url: '/securityConfig/Lockout', body: { body: 'maxFailedAttempts: 5' } }),
   'policy.get': async () => ({ route: 'GET /policy', url: '/policy' }),
+  'configuration.export': async () => ({ route: 'GET /configuration/export', url: '/configuration/export' }),
   'webhooks.list': async () => ({ route: 'GET /webhooks', url: '/webhooks' }),
   'webhooks.get': async (w) => ({ route: 'GET /webhooks/:id', url: `/webhooks/${await webhook(w)}` }),
   'webhooks.create': async () => ({ route: 'POST /webhooks', url: '/webhooks', body: { url: 'https://hooks.example.com/new', events: ['user.locked'] } }),

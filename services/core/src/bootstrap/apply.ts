@@ -1,12 +1,19 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { DataSource, EntityManager, ObjectLiteral, EntityTarget } from 'typeorm';
+import { en as messages } from '@gatehouse/contracts';
+import { IsNull, type DataSource, type EntityManager, type ObjectLiteral, type EntityTarget } from 'typeorm';
 import { parse as parseYaml } from 'yaml';
 import { SYSTEM_AUTHORITY } from '../access/facts.js';
 import { AccessChanges } from '../access/grants.js';
+import type { IdentityRef } from '../access/grants.js';
+import { BOOTSTRAP_VARIABLE_PREFIX } from '../config/loader.js';
 import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID } from '../domain/constants.js';
 import { Application, ApplicationExchangeAudience, Disclaimer, Role, RoleScope } from '../entities/applications.js';
-import { Area, Tenant, User } from '../entities/identity.js';
+import { Area, Group, Tenant, User } from '../entities/identity.js';
+import { SecurityConfig } from '../entities/platform.js';
+import { WebhookEndpoint } from '../entities/webhooks.js';
+import { writeSystemLog } from '../logging/audit.js';
+import { webhookAddressProblem } from '../webhooks/addresses.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { generatePassword, hashPassword } from '../security/passwords.js';
 import { CREATE_DEFAULTS, bootstrapSchema, type BootstrapDocument } from './schema.js';
@@ -57,17 +64,71 @@ export interface BootstrapResult {
   generatedAdminPassword?: string;
 }
 
-/** Reads and validates a bootstrap file; `${publicUrl}` in any string is replaced. */
-export async function readBootstrapFile(file: string, vars: { publicUrl: string }): Promise<BootstrapDocument> {
+export interface BootstrapVariables {
+  publicUrl: string;
+  /** What `${env:NAME}` references read: the GATEHOUSE_… environment variables (config.bootstrap.variables); none by default. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A reference to an environment variable, written where a secret goes: `${env:GATEHOUSE_APP_CRM_SECRET}`. */
+const ENV_REFERENCE = /\$\{env:([^}]*)\}/g;
+/** The variables a file may read: the product's own, never the deployment's others (DATABASE_URL…). */
+const VARIABLE_NAME = new RegExp(`^${BOOTSTRAP_VARIABLE_PREFIX}[A-Z0-9_]+$`);
+
+/** Whether a missing variable may be left out: a webhook's signing secret, which the product can generate. */
+const generatedWhenMissing = (path: readonly (string | number)[]) => path.length === 3 && path[0] === 'webhooks' && path[2] === 'secret';
+
+/**
+ * Replaces `${publicUrl}` and every `${env:NAME}` in the document's strings. A variable that is not
+ * set (or empty) is a problem naming it, except for a webhook's signing secret: that field is then
+ * left out, and said so in `notices`.
+ */
+function interpolate(doc: unknown, vars: BootstrapVariables, problems: string[], notices: string[]): unknown {
+  const env = vars.env ?? {};
+  const walk = (value: unknown, path: (string | number)[]): unknown => {
+    if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]));
+    if (value && typeof value === 'object') {
+      const entries = Object.entries(value).map(([key, field]) => [key, walk(field, [...path, key])] as const);
+      return Object.fromEntries(entries.filter(([, field]) => field !== undefined));
+    }
+    if (typeof value !== 'string') return value;
+    const where = path.join('.');
+    let missing = false;
+    const text = value.replaceAll('${publicUrl}', vars.publicUrl).replace(ENV_REFERENCE, (_, name: string) => {
+      if (!VARIABLE_NAME.test(name)) {
+        problems.push(`${where}: \${env:${name}} is not a variable a bootstrap file may read (their names start with ${BOOTSTRAP_VARIABLE_PREFIX} and hold capitals, digits and _)`);
+        return '';
+      }
+      const found = env[name];
+      if (found) return found;
+      missing = true;
+      if (generatedWhenMissing(path)) {
+        notices.push(`${where}: ${name} is not set: a new endpoint gets a signing secret of its own (rotate it in the console to read it), an existing one keeps its own`);
+      } else {
+        problems.push(`${where}: the environment variable ${name} is not set`);
+      }
+      return '';
+    });
+    return missing && generatedWhenMissing(path) ? undefined : text;
+  };
+  return walk(doc, []);
+}
+
+/**
+ * Reads and validates a bootstrap file; `${publicUrl}` and `${env:NAME}` in any string are replaced.
+ * `notices` says what the file leaves to the product (a webhook secret it generates).
+ */
+export async function readBootstrap(file: string, vars: BootstrapVariables): Promise<{ document: BootstrapDocument; notices: string[] }> {
   let doc: unknown;
   try {
     doc = parseYaml(await readFile(file, 'utf8')) ?? {};
   } catch (error) {
     throw new BootstrapError(file, [(error as Error).message.split('\n')[0]!]);
   }
-  const interpolated = JSON.parse(JSON.stringify(doc), (_key, value: unknown) =>
-    typeof value === 'string' ? value.replaceAll('${publicUrl}', vars.publicUrl) : value,
-  );
+  const problems: string[] = [];
+  const notices: string[] = [];
+  const interpolated = interpolate(doc, vars, problems, notices);
+  if (problems.length) throw new BootstrapError(file, problems);
   const parsed = bootstrapSchema.safeParse(interpolated);
   if (!parsed.success) {
     throw new BootstrapError(
@@ -75,7 +136,12 @@ export async function readBootstrapFile(file: string, vars: { publicUrl: string 
       parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`),
     );
   }
-  return parsed.data;
+  return { document: parsed.data, notices };
+}
+
+/** Reads and validates a bootstrap file (see {@link readBootstrap}), without its notices. */
+export async function readBootstrapFile(file: string, vars: BootstrapVariables): Promise<BootstrapDocument> {
+  return (await readBootstrap(file, vars)).document;
 }
 
 /** Any constant shared by every node: nodes starting together apply the file one after the other. */
@@ -99,25 +165,29 @@ interface BootstrapState {
 export async function applyBootstrap(
   dataSource: DataSource,
   doc: BootstrapDocument,
-  options: { secrets: SecretBox; admin: BootstrapAdmin; file?: string },
+  options: { secrets: SecretBox; admin: BootstrapAdmin; file?: string; allowPrivateNetworkRequests?: boolean },
 ): Promise<BootstrapResult> {
-  return dataSource.transaction(async (em) => new Bootstrapper(em, options.secrets, options.file ?? 'bootstrap').run(doc, options.admin));
+  return dataSource.transaction(async (em) =>
+    new Bootstrapper(em, options.secrets, options.file ?? 'bootstrap', options.allowPrivateNetworkRequests ?? false).run(doc, options.admin),
+  );
+}
+
+/** A value with its objects' keys sorted (and undefined fields dropped), to compare or digest it whatever its key order. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, field]) => field !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, field]) => [key, canonical(field)]),
+    );
+  }
+  return value;
 }
 
 /** SHA-256 of the document's canonical JSON (keys sorted): formatting and comments do not count. */
 function bootstrapDigest(doc: BootstrapDocument): string {
-  const canonical = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(canonical);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value)
-          .filter(([, field]) => field !== undefined)
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([key, field]) => [key, canonical(field)]),
-      );
-    }
-    return value;
-  };
   return createHash('sha256').update(JSON.stringify(canonical(doc))).digest('hex');
 }
 
@@ -129,6 +199,8 @@ class Bootstrapper {
     private readonly em: EntityManager,
     private readonly secrets: SecretBox,
     private readonly file: string,
+    /** Whether webhooks may be sent to private or loopback addresses (OIDC_ALLOW_PRIVATE_NETWORK). */
+    private readonly allowPrivateNetworkRequests: boolean,
   ) {}
 
   async run(doc: BootstrapDocument, admin: BootstrapAdmin): Promise<BootstrapResult> {
@@ -177,6 +249,9 @@ class Bootstrapper {
     // Once every declared application exists: the audiences may be declared after the application naming them.
     for (const app of doc.applications) if (app.tokenExchangeAudiences) await this.applyExchangeAudiences(app.id, app.tokenExchangeAudiences);
     for (const user of doc.users) await this.applyUser(user);
+    for (const group of doc.groups) await this.applyGroup(group);
+    if (doc.security) await this.applySecurity(doc.security);
+    for (const webhook of doc.webhooks) await this.applyWebhook(webhook);
   }
 
   private async applyTenant(tenant: BootstrapDocument['tenants'][number]) {
@@ -185,29 +260,49 @@ class Bootstrapper {
     if (tenant.parent) {
       const parent = await this.tenant(tenant.parent, `tenants.${tenant.title}.parent`);
       if (!parent) return;
+      // As the console's change of parent: a tenant never goes under itself or one of its own descendants.
+      if (tenant.id && (await this.isSelfOrAncestor(tenant.id, parent.id))) {
+        this.problems.push(`tenants.${tenant.title}.parent: "${tenant.parent}" is the tenant itself or one of its descendants`);
+        return;
+      }
       parentId = parent.id;
     }
     if (!area) return;
     await this.upsert(
       Tenant,
-      { title: tenant.title, areaId: area.id },
+      tenant.id ? { id: tenant.id } : { title: tenant.title, areaId: area.id },
       {
+        ...(tenant.id ? { title: tenant.title, areaId: area.id } : {}),
         parentId,
         taxNumber: tenant.taxNumber,
         viesNumber: tenant.viesNumber,
+        groupAlias: tenant.groupAlias,
         creationType: tenant.creation,
         requiredTwoModeAuthentification: tenant.requiredTwoModeAuthentification,
+        phishingResistantOnly: tenant.phishingResistantOnly,
       },
       {
         defaults: {
           parentId: null,
           taxNumber: null,
           viesNumber: null,
+          groupAlias: null,
           creationType: CREATE_DEFAULTS.tenant.creation,
           requiredTwoModeAuthentification: CREATE_DEFAULTS.tenant.requiredTwoModeAuthentification,
+          phishingResistantOnly: false,
         },
       },
     );
+  }
+
+  /** Whether `tenantId` is `candidateId` or one of its ancestors. */
+  private async isSelfOrAncestor(tenantId: string, candidateId: string): Promise<boolean> {
+    const seen = new Set<string>();
+    for (let id: string | null = candidateId; id && !seen.has(id); id = (await this.em.findOneBy(Tenant, { id }))?.parentId ?? null) {
+      if (id === tenantId) return true;
+      seen.add(id);
+    }
+    return false;
   }
 
   /**
@@ -256,6 +351,7 @@ class Bootstrapper {
         status: app.status,
         prerelease: app.prerelease,
         hideInUserList: app.hideInUserList,
+        enabled: app.enabled,
       },
       {
         defaults: {
@@ -276,6 +372,7 @@ class Bootstrapper {
           status: defaults.status,
           prerelease: defaults.prerelease,
           hideInUserList: defaults.hideInUserList,
+          enabled: defaults.enabled,
         },
       },
     );
@@ -339,7 +436,7 @@ class Bootstrapper {
       },
     );
     for (const membership of user.memberships) {
-      await this.applyMembership(saved.id, membership, `users.${user.userName}.memberships`);
+      await this.applyMembership({ type: 'User', id: saved.id }, membership, `users.${user.userName}.memberships`);
     }
   }
 
@@ -373,19 +470,94 @@ class Bootstrapper {
       userId = created.id;
     }
     await this.applyMembership(
-      userId,
+      { type: 'User', id: userId },
       { tenant: 'Global', application: IDENTITY_APPLICATION_ID, roles: ['Administrator', 'God'], inheritable: true },
       'administrator',
     );
   }
 
+  /** A group, found by its name in its area, and the roles it holds in tenants (added when missing; none is taken away). */
+  private async applyGroup(group: BootstrapDocument['groups'][number]) {
+    const area = await this.area(group.area, `groups.${group.name}.area`);
+    if (!area) return;
+    const saved = await this.upsert(Group, { areaId: area.id, name: group.name }, { description: group.description }, { defaults: { description: null } });
+    for (const membership of group.memberships) {
+      await this.applyMembership({ type: 'Group', id: saved.id }, membership, `groups.${group.name}.memberships`);
+    }
+  }
+
   /**
-   * The user's roles in the tenant, given through tenant access (the product itself: every rule
+   * The security settings the file declares, each stored whole (keys left out hold their defaults),
+   * written with a system log row when it differs from the stored one. Every node rereads them
+   * within a minute.
+   */
+  private async applySecurity(security: NonNullable<BootstrapDocument['security']>) {
+    for (const [title, body] of Object.entries(security)) {
+      if (!body) continue;
+      const existing = await this.em.findOneBy(SecurityConfig, { title });
+      if (existing && JSON.stringify(canonical(existing.body)) === JSON.stringify(canonical(body))) continue;
+      if (existing) {
+        existing.body = body;
+        existing.modifiedById = null;
+        await this.em.save(existing);
+        this.result.updated++;
+      } else {
+        await this.em.save(this.em.create(SecurityConfig, { title, description: null, body, modifiedById: null }));
+        this.result.created++;
+      }
+      await writeSystemLog(this.em, { operation: 'UpdateSecurityConfig', userId: null, userName: null, metadata: { config: title, origin: 'bootstrap', body } });
+    }
+  }
+
+  /**
+   * A webhook endpoint, found by its id, else by its url and application. Its application stays as
+   * created (as in the console); a new one without a declared secret gets one of its own.
+   */
+  private async applyWebhook(webhook: BootstrapDocument['webhooks'][number]) {
+    const where = `webhooks.${webhook.id ?? webhook.url}`;
+    const problem = webhookAddressProblem(webhook.url, this.allowPrivateNetworkRequests);
+    if (problem) {
+      this.problems.push(`${where}.url: ${problem === 'private' ? messages.webhooks.private_address : messages.webhooks.invalid_url}`);
+      return;
+    }
+    const applicationId = webhook.application ?? null;
+    if (applicationId && !(await this.em.existsBy(Application, { id: applicationId }))) {
+      this.problems.push(`${where}.application: application "${applicationId}" does not exist`);
+      return;
+    }
+    const existing = webhook.id
+      ? await this.em.findOneBy(WebhookEndpoint, { id: webhook.id })
+      : await this.em.findOne(WebhookEndpoint, { where: { url: webhook.url, applicationId: applicationId ?? IsNull() }, order: { createdAt: 'ASC' } });
+    const settings = { url: webhook.url, description: webhook.description, events: [...new Set(webhook.events)], enabled: webhook.enabled };
+    if (!existing) {
+      const secret = webhook.secret ?? `whsec_${randomBytes(32).toString('base64')}`;
+      const defaults = { description: null, enabled: true };
+      await this.em.save(
+        this.em.create(WebhookEndpoint, { ...(webhook.id ? { id: webhook.id } : {}), ...defaults, ...definedFields(settings), applicationId, secretEncrypted: this.secrets.encrypt(secret), createdBy: null }),
+      );
+      this.result.created++;
+      return;
+    }
+    if (existing.applicationId !== applicationId) {
+      this.problems.push(`${where}.application: an endpoint's application cannot change (it is "${existing.applicationId ?? 'none'}")`);
+      return;
+    }
+    const changed = Object.entries(definedFields(settings)).filter(([field, value]) => !sameValue(existing[field as keyof WebhookEndpoint], value));
+    const newSecret = webhook.secret !== undefined && this.secrets.decrypt(existing.secretEncrypted) !== webhook.secret;
+    if (!changed.length && !newSecret) return;
+    Object.assign(existing, Object.fromEntries(changed));
+    if (newSecret) existing.secretEncrypted = this.secrets.encrypt(webhook.secret!);
+    await this.em.save(existing);
+    this.result.updated++;
+  }
+
+  /**
+   * The identity's roles in the tenant, given through tenant access (the product itself: every rule
    * allows it) in this transaction: only what is missing is added, one Permission log row when it
    * is; the membership's inheritance changes only when the file declares it.
    */
   private async applyMembership(
-    userId: string,
+    identity: IdentityRef,
     membership: { tenant: string; application: string; roles: string[]; inheritable?: boolean },
     where: string,
   ) {
@@ -401,7 +573,7 @@ class Bootstrapper {
     const change = await new AccessChanges(this.em).grant(
       { authority: SYSTEM_AUTHORITY, path: 'bootstrap', log: { userId: null, userName: null } },
       {
-        identity: { type: 'User', id: userId },
+        identity,
         tenant: { id: tenant.id, title: tenant.title, areaId: tenant.areaId },
         roleIds,
         isInheritable: membership.inheritable,
@@ -423,7 +595,10 @@ class Bootstrapper {
     return area;
   }
 
+  /** The tenant a file names: by its id, or by its title (which must then be unique). */
   private async tenant(title: string, where: string): Promise<Tenant | null> {
+    const byId = UUID.test(title) ? await this.em.findOneBy(Tenant, { id: title }) : null;
+    if (byId) return byId;
     const matches = await this.em.findBy(Tenant, { title });
     if (matches.length !== 1) this.problems.push(`${where}: ${matches.length ? 'several tenants are' : 'no tenant is'} titled "${title}"`);
     return matches.length === 1 ? matches[0]! : null;
@@ -456,10 +631,17 @@ class Bootstrapper {
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The same text in the same languages, whatever the order they are written in. */
 function sameTexts(a: Record<string, string>, b: Record<string, string>): boolean {
   const languages = Object.keys(a);
   return languages.length === Object.keys(b).length && languages.every((language) => a[language] === b[language]);
+}
+
+/** The fields of an object that are set. */
+function definedFields<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { GLOBAL_TENANT_ID, IDENTITY_APPLICATION_ID, IDENTITY_ROLES } from '../domain/constants.js';
 import { Application, ApplicationExchangeAudience, Disclaimer, Role } from '../entities/applications.js';
 import { Area, Tenant, User } from '../entities/identity.js';
+import { WebhookEndpoint } from '../entities/webhooks.js';
 import { verifyPassword } from '../security/passwords.js';
 import { createTestContext } from '../testing/index.js';
 import { resolveEffectiveRoles } from '../roles/effective-roles.js';
@@ -417,6 +418,112 @@ applications:
       expect(problems).to.match(/applications\.0\.disclaimer: Unrecognized key: "klingon"/);
       expect(problems).to.match(/applications\.1\.disclaimer: a disclaimer needs its text in one language at least/);
       expect(problems).to.match(/applications\.2\.disclaimer\.fr/);
+    });
+  });
+
+  describe('groups, security settings, webhooks and tenant ids', () => {
+    const admin = { userName: 'root@example.com', password: 'Admin-password-123!' };
+    const WEBHOOK_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const SECTIONS = `${DEPLOYMENT}groups:
+  - name: Sales team
+    area: Customers
+    description: Field sales
+    memberships:
+      - { tenant: ACME, application: crm, roles: [Sales], inheritable: false }
+security:
+  Lockout: { maxFailedAttempts: 7 }
+webhooks:
+  - { url: 'https://hooks.example.com/a', events: [user.created], application: crm, secret: '\${env:GATEHOUSE_TEST_HOOK_SECRET}' }
+  - { url: 'https://hooks.example.com/b', events: [role.granted, role.granted], enabled: false }
+`;
+    const read = (content: string, env: Record<string, string> = { GATEHOUSE_TEST_HOOK_SECRET: WEBHOOK_SECRET }) => readBootstrapFile(writeFile(content), { publicUrl: PUBLIC_URL, env });
+
+    it('gives a group its roles, stores the security settings whole, registers the webhooks; applied again, changes nothing', async () => {
+      const { dataSource, secrets } = await createTestContext();
+      const doc = await read(SECTIONS);
+      await applyBootstrap(dataSource, doc, { secrets, admin });
+
+      const [group] = await dataSource.query(
+        `SELECT g.description, t.title, m.is_inheritable, r.name FROM groups g JOIN tenant_members m ON m.group_id = g.id JOIN tenants t ON t.id = m.tenant_id
+           JOIN tenant_member_roles mr ON mr.tenant_member_id = m.id JOIN roles r ON r.id = mr.role_id WHERE g.name = 'Sales team'`,
+      );
+      expect(group).to.deep.equal({ description: 'Field sales', title: 'ACME', is_inheritable: false, name: 'Sales' });
+      const [lockout] = await dataSource.query(`SELECT body, modified_by_id FROM security_configs WHERE title = 'Lockout'`);
+      expect(lockout).to.deep.equal({ body: { maxFailedAttempts: 7, lockoutMinutes: 5, permanentAfterLockouts: 3 }, modified_by_id: null });
+      const hooks = await dataSource.getRepository(WebhookEndpoint).find({ order: { url: 'ASC' } });
+      expect(hooks.map((hook) => [hook.url, hook.applicationId, hook.events, hook.enabled])).to.deep.equal([
+        ['https://hooks.example.com/a', 'crm', ['user.created'], true],
+        ['https://hooks.example.com/b', null, ['role.granted'], false],
+      ]);
+      expect(secrets.decrypt(hooks[0]!.secretEncrypted), 'the secret of the environment').to.equal(WEBHOOK_SECRET);
+      expect(secrets.decrypt(hooks[1]!.secretEncrypted), 'none declared: one of its own').to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+      // Forgotten, as on a database bootstrapped by another file: every declaration is compared again.
+      await dataSource.query('DELETE FROM bootstrap_state');
+      expect(await applyBootstrap(dataSource, doc, { secrets, admin })).to.include({ created: 0, updated: 0 });
+      const rotated = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+      await applyBootstrap(dataSource, await read(SECTIONS, { GATEHOUSE_TEST_HOOK_SECRET: rotated }), { secrets, admin });
+      const hook = await dataSource.getRepository(WebhookEndpoint).findOneByOrFail({ url: 'https://hooks.example.com/a' });
+      expect(hook.id, 'the same endpoint').to.equal(hooks[0]!.id);
+      expect(secrets.decrypt(hook.secretEncrypted)).to.equal(rotated);
+    });
+
+    it('refuses what the console refuses, naming each: an unknown setting key, phishing-resistant only without the second factor, a bad webhook secret', async () => {
+      const error = await read(
+        `${DEPLOYMENT.replace('  - title: ACME\n    area: Customers\n', '  - title: ACME\n    area: Customers\n    phishingResistantOnly: true\n')}security:\n  Lockout: { maxFailedAttempt: 3 }\nwebhooks:\n  - { url: 'https://hooks.example.com/a', events: [user.created], secret: short }\n`,
+      ).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(BootstrapError);
+      const problems = (error as BootstrapError).problems.join('\n');
+      expect(problems).to.match(/security\.Lockout: Unrecognized key: "maxFailedAttempt"/);
+      expect(problems).to.match(/tenants\.0\.phishingResistantOnly: Phishing-resistant only needs the second factor/);
+      expect(problems).to.match(/webhooks\.0\.secret: a signing secret is whsec_ followed by at least 24 bytes in base64/);
+    });
+
+    it('refuses a webhook to a private address (unless the deployment allows them), of an unknown application, or moved to another application', async () => {
+      const { dataSource, secrets } = await createTestContext();
+      const hooks = `${DEPLOYMENT}webhooks:\n  - { url: 'https://10.0.0.1/hook', events: [user.created] }\n  - { url: 'https://hooks.example.com/x', events: [user.created], application: nowhere }\n`;
+      const error = await applyBootstrap(dataSource, await read(hooks), { secrets, admin }).catch((e: unknown) => e);
+      expect((error as BootstrapError).problems).to.deep.equal([
+        'webhooks.https://10.0.0.1/hook.url: This address is on a private or loopback network: webhooks are not sent there unless the deployment allows private networks',
+        'webhooks.https://hooks.example.com/x.application: application "nowhere" does not exist',
+      ]);
+
+      const allowed = `${DEPLOYMENT}webhooks:\n  - { id: 7b0c5e0e-8a34-4f7e-9d1e-3a6f0c1b2d4e, url: 'https://10.0.0.1/hook', events: [user.created] }\n`;
+      await applyBootstrap(dataSource, await read(allowed), { secrets, admin, allowPrivateNetworkRequests: true });
+      expect(await dataSource.getRepository(WebhookEndpoint).findOneByOrFail({ id: '7b0c5e0e-8a34-4f7e-9d1e-3a6f0c1b2d4e' })).to.include({ url: 'https://10.0.0.1/hook' });
+      const moved = allowed.replace('events: [user.created] }', 'events: [user.created], application: crm }');
+      const refused = await applyBootstrap(dataSource, await read(moved), { secrets, admin, allowPrivateNetworkRequests: true }).catch((e: unknown) => e);
+      expect((refused as BootstrapError).problems).to.deep.equal([`webhooks.7b0c5e0e-8a34-4f7e-9d1e-3a6f0c1b2d4e.application: an endpoint's application cannot change (it is "none")`]);
+    });
+
+    it('finds a tenant by its id: created with it, renamed by it, never moved under its own descendant', async () => {
+      const { dataSource, secrets } = await createTestContext();
+      const [parent, child] = ['5c1d7a52-3f0e-4b8a-9c61-0e2f4a7b9d13', '8e4b2c91-6a3d-4f5e-8b7c-1d9e0f2a3b4c'];
+      const tree = (first: string, second: string) =>
+        `areas: [{ name: Default, default: true }]\napplications: [{ id: '1', name: identity, displayName: Identity, type: public, roles: [{ name: God }, { name: Administrator }] }]\ntenants:\n${first}\n${second}\n`;
+      await applyBootstrap(
+        dataSource,
+        await read(tree(`  - { id: ${parent}, title: Holding, area: Default }`, `  - { id: ${child}, title: Branch, area: Default, parent: Holding }`)),
+        { secrets, admin },
+      );
+      expect(await dataSource.getRepository(Tenant).findOneByOrFail({ id: child })).to.include({ title: 'Branch', parentId: parent });
+
+      await applyBootstrap(dataSource, await read(tree(`  - { id: ${parent}, title: Holding Group, area: Default }`, `  - { id: ${child}, title: Branch, area: Default, parent: ${parent} }`)), { secrets, admin });
+      expect(await dataSource.getRepository(Tenant).findOneByOrFail({ id: parent })).to.include({ title: 'Holding Group' });
+
+      const cycle = await applyBootstrap(dataSource, await read(tree(`  - { id: ${child}, title: Branch, area: Default }`, `  - { id: ${parent}, title: Holding Group, area: Default, parent: Branch }`)), { secrets, admin }).catch(
+        (e: unknown) => e,
+      );
+      expect((cycle as BootstrapError).problems).to.deep.equal(['tenants.Holding Group.parent: "Branch" is the tenant itself or one of its descendants']);
+    });
+
+    it('names a variable that is not set, wherever the file refers to it, and reads none but the GATEHOUSE_ ones', async () => {
+      const file = DEPLOYMENT.replace("'https://crm.example.com/callback'", "'${env:GATEHOUSE_CRM_CALLBACK}'").replace('displayName: CRM', 'displayName: ${env:DATABASE_URL}');
+      const error = await read(file, { DATABASE_URL: 'postgres://secret@db/gatehouse' }).catch((e: unknown) => e);
+      expect((error as BootstrapError).problems).to.deep.equal([
+        'applications.1.displayName: ${env:DATABASE_URL} is not a variable a bootstrap file may read (their names start with GATEHOUSE_ and hold capitals, digits and _)',
+        'applications.1.redirectUris.1: the environment variable GATEHOUSE_CRM_CALLBACK is not set',
+      ]);
     });
   });
 });

@@ -1,2 +1,3 @@
 export * from './apply.js';
+export * from './export.js';
 export * from './schema.js';

@@ -1,4 +1,4 @@
-import { applicationJwksSchema, en as messages } from '@gatehouse/contracts';
+import { SECURITY_SETTING_SCHEMAS, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, applicationJwksSchema, en as messages } from '@gatehouse/contracts';
 import { z } from 'zod';
 import { protocolErrors, type ProtocolSettings } from '../domain/application-protocol.js';
 import type { FieldError } from '../errors/app-error.js';
@@ -21,14 +21,23 @@ const uri = z.string().min(1).max(2000);
 const areaSchema = z.strictObject({ name: name200, default: z.boolean().optional(), system: z.boolean().optional() });
 
 const tenantSchema = z.strictObject({
+  /**
+   * The tenant's id, kept from the deployment it was exported from (applications may know tenants
+   * by id). Given, the tenant is found by it; left out, by its title in its area.
+   */
+  id: z.uuid().optional(),
   title: name200,
   area: name200,
-  /** Title of the parent tenant (declared earlier in the file, or already existing). */
+  /** Title (or id, when titles repeat) of the parent tenant: declared earlier in the file, or already existing. */
   parent: name200.optional(),
   taxNumber: z.string().max(50).optional(),
   viesNumber: z.string().max(50).optional(),
+  groupAlias: z.string().trim().max(200).optional(),
   creation: z.enum(TENANT_CREATION_TYPES).optional(),
+  /** MFA: the tenant's users must give a second factor. */
   requiredTwoModeAuthentification: z.boolean().optional(),
+  /** MFA: only a phishing-resistant second factor counts (a passkey, or signing in with Microsoft). */
+  phishingResistantOnly: z.boolean().optional(),
 });
 
 const roleSchema = z.strictObject({
@@ -89,6 +98,8 @@ const applicationSchema = z.strictObject({
   status: z.enum(APPLICATION_STATUSES).optional(),
   prerelease: z.boolean().optional(),
   hideInUserList: z.boolean().optional(),
+  /** Off: nobody signs in to it. */
+  enabled: z.boolean().optional(),
   roles: z.array(roleSchema).default([]),
   /**
    * Terms users accept before using the application: version 1 when first declared, a new version
@@ -119,6 +130,38 @@ const userSchema = z.strictObject({
   memberships: z.array(membershipSchema).default([]),
 });
 
+/** A group and the roles it holds in tenants. Its members are users: data, not configuration, never in the file. */
+const groupSchema = z.strictObject({
+  name: name200,
+  area: name200,
+  description: z.string().trim().max(1000).optional(),
+  memberships: z.array(membershipSchema).default([]),
+});
+
+/** Standard Webhooks' form: `whsec_` and the key in base64, 24 bytes at least. */
+const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
+
+const webhookSchema = z.strictObject({
+  /** The endpoint's id, kept from the deployment it was exported from. Left out, the endpoint is found by its url and application. */
+  id: z.uuid().optional(),
+  url: z.string().trim().min(1).max(WEBHOOK_LIMITS.url),
+  description: z.string().trim().max(WEBHOOK_LIMITS.description).optional(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
+  /** Id of the application whose events it hears besides the global ones; left out, a global endpoint. */
+  application: z.string().trim().min(1).max(64).optional(),
+  enabled: z.boolean().optional(),
+  /** Its signing secret; left out, a new endpoint gets one of its own and an existing one keeps its own. */
+  secret: z.string().regex(WEBHOOK_SECRET, 'a signing secret is whsec_ followed by at least 24 bytes in base64').optional(),
+});
+
+/** The security settings (the console's Security configuration), each as the console edits it: keys left out take the product's defaults. */
+const securitySchema = z.strictObject({
+  GroupDomains: SECURITY_SETTING_SCHEMAS.GroupDomains.optional(),
+  Lockout: SECURITY_SETTING_SCHEMAS.Lockout.optional(),
+  PasswordPolicy: SECURITY_SETTING_SCHEMAS.PasswordPolicy.optional(),
+  TokenLifetimes: SECURITY_SETTING_SCHEMAS.TokenLifetimes.optional(),
+});
+
 type Defaults<T, K extends keyof T> = Required<Pick<T, K>>;
 type ApplicationDeclaration = z.infer<typeof applicationSchema>;
 
@@ -128,7 +171,7 @@ export const CREATE_DEFAULTS: {
   tenant: Defaults<z.infer<typeof tenantSchema>, 'creation' | 'requiredTwoModeAuthentification'>;
   application: Defaults<
     ApplicationDeclaration,
-    'type' | 'firstParty' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'deviceFlow' | 'requireDpop' | 'requirePar' | 'requireSignedRequestObject' | 'clientAuthentication' | 'fapi2' | 'tokenExchangeAudiences' | 'idTokenAlgorithm' | 'status' | 'prerelease' | 'hideInUserList'
+    'type' | 'firstParty' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'deviceFlow' | 'requireDpop' | 'requirePar' | 'requireSignedRequestObject' | 'clientAuthentication' | 'fapi2' | 'tokenExchangeAudiences' | 'idTokenAlgorithm' | 'status' | 'prerelease' | 'hideInUserList' | 'enabled'
   >;
   role: Defaults<z.infer<typeof roleSchema>, 'byHierarchy' | 'operationRequestVisibility' | 'serviceManagerVisibility'>;
   user: Defaults<z.infer<typeof userSchema>, 'language'>;
@@ -153,6 +196,7 @@ export const CREATE_DEFAULTS: {
     status: 'Running',
     prerelease: false,
     hideInUserList: false,
+    enabled: true,
   },
   role: { byHierarchy: false, operationRequestVisibility: false, serviceManagerVisibility: false },
   user: { language: 'fr' },
@@ -190,6 +234,9 @@ export const bootstrapSchema = z
     tenants: z.array(tenantSchema).default([]),
     applications: z.array(applicationSchema).default([]),
     users: z.array(userSchema).default([]),
+    groups: z.array(groupSchema).default([]),
+    security: securitySchema.optional(),
+    webhooks: z.array(webhookSchema).default([]),
   })
   .strict()
   .superRefine((doc, ctx) => {
@@ -217,6 +264,14 @@ export const bootstrapSchema = z
         ctx.addIssue({ code: 'custom', path: ['applications', app.id, ...problem.field.split('.')], message: englishMessage(problem) });
       }
     }
+    doc.tenants.forEach((tenant, index) => {
+      // As the console's MFA switch: phishing-resistant only is a kind of required second factor.
+      if (tenant.phishingResistantOnly && tenant.requiredTwoModeAuthentification !== true) {
+        ctx.addIssue({ code: 'custom', path: ['tenants', index, 'phishingResistantOnly'], message: `${messages.tenants.phishing_resistant_needs_mfa} (declare requiredTwoModeAuthentification: true)` });
+      }
+    });
+    const webhookIds = doc.webhooks.map((webhook) => webhook.id).filter(Boolean);
+    if (new Set(webhookIds).size !== webhookIds.length) ctx.addIssue({ code: 'custom', path: ['webhooks'], message: 'a webhook id is declared twice' });
     if (doc.areas.filter((a) => a.default).length > 1) {
       ctx.addIssue({ code: 'custom', path: ['areas'], message: 'only one area can be the default' });
     }

@@ -20,6 +20,8 @@ export interface Config {
   mail: { smtpUrl?: string; from: string; dataProtectionEmail?: string };
   /** `/metrics`: the token the public port requires, and the loopback port that serves it without one. */
   metrics: { token?: string; port?: number };
+  /** Traces: sent to this OTLP/HTTP collector when set, not made at all otherwise. */
+  tracing: { otlpEndpoint?: string };
   /** The Logs page's tables: how long their rows are kept (0: forever) and how often older ones are deleted. */
   logs: { retentionDays: number; purgeIntervalMs: number };
   jobs: { expireSeconds: number };
@@ -58,8 +60,17 @@ export interface Config {
   portal: { clientPortalAppId?: string; helpdeskUrl?: string; supportUrl?: string; termsOfUseUrl?: string; cookiePolicyUrl?: string };
   /** Users' pictures: `store` is `database` or a folder. */
   avatar: { store: string; maxBytes: number };
-  bootstrap: { file: string; adminUserName: string; adminPassword?: string };
+  bootstrap: {
+    file: string;
+    adminUserName: string;
+    adminPassword?: string;
+    /** The environment variables named GATEHOUSE_…: the only ones a bootstrap file's `${env:NAME}` may read (its secrets). */
+    variables: Readonly<Record<string, string>>;
+  };
 }
+
+/** What the names of the variables a bootstrap file may read start with: any other (DATABASE_URL…) stays out of its reach. */
+export const BOOTSTRAP_VARIABLE_PREFIX = 'GATEHOUSE_';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -131,7 +142,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     config.rootDir = path.dirname(configDir);
     config.server.publicUrl = (config.server.publicUrl ?? `http://localhost:${config.server.port}`).replace(/\/+$/, '');
     config.oidc.issuer = (config.oidc.issuer ?? `${config.server.publicUrl}/oidc`).replace(/\/+$/, '');
-    deriveApiAudiences(config);
+    deriveValues(config, env);
     if (config.nodeEnv === 'production' && !config.security.encryptionKey) {
       problems.push('security.encryptionKey (IDP_ENCRYPTION_KEY): required when NODE_ENV is production');
     }
@@ -144,6 +155,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** What follows from the rest: the APIs' audiences, the variables a bootstrap file may read. */
+function deriveValues(config: Config, env: Record<string, string | undefined>): void {
+  deriveApiAudiences(config);
+  config.bootstrap.variables = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith(BOOTSTRAP_VARIABLE_PREFIX) && entry[1] !== undefined),
+  );
 }
 
 /** The APIs' resource indicators (audiences) not configured: under the public URL. */

@@ -2,6 +2,7 @@ import { migrations } from '@gatehouse/migrations';
 import pg from 'pg';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { entities } from '../entities/index.js';
+import { pgDriver } from '../telemetry/database.js';
 import { SnakeNamingStrategy } from './naming-strategy.js';
 
 /**
@@ -71,6 +72,8 @@ class BoundedClient extends pg.Client {
 export function createDataSource(options: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
+    // With tracing on, a pool whose statements make spans.
+    driver: pgDriver(),
     url: options.url,
     entities,
     migrations,

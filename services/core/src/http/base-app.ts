@@ -5,6 +5,7 @@ import { basePathOf, koaBasePath, koaBasePathLinks } from './base-path.js';
 import { operationalRoutes } from './health.js';
 import { koaCompress } from './koa-compress.js';
 import { koaRequestContext } from './koa-request-context.js';
+import { koaTracing } from '../telemetry/http.js';
 
 /** JSON and form bodies for API routes, bounded by `server.bodyLimit`. */
 export function koaJsonBody(context: AppContext) {
@@ -25,6 +26,9 @@ export function createBaseApp(context: AppContext): Koa {
   const app = new Koa({ proxy: context.config.server.trustProxy });
   // The error handler answers every error; Koa's own default would print it a second time.
   app.silent = true;
+  // With tracing on, the request's span wraps everything after it.
+  const tracing = koaTracing();
+  if (tracing) app.use(tracing);
   app.use(
     koaRequestContext({
       logger: context.logger,

@@ -4,6 +4,7 @@ import type { i18n as I18n } from 'i18next';
 import { AppError } from '../errors/app-error.js';
 import { isDatabaseUnavailable, mapDatabaseError } from '../errors/database-errors.js';
 import type { Metrics } from './metrics.js';
+import { recordErrorOnActiveSpan } from '../telemetry/tracing.js';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'errors.validation',
@@ -50,6 +51,7 @@ export function renderError(ctx: Context, thrown: unknown, options: { i18n: I18n
   const requestId = ctx.state.requestId as string | undefined;
   if (error.status === 503) ctx.state.log?.warn({ err: (thrown as Error).message, requestId }, 'a dependency is unavailable');
   else if (error.status >= 500) ctx.state.log?.error({ err: thrown, requestId }, 'unhandled error');
+  if (error.status >= 500) recordErrorOnActiveSpan(thrown);
   const lng = ctx.state.language as string | undefined;
   const t = (key: string, params: Record<string, unknown> = {}) => options.i18n.t(key, { lng, ...params }) as string;
   ctx.status = error.status;

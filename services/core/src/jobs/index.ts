@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { withEnqueueSpans } from '../telemetry/jobs.js';
 import { BullMqJobQueue } from './bullmq-queue.js';
 import { PgBossJobQueue } from './pgboss-queue.js';
 import { DEFAULT_TIMINGS, type JobQueue, type JobQueueTimings } from './types.js';
@@ -20,7 +21,7 @@ export function createJobQueue(context: AppContext, options: CreateJobQueueOptio
   const timings: JobQueueTimings = { ...DEFAULT_TIMINGS, expireSeconds: context.config.jobs.expireSeconds, ...options.timings };
   const common = { dataSource: context.dataSource, logger: context.logger, timings, stopTimeoutMs: context.config.server.shutdownTimeoutMs };
   if (context.config.redis.url) {
-    return new BullMqJobQueue({ ...common, redisUrl: context.config.redis.url, prefix: options.prefix ?? `${context.config.redis.keyPrefix}:${context.config.server.publicUrl}:jobs` });
+    return withEnqueueSpans(new BullMqJobQueue({ ...common, redisUrl: context.config.redis.url, prefix: options.prefix ?? `${context.config.redis.keyPrefix}:${context.config.server.publicUrl}:jobs` }));
   }
-  return new PgBossJobQueue(common);
+  return withEnqueueSpans(new PgBossJobQueue(common));
 }

@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logging/logger.js';
+import { jobTraceCarrier, traceJobRun, type JobTraceCarrier } from '../telemetry/jobs.js';
+import { recordErrorOnActiveSpan } from '../telemetry/tracing.js';
 import {
   PermanentJobError,
   type JobEvent,
@@ -41,6 +43,8 @@ export interface QueuedJobData {
   type: JobType;
   userId: string | null;
   payload: Record<string, unknown>;
+  /** The trace that queued the job, when tracing is on: its runs link to it. */
+  trace?: JobTraceCarrier;
 }
 
 export interface AttemptInfo {
@@ -78,7 +82,10 @@ export class JobTracker {
       `INSERT INTO background_jobs (type, user_id, payload) VALUES ($1, $2, $3) RETURNING id`,
       [type, userId, JSON.stringify(payload)],
     )) as Array<{ id: string }>;
-    return { jobId: row!.id, type, userId, payload };
+    const data: QueuedJobData = { jobId: row!.id, type, userId, payload };
+    const trace = jobTraceCarrier();
+    if (trace) data.trace = trace;
+    return data;
   }
 
   /** Fails the job's row (unless it already ended) and tells the listeners. */
@@ -96,7 +103,11 @@ export class JobTracker {
    * or nothing to do); throws when the queue should try it again. `alive` false means the node was
    * stopped abruptly: nothing more is written.
    */
-  async run(data: QueuedJobData, attempt: AttemptInfo, alive: () => boolean): Promise<void> {
+  run(data: QueuedJobData, attempt: AttemptInfo, alive: () => boolean): Promise<void> {
+    return traceJobRun(data, attempt.attempt, () => this.runAttempt(data, attempt, alive));
+  }
+
+  private async runAttempt(data: QueuedJobData, attempt: AttemptInfo, alive: () => boolean): Promise<void> {
     const handler = this.handlers.get(data.type);
     if (!handler) {
       await this.fail(data.jobId, `no handler for jobs of type ${data.type}`);
@@ -128,6 +139,8 @@ export class JobTracker {
         },
       });
     } catch (error) {
+      // On the attempt's span even when the job fails for good here, without throwing.
+      recordErrorOnActiveSpan(error);
       if (!alive()) throw error;
       if (attempt.lastAttempt || error instanceof PermanentJobError) {
         await this.fail(data.jobId, error);

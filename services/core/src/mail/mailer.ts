@@ -251,6 +251,7 @@ export class Mailer {
       [row.id],
     );
     logger.info({ mailId: row.id, template: row.template, attempts: row.attempts }, 'mail sent');
+    this.context.metrics.mailDeliveries.inc({ outcome: 'sent' });
     return 'Sent';
   }
 
@@ -265,6 +266,7 @@ export class Mailer {
         [row.id, reason],
       );
       this.context.logger.error(log, 'mail delivery failed for good');
+      this.context.metrics.mailDeliveries.inc({ outcome: 'failed' });
       return 'Failed';
     }
     await this.sql.query(
@@ -272,6 +274,7 @@ export class Mailer {
       [row.id, reason, delayMs],
     );
     this.context.logger.warn({ ...log, retryInMs: delayMs }, 'mail delivery failed, will retry');
+    this.context.metrics.mailDeliveries.inc({ outcome: 'retrying' });
     return 'Pending';
   }
 

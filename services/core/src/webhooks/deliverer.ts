@@ -164,8 +164,11 @@ export class WebhookDeliverer {
   private async deliver(row: Claimed): Promise<void> {
     const body = JSON.stringify(row.payload);
     const outcome = await this.post(row, body);
-    if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) await this.succeeded(row, outcome);
+    const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    if (delivered) await this.succeeded(row, outcome);
     else await this.failed(row, outcome);
+    const givenUp = this.retryDelaysMs[row.attempts - 1] === undefined;
+    this.context.metrics.webhookDeliveries.inc({ outcome: delivered ? 'succeeded' : givenUp ? 'failed' : 'retrying' });
   }
 
   /** The secrets to sign with: the current one, and the previous one while the rotation overlaps. */

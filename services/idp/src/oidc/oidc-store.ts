@@ -111,12 +111,16 @@ export class OidcStore {
   private readonly consumes = new MicroBatch<ModelKey, boolean>((keys) => this.consumeMany(keys));
   private readonly unsubscribe?: () => void;
 
+  /** Told when a single-use token turns out redeemed already (by another node or a concurrent request). */
+  readonly onReuse?: (model: string) => void;
+
   constructor(
     db: DataSource | SqlClient,
     private readonly broadcast?: Broadcast,
-    options: { prepare?: boolean } = {},
+    options: { prepare?: boolean; onReuse?: (model: string) => void } = {},
   ) {
     this.sql = 'driver' in db ? sqlClient(db, { prepare: options.prepare ?? false }) : db;
+    this.onReuse = options.onReuse;
     this.unsubscribe = broadcast?.on('oidc.invalidated', ({ model, id, grantId, accountId }) =>
       accountId ? this.forgetAccount(accountId) : model ? this.forget(model, id, grantId) : grantId && this.forgetGrant(grantId),
     );

@@ -91,6 +91,7 @@ export class PostgresAdapter implements Adapter {
     if (CONSUMABLE_MODELS.has(this.model) && !cached?.consumed) {
       const grantId = cached?.grantId ?? (await this.store.grantIdOf(this.model, id));
       if (typeof grantId === 'string') await this.store.revokeGrant(grantId);
+      this.store.onReuse?.(this.model);
     }
     throw new errors.InvalidGrant(`${this.model} already consumed`);
   }

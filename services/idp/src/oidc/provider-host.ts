@@ -35,7 +35,11 @@ export class ProviderHost {
     private readonly options: Pick<ProviderOptions, 'adapterFactory'>,
   ) {
     this.registry = new ClientRegistry(context);
-    this.store = new OidcStore(context.dataSource, context.broadcast, { prepare: !context.pglite });
+    // A refresh token redeemed by two racing requests: a reuse, as the provider's own check finds one.
+    const onReuse = (model: string) => {
+      if (model === 'RefreshToken') context.metrics.refreshTokenReuse.inc();
+    };
+    this.store = new OidcStore(context.dataSource, context.broadcast, { prepare: !context.pglite, onReuse });
     this.directory = new AccountDirectory(context);
     this.impersonations = new SessionImpersonations(context);
     this.sessionLog = new BufferedWriter<SessionLogEntry>(

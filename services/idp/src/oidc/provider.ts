@@ -8,6 +8,7 @@ import Provider, { errors, interactionPolicy, type Adapter, type Configuration, 
 import { CLAIMS, accountFinder, type AccountDirectory } from './account.js';
 import { FAPI_PROFILE_METADATA, type ClientApplication, type ClientRegistry } from './clients.js';
 import { DEVICE_CONFIRMATION, deviceAuthorizationLimit, deviceCodeStorage, deviceConfirmationPrompt, deviceConfirmationUrl, deviceFlow, isConfirmedDevice, koaDeviceFlow, type DeviceFlowDeps } from './device-flow.js';
+import { countGrants } from './grant-metrics.js';
 import { errorPage, loggedOutPage, logoutPage } from './pages.js';
 import type { OidcStore } from './oidc-store.js';
 import { PostgresAdapter } from './postgres-adapter.js';
@@ -475,6 +476,7 @@ export function createProvider(context: AppContext, options: ProviderOptions): P
   provider.use(sessions.middleware);
   provider.on('authorization.success', sessions.authorized);
   provider.on('grant.success', sessionLogger(context, options));
+  countGrants(provider, context.metrics);
   provider.on('backchannel.error', (_ctx: unknown, error: Error, client: { clientId: string }) =>
     logger.warn({ err: error.message, clientId: client?.clientId }, 'back-channel logout failed'),
   );

@@ -64,6 +64,7 @@ export class AccountLockService {
       return current;
     });
     publishUserEvents(this.context, id, ['oidc.invalidated', 'user.changed']);
+    if (!user.locked) this.context.metrics.lockouts.inc({ cause: 'administrator', kind: 'permanent' });
     return lockedView(user, true);
   }
 

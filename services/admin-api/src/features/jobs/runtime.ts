@@ -97,6 +97,9 @@ export async function runBackgroundJobs(
   const queue = createJobQueue(context, options);
   for (const [type, handler] of Object.entries(handlers)) queue.register(type as JobType, handler(context) as JobHandler);
   queue.onEvent((event) => tell(context, event));
+  queue.onEvent(({ kind, job }) => {
+    if (kind !== 'started') context.metrics.jobsFinished.inc({ type: job.type, outcome: kind });
+  });
   await queue.start();
   context.jobs.queue = queue;
   const purge = startFilePurge(context);

@@ -211,12 +211,15 @@ export async function attachNotificationHub(context: AdminContext, httpServer: H
   });
 
   const stopWatching = dropInactiveAccounts(context, io);
+  // Sockets past the handshake and its authentication, on this node.
+  const stopCounting = context.metrics.watchHub(() => io.of('/').sockets.size);
   hub = io;
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       stopWatching();
+      stopCounting();
       impersonations.stop();
       unregister();
       // Not io.close(): it would also close the http server, whose owner drains it.

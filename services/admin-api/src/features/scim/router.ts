@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { statusClass } from '@gatehouse/core';
 import { koaScimBody, toAppError } from '@gatehouse/core/http';
 import type { Context, Middleware, Next } from 'koa';
 import { verifyScimToken, type ScimCaller } from './credentials.js';
@@ -254,7 +255,22 @@ export function scimRouter(context: AdminContext, service = new ScimService(cont
   const routes = router.routes() as unknown as Middleware;
   const methods = router.allowedMethods() as unknown as Middleware;
   const errors = scimErrors(context);
-  return (ctx: Context, next: Next) => (isScimPath(ctx.path) ? errors(ctx, () => routes(ctx, () => methods(ctx, async () => undefined))) : next());
+  const requests = context.metrics.scimRequests;
+  return async (ctx: Context, next: Next) => {
+    if (!isScimPath(ctx.path)) return next();
+    // Every error is answered by `errors`: the status is final here.
+    await errors(ctx, () => routes(ctx, () => methods(ctx, async () => undefined)));
+    requests.inc({ resource: resourceOf(ctx.path), status_class: statusClass(ctx.status) });
+  };
+}
+
+const RESOURCES = new Set(['Users', 'Groups', 'ServiceProviderConfig', 'ResourceTypes', 'Schemas', 'Bulk', 'Me', '.search']);
+
+/** The resource type a SCIM path addresses (`Users`, `Groups`, a discovery endpoint, `root`), from a closed set. */
+function resourceOf(path: string): string {
+  const first = path.slice(SCIM_PREFIX.length).split('/')[1] ?? '';
+  if (first === '') return 'root';
+  return RESOURCES.has(first) ? (first === '.search' ? 'root' : first) : 'other';
 }
 
 function excludesMembers(query: Record<string, unknown>): boolean {

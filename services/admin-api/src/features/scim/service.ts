@@ -198,6 +198,8 @@ export class ScimService {
       }
     });
     publishUserEvents(this.context, id, [...events]);
+    // Only a lock ends the user's tokens here: a deactivation by the provisioning client.
+    if (events.has('oidc.invalidated')) this.context.metrics.lockouts.inc({ cause: 'provisioning', kind: 'permanent' });
     return this.getUser(caller, id, baseUrl);
   }
 

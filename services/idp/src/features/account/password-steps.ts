@@ -109,6 +109,10 @@ export async function settleFailure(deps: SignInDeps, attempt: { userId?: string
     : await recordUnknownFailure(context.dataSource, attempt.normalized, deps.lockout);
   await context.throttle.failed(attempt.ip, attempt.normalized);
   if (attempt.userId && outcome.kind === 'permanently_locked') context.broadcast.publish('user.changed', { userId: attempt.userId });
+  // An unknown name's counter locks no account: only an account's own lock is counted.
+  if (attempt.userId && (outcome.kind === 'locked' || outcome.kind === 'permanently_locked')) {
+    context.metrics.lockouts.inc({ cause: 'failed_attempts', kind: outcome.kind === 'locked' ? 'temporary' : 'permanent' });
+  }
   return outcome;
 }
 

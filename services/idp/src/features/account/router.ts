@@ -12,6 +12,7 @@ import { loginResponse, progressResponse } from './login-response.js';
 import { PasswordReset } from './password-reset.js';
 import { orRefuse } from './refusal.js';
 import { PasswordSignIn } from './sign-in.js';
+import { countSignIn } from './sign-in-metrics.js';
 
 /** The login page's interaction: at the login prompt, and the one the page was opened for when it says. */
 const atLogin = (opened: string | undefined) => (interaction: Interaction) =>
@@ -33,18 +34,20 @@ export function accountRoutes(context: AppContext, host: ProviderHost, mailer: M
 
 /** The password, then the steps that may follow it (second factor). */
 function bindSignIn(router: Router, { bind }: AccountKit, signIn: PasswordSignIn): void {
+  const { metrics } = signIn.deps.context;
   bind(router, signInRoutes.login, async ({ body, interaction, t }) => {
     const current = await interaction.require(atLogin(body.interaction), body.returnUrl);
     const source = await interaction.sourceOf(current, body.returnUrl);
     const attempt = { userName: body.userName, password: body.password, ...source };
-    return progressResponse(await signIn.login(attempt, { uid: current.uid, remember: body.rememberLogin, resume: interaction.resume }), t);
+    return progressResponse(await countSignIn(metrics, 'password', signIn.login(attempt, { uid: current.uid, remember: body.rememberLogin, resume: interaction.resume })), t);
   });
 
   /** The second factor: the e-mailed code, an authenticator app's code, or one of the user's recovery codes. */
   bind(router, signInRoutes.verifyCode, async ({ body, interaction, t }) => {
     const current = await interaction.require();
     const { token, code, recoveryCode } = body;
-    return progressResponse(await signIn.verifyCode({ token, code, recoveryCode, interaction: current.uid, resume: interaction.resume }), t);
+    const verified = signIn.verifyCode({ token, code, recoveryCode, interaction: current.uid, resume: interaction.resume });
+    return progressResponse(await countSignIn(metrics, recoveryCode ? 'recovery_code' : 'one_time_code', verified), t);
   });
 
   /** "Resend Code": a new code by mail; the previous one stops working. */
@@ -66,7 +69,8 @@ function bindPasswordChange(router: Router, { bind }: AccountKit, context: AppCo
       return { success: true, errors: [], message: t('account.password_reset_done'), redirectTo: safeReturnUrl(context, body.returnUrl) ?? homePath(context) };
     }
     const current = await interaction.require();
-    return progressResponse(await signIn.changeExpiredPassword({ token, interaction: current.uid, resume: interaction.resume, newPassword, confirmPassword, language }), t);
+    const changed = signIn.changeExpiredPassword({ token, interaction: current.uid, resume: interaction.resume, newPassword, confirmPassword, language });
+    return progressResponse(await countSignIn(context.metrics, 'new_password', changed), t);
   });
 
   /** Forgot password: one answer, whether the account exists, is locked, pending or active (the mail says which). */

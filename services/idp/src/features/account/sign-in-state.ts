@@ -1,4 +1,4 @@
-import type { AppContext, LockoutPolicy, PasswordPolicy, Reservation } from '@gatehouse/core';
+import { activeTracer, inSpan, type AppContext, type LockoutPolicy, type PasswordPolicy, type Reservation } from '@gatehouse/core';
 import type { Mailer } from '@gatehouse/core/mail';
 import type { TwoFactorMethod } from '@gatehouse/contracts';
 import type { SignInRefusal } from './refusal.js';
@@ -93,12 +93,22 @@ export type SignInOutcome = SignInProgress | SignInRefusal;
  */
 export type SignInStep<S extends SignInState = SignInState> = (state: S, deps: SignInDeps) => Promise<SignInOutcome | void>;
 
+/** Where a sign-in (or one of its steps) ended, on its span: the refusal's code or the next step. */
+export const signInOutcomeAttributes = (outcome: SignInOutcome | void) => (outcome ? { 'gatehouse.sign_in.outcome': outcome.ok ? outcome.kind : outcome.code } : undefined);
+
+/** With tracing on, each step is a span of the request's trace, named after it (`sign-in verifyPassword`). */
+function tracedStep<S extends SignInState>(step: SignInStep<S>, state: S, deps: SignInDeps): Promise<SignInOutcome | void> {
+  if (!activeTracer()) return step(state, deps);
+  const name = step.name || 'step';
+  return inSpan(`sign-in ${name}`, { attributes: { 'gatehouse.sign_in.step': name }, resultAttributes: signInOutcomeAttributes }, () => step(state, deps));
+}
+
 /** Runs the steps in order until one answers; a pipeline whose last step always answers. */
 export async function runSteps<S extends SignInState>(steps: readonly SignInStep<S>[], state: S, deps: SignInDeps): Promise<SignInOutcome> {
   let outcome: SignInOutcome | undefined;
   try {
     for (const step of steps) {
-      outcome = (await step(state, deps)) ?? undefined;
+      outcome = (await tracedStep(step, state, deps)) ?? undefined;
       if (outcome) return outcome;
     }
     throw new Error(`The sign-in ended without an answer after ${steps.map((s) => s.name).join(', ')}`);

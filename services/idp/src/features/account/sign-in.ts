@@ -1,11 +1,11 @@
-import { securitySettings, type AppContext, type LockoutPolicy, type PasswordPolicy, type SecuritySettings } from '@gatehouse/core';
+import { inSpan, securitySettings, type AppContext, type LockoutPolicy, type PasswordPolicy, type SecuritySettings } from '@gatehouse/core';
 import { Mailer } from '@gatehouse/core/mail';
 import { AFTER_PASSWORD_STEPS, finish } from './after-password-steps.js';
 import { changeExpiredPassword } from './expired-password.js';
 import { PASSWORD_STEPS } from './password-steps.js';
 import type { SignInRefusal } from './refusal.js';
 import { resendCode, verifyCode } from './second-factor.js';
-import { newSignInState, runSteps, type SignInDeps, type SignInInteraction, type SignInOutcome, type SignInSource, type SignInStep } from './sign-in-state.js';
+import { newSignInState, runSteps, signInOutcomeAttributes, type SignInDeps, type SignInInteraction, type SignInOutcome, type SignInSource, type SignInStep } from './sign-in-state.js';
 
 export type { SignInRefusal } from './refusal.js';
 
@@ -71,7 +71,8 @@ export class PasswordSignIn {
 
   async verifyCode(input: Parameters<typeof verifyCode>[1]): Promise<SignInOutcome> {
     await this.settings.get();
-    return verifyCode(this.deps, input);
+    // The second factor's span: its check, then the steps that finish the sign-in, under it.
+    return inSpan('sign-in verifyCode', { resultAttributes: signInOutcomeAttributes }, () => verifyCode(this.deps, input));
   }
 
   resendCode(token: string, interaction: string): Promise<{ ok: true; expiresAt: number } | SignInRefusal> {

@@ -17,8 +17,10 @@ code,pre{font-family:ui-monospace,monospace;font-size:.85rem}pre{background:#f8f
 interface Operation {
   operationId: string;
   summary: string;
+  description?: string;
+  externalDocs?: { url: string; description?: string };
   tags: string[];
-  parameters: Array<{ name: string; in: string; required: boolean; schema: unknown }>;
+  parameters?: Array<{ name: string; in: string; required: boolean; schema: unknown }>;
   requestBody?: { content: Record<string, { schema?: unknown; example?: unknown }> };
   responses: Record<string, { description: string; content?: Record<string, { schema?: unknown; example?: unknown }> }>;
   'x-roles'?: string;
@@ -35,13 +37,16 @@ function contentOf(content: Record<string, { schema?: unknown; example?: unknown
 }
 
 function operationHtml(path: string, method: string, op: Operation): string {
-  const who = op['x-roles'] ? `Roles: ${op['x-roles']}` : (op['x-caller'] ?? (op.security ? 'Any signed-in caller' : 'Public'));
-  const parameters = op.parameters.map((p) => `<li><code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''}) ${json(p.schema)}</li>`).join('');
+  const who = op['x-roles'] ? `Roles: ${op['x-roles']}` : (op['x-caller'] ?? (op.security?.length ? 'Any signed-in caller' : 'Public'));
+  const about = `${op.description ? `<p>${escapeHtml(op.description)}</p>` : ''}${
+    op.externalDocs ? `<p>See <a href="${escapeHtml(op.externalDocs.url)}">${escapeHtml(op.externalDocs.description ?? op.externalDocs.url)}</a></p>` : ''
+  }`;
+  const parameters = (op.parameters ?? []).map((p) => `<li><code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''}) ${json(p.schema)}</li>`).join('');
   const responses = Object.entries(op.responses)
     .map(([status, r]) => `<h3>${status}: ${escapeHtml(r.description)}</h3>${contentOf(r.content)}`)
     .join('');
   return `<section id="${escapeHtml(op.operationId)}"><details><summary><span class="method ${method.toUpperCase()}">${method.toUpperCase()}</span><code>${escapeHtml(path)}</code><span>${escapeHtml(op.summary)}</span></summary>
-<div class="body"><p class="who">${escapeHtml(who)} · <code>${escapeHtml(op.operationId)}</code></p>
+<div class="body"><p class="who">${escapeHtml(who)} · <code>${escapeHtml(op.operationId)}</code></p>${about}
 ${parameters ? `<h3>Parameters</h3><ul>${parameters}</ul>` : ''}${op.requestBody ? `<h3>Request body</h3>${contentOf(op.requestBody.content)}` : ''}${responses}</div></details></section>`;
 }
 

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '@gatehouse/core';
+import { inSpan, type AppContext } from '@gatehouse/core';
 import { interactionUrl } from '../../oidc/provider.js';
 import { externalLoginRoutes } from '@gatehouse/contracts';
 import { safeReturnUrl } from '../account/interaction.js';
@@ -158,11 +158,18 @@ export class ExternalLogin {
       return page(400, 'externalLogin.upstream_error', links);
     }
 
-    const identity = await this.redeem(this.client, { code: query.code, state, saved }, fail);
+    // Spans: Microsoft's answer to the code (a call over the network), then the sign-in of the user it names.
+    const { client } = this;
+    const { code } = query;
+    const identity = await inSpan('sign-in microsoft redeemCode', { resultAttributes: (r) => (r instanceof MicrosoftError ? { 'error.type': r.kind } : undefined) }, () =>
+      this.redeem(client, { code, state, saved }, fail),
+    );
     if (identity instanceof MicrosoftError) {
       return identity.kind === 'unreachable' ? page(503, 'externalLogin.unreachable', links) : page(502, 'externalLogin.upstream_error', links);
     }
-    const result = await this.signIn.signIn(identity, { ...request, language: caller.language }, input.resume, saved.remember);
+    const result = await inSpan('sign-in microsoft', { resultAttributes: (r) => ({ 'gatehouse.sign_in.outcome': r.ok ? 'signed-in' : r.code }) }, () =>
+      this.signIn.signIn(identity, { ...request, language: caller.language }, input.resume, saved.remember),
+    );
     if (!result.ok) return { ...page(result.status, result.code, { ...links, params: result.params, retryUrl: result.retry ? links.retryUrl : undefined }), detail: result.detail };
     return { kind: 'signed-in', redirectTo: result.redirectTo };
   }

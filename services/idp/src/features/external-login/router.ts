@@ -7,7 +7,8 @@ import type { Context, Middleware } from 'koa';
 import type { ProviderHost } from '../../oidc/provider-host.js';
 import { InteractionAccess, type Interaction } from '../account/interaction.js';
 import type { Resume } from '../account/sign-in-state.js';
-import { ExternalLogin, type Caller, type PageOutcome, type PendingSignIn } from './external-login.js';
+import { countSignIn } from '../account/sign-in-metrics.js';
+import { ExternalLogin, type Caller, type FinishOutcome, type PageOutcome, type PendingSignIn } from './external-login.js';
 import { STATE_TTL_SECONDS } from './login-state.js';
 import { msalClientFactory, type MicrosoftClientFactory } from './microsoft-client.js';
 import { outcomePage } from './pages.js';
@@ -49,6 +50,9 @@ function present(context: AppContext, ctx: Context, outcome: PageOutcome): void 
     home: { url: outcome.homeUrl, label: t('externalLogin.back_home') },
   });
 }
+
+/** A Microsoft sign-in's end as a sign-in step: signed in, or the page's message code. */
+const asStepResult = (outcome: FinishOutcome) => (outcome.kind === 'page' ? { ok: false as const, code: outcome.code } : { ok: true as const, kind: outcome.kind });
 
 /** These routes are browser navigations: even an unexpected failure ends on a page, not JSON. */
 function pageOnFailure(context: AppContext): Middleware {
@@ -103,7 +107,8 @@ export function externalLoginRoutes(context: AppContext, host: ProviderHost, cre
     // One answer per state: whatever happens next, this browser's state is spent.
     ctx.cookies.set(STATE_COOKIE, null, cookieOptions(ctx));
     const { state, code, error, error_description: errorDescription } = query;
-    const outcome = await login.finish({ query: { state, code, error, errorDescription }, boundState, pending: await pending(), caller, resume });
+    const finished = login.finish({ query: { state, code, error, errorDescription }, boundState, pending: await pending(), caller, resume });
+    const outcome = await countSignIn(context.metrics, 'microsoft', finished, asStepResult);
     if (outcome.kind === 'page') return show(outcome);
     // 303: the browser must GET the provider's resume URL.
     ctx.status = 303;

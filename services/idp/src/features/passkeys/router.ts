@@ -12,6 +12,7 @@ import { InteractionAccess, type Interaction } from '../account/interaction.js';
 import { progressResponse } from '../account/login-response.js';
 import { orRefuse } from '../account/refusal.js';
 import { PasswordSignIn } from '../account/sign-in.js';
+import { countSignIn } from '../account/sign-in-metrics.js';
 import { notWhileActing } from '../identify-as/not-while-acting.js';
 import { koaAccountAuth } from '../profile/koa-account-auth.js';
 import { requestOf } from '../profile/secret-proof.js';
@@ -55,9 +56,13 @@ export function passkeySignInRoutes(context: AppContext, host: ProviderHost, mai
   bindAccount(router, signInRoutes.passkeyVerify, async ({ body, interaction, t }) => {
     const current = await interaction.require(body.token ? undefined : atLogin(body.interaction), body.returnUrl);
     const { resume } = interaction;
-    if (body.token) return progressResponse(await passkeys.secondStep({ token: body.token, response: body.response, interaction: current.uid, resume }), t);
+    if (body.token) {
+      const secondStep = passkeys.secondStep({ token: body.token, response: body.response, interaction: current.uid, resume });
+      return progressResponse(await countSignIn(context.metrics, 'passkey_second_factor', secondStep), t);
+    }
     const source = await interaction.sourceOf(current, body.returnUrl);
-    return progressResponse(await passkeys.signIn({ response: body.response, source, interaction: { uid: current.uid, remember: body.rememberLogin, resume } }), t);
+    const signedIn = passkeys.signIn({ response: body.response, source, interaction: { uid: current.uid, remember: body.rememberLogin, resume } });
+    return progressResponse(await countSignIn(context.metrics, 'passkey', signedIn), t);
   });
 
   bindAccount(router, signInRoutes.passkeyRegisterOptions, async ({ ctx, body, interaction }) => {
@@ -68,7 +73,7 @@ export function passkeySignInRoutes(context: AppContext, host: ProviderHost, mai
 
   bindAccount(router, signInRoutes.passkeyRegister, async ({ body, interaction, t }) => {
     const current = await interaction.require();
-    return progressResponse(await enrolment.register({ ...body, interaction: current.uid, resume: interaction.resume }), t);
+    return progressResponse(await countSignIn(context.metrics, 'passkey_enrolment', enrolment.register({ ...body, interaction: current.uid, resume: interaction.resume })), t);
   });
 
   return router;
