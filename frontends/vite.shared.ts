@@ -88,7 +88,7 @@ export function splitWordLists(maxBytes = 300_000): Plugin {
       // The plain lists are `var name = "w1,w2,…".split(',');` (no quote or backslash inside).
       const list = /^var (\w+) = "([^"\\]*)"\.split\(','\);$/m.exec(code);
       if (!list) return null;
-      const words = list[2].split(',');
+      const words = list[2]!.split(',');
       const chunks: string[] = [];
       let current: string[] = [];
       let size = 0;
@@ -102,7 +102,7 @@ export function splitWordLists(maxBytes = 300_000): Plugin {
         size += word.length + 1;
       }
       chunks.push(current.join(','));
-      const key = `${match[1]}-${match[2]}`;
+      const key = `${match[1]!}-${match[2]!}`;
       parts.set(key, chunks);
       const names = chunks.map((_, i) => `part${i}`);
       return {

@@ -100,7 +100,7 @@ const VALID_FIELDS = {
 function form(fields: Record<string, string>, docs: Doc[] = [], field = 'files[]'): FormData {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  for (const doc of docs) body.append(field, new Blob([doc.content]), doc.name);
+  for (const doc of docs) body.append(field, new Blob([new Uint8Array(doc.content)]), doc.name);
   return body;
 }
 

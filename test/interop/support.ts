@@ -121,7 +121,7 @@ export class CookieBrowser {
       for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
     }
     const empty = answer.status === 204 || answer.status === 304;
-    return new Response(empty ? null : answer.body, { status: answer.status, headers: responseHeaders });
+    return new Response(empty ? null : new Uint8Array(answer.body), { status: answer.status, headers: responseHeaders });
   }
 
   get(url: string, from?: string): Promise<Response> {
