@@ -6,6 +6,7 @@ import { createLogger } from '@gatehouse/core';
 import { BootstrapError, readBootstrap } from '@gatehouse/core/bootstrap';
 import { exportConfigurationCommand } from '@gatehouse/launcher';
 import { expect } from 'chai';
+import YAML from 'yaml';
 import { Browser } from './support/browser.js';
 import { PKCE, tokensAfter } from './support/flows.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -29,6 +30,16 @@ applications:
     type: public
     redirectUris: ['\${publicUrl}/intranet/callback']
     disclaimer: { en: 'Company business only.', fr: 'Pour les affaires de la société uniquement.' }
+  - id: wiki
+    name: wiki
+    displayName: Company wiki
+    protocol: saml
+    saml:
+      entityId: urn:example:wiki
+      assertionConsumerServices: [{ url: 'https://wiki.example.com/saml/acs' }]
+      singleLogoutUrl: https://wiki.example.com/saml/logout
+      nameIdFormat: persistent
+      attributes: [{ source: email, name: mail }, { source: roles, name: groups }]
 users:
   - { userName: god@example.com, area: Default, language: en, password: '${PASSWORD}', memberships: [{ tenant: Global, application: '1', roles: [God, Administrator] }] }
   - { userName: admin@example.com, area: Default, language: en, password: '${PASSWORD}', memberships: [{ tenant: Global, application: '1', roles: [Administrator] }] }
@@ -149,6 +160,21 @@ describe('configuration export: one deployment’s configuration applied to an e
     expect(exported).not.to.match(/god@example\.com|admin@example\.com|users:/);
     expect(exported).not.to.contain(a.url);
     expect(exported).to.contain('${publicUrl}/crm/callback');
+  });
+
+  it('describes a SAML application by its service provider settings', () => {
+    const document = YAML.parse(exported) as { applications: Array<{ id: string; protocol?: string; saml?: Record<string, unknown> }> };
+    const wiki = document.applications.find((app) => app.id === 'wiki')!;
+    expect(wiki.protocol).to.equal('saml');
+    expect(wiki.saml).to.deep.equal({
+      entityId: 'urn:example:wiki',
+      assertionConsumerServices: [{ url: 'https://wiki.example.com/saml/acs', binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST' }],
+      singleLogoutUrl: 'https://wiki.example.com/saml/logout',
+      nameIdFormat: 'persistent',
+      attributes: [{ source: 'email', name: 'mail' }, { source: 'roles', name: 'groups' }],
+      wantAuthnRequestsSigned: false,
+    });
+    expect(document.applications.find((app) => app.id === 'intranet')).not.to.have.property('protocol');
   });
 
   it('lists the tenants parents first, with their MFA settings, and the groups with their roles', () => {

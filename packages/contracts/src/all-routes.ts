@@ -22,6 +22,7 @@ import { scimTokensRoutes } from './admin/scim-tokens.js';
 import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
 import { externalLoginRoutes } from './account/external-login.js';
+import { samlRoutes } from './account/saml.js';
 import { identifyAsRoutes } from './account/identify-as.js';
 import { signInRoutes } from './account/sign-in.js';
 import { docsRoutes } from './docs.js';
@@ -65,6 +66,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   applicationUsersRoutes,
   signInRoutes,
   externalLoginRoutes,
+  samlRoutes,
   identifyAsRoutes,
   profileRoutes,
   securityRoutes,

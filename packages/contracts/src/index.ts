@@ -32,6 +32,7 @@ export * from './admin/notifications.js';
 export * from './admin/jobs.js';
 export * from './account/sign-in.js';
 export * from './account/external-login.js';
+export * from './account/saml.js';
 export * from './account/group-domains.js';
 export * from './account/identify-as.js';
 export * from './portal/profile.js';

@@ -11,6 +11,7 @@ export * from './db/migrate.js';
 export * from './db/sql-client.js';
 export * from './domain/constants.js';
 export * from './domain/application-protocol.js';
+export * from './domain/saml.js';
 export * from './entities/index.js';
 export * from './errors/index.js';
 export * from './events/broadcast.js';

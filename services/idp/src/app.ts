@@ -15,6 +15,7 @@ import { identifyAsRoutes } from './features/identify-as/router.js';
 import { myDataRoutes } from './features/my-data/router.js';
 import { myPasskeyRoutes, passkeySignInRoutes } from './features/passkeys/router.js';
 import { profileRoutes } from './features/profile/router.js';
+import { samlRoutes } from './features/saml/router.js';
 import { exerciseRightsRoutes } from './features/rights/router.js';
 import { securityRoutes } from './features/security/router.js';
 import { ProviderHost } from './oidc/provider-host.js';
@@ -52,7 +53,8 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
   // Every API call sets the XSRF cookie if missing; state-changing ones must echo it.
   const xsrf = koaXsrf();
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? xsrf(ctx, next) : next()));
-  for (const router of [configRoutes(context), accountRoutes(context, host, mailer), passkeySignInRoutes(context, host, mailer), externalLoginRoutes(context, host), identifyAsRoutes(context, host), profileRoutes(context, host, mailer), myPasskeyRoutes(context, host, mailer), securityRoutes(context, host, mailer), exerciseRightsRoutes(context, host, mailer), applicationRoutes(context, host), disclaimerRoutes(context, host), avatarRoutes(context, host), myDataRoutes(context, host), apiDocsRoutes()]) {
+  const saml = samlRoutes(context, host);
+  for (const router of [saml, configRoutes(context), accountRoutes(context, host, mailer), passkeySignInRoutes(context, host, mailer), externalLoginRoutes(context, host), identifyAsRoutes(context, host), profileRoutes(context, host, mailer), myPasskeyRoutes(context, host, mailer), securityRoutes(context, host, mailer), exerciseRightsRoutes(context, host, mailer), applicationRoutes(context, host), disclaimerRoutes(context, host), avatarRoutes(context, host), myDataRoutes(context, host), apiDocsRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(
@@ -71,6 +73,7 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
     mailer,
     close: async () => {
       await mailer.stop();
+      saml.service.close();
       await host.close();
     },
   });

@@ -12,6 +12,7 @@ import { Application, ApplicationExchangeAudience, Disclaimer, Role, RoleScope }
 import { Area, Group, Tenant, User } from '../entities/identity.js';
 import { SecurityConfig } from '../entities/platform.js';
 import { WebhookEndpoint } from '../entities/webhooks.js';
+import { ApplicationSamlSettings } from '../entities/saml.js';
 import { writeSystemLog } from '../logging/audit.js';
 import { webhookAddressProblem } from '../webhooks/addresses.js';
 import type { SecretBox } from '../security/secret-box.js';
@@ -352,6 +353,7 @@ class Bootstrapper {
         prerelease: app.prerelease,
         hideInUserList: app.hideInUserList,
         enabled: app.enabled,
+        protocol: app.protocol,
       },
       {
         defaults: {
@@ -373,11 +375,26 @@ class Bootstrapper {
           prerelease: defaults.prerelease,
           hideInUserList: defaults.hideInUserList,
           enabled: defaults.enabled,
+          protocol: 'oidc',
         },
       },
     );
     await this.applyRoles(app);
     if (app.disclaimer) await this.applyDisclaimer(app.id, app.disclaimer);
+    if (app.saml) await this.applySaml(app.id, app.saml);
+  }
+
+  /** A SAML application's settings: exactly as the file declares them. */
+  private async applySaml(applicationId: string, saml: NonNullable<BootstrapDocument['applications'][number]['saml']>) {
+    await this.upsert(ApplicationSamlSettings, { applicationId }, {
+      entityId: saml.entityId,
+      assertionConsumerServices: saml.assertionConsumerServices,
+      singleLogoutUrl: saml.singleLogoutUrl ?? null,
+      nameIdFormat: saml.nameIdFormat,
+      attributeMapping: saml.attributes,
+      certificate: saml.certificate ?? null,
+      wantAuthnRequestsSigned: saml.wantAuthnRequestsSigned,
+    });
   }
 
   /**

@@ -3,6 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import YAML from 'yaml';
 import type { z } from 'zod';
 import { GLOBAL_TENANT_ID, type ApplicationStatus, type ClientAuthentication, type ClientType, type ID_TOKEN_ALGORITHMS } from '../domain/constants.js';
+import type { SamlAssertionConsumerService, SamlAttributeMapping, SamlNameIdFormat } from '../domain/saml.js';
 import type { bootstrapSchema } from './schema.js';
 
 /** The document as the file is written: what the bootstrap schema reads. */
@@ -196,8 +197,13 @@ class Exporter {
     const disclaimers: Array<{ application_id: string; content: Record<string, string> }> = await this.em.query(
       'SELECT DISTINCT ON (application_id) application_id, content FROM disclaimers ORDER BY application_id, version DESC',
     );
+    const samlSettings: SamlRow[] = await this.em.query(
+      `SELECT application_id, entity_id, assertion_consumer_services, single_logout_url, name_id_format, attribute_mapping, certificate, want_authn_requests_signed
+         FROM application_saml_settings`,
+    );
     return apps.map((app) => {
       const disclaimer = disclaimers.find((row) => row.application_id === app.id)?.content;
+      const saml = app.protocol === 'saml' ? samlSettings.find((row) => row.application_id === app.id) : undefined;
       return {
         id: app.id,
         name: app.name,
@@ -230,6 +236,20 @@ class Exporter {
         prerelease: app.prerelease,
         hideInUserList: app.hide_in_user_list,
         ...(disclaimer ? { disclaimer: Object.fromEntries(Object.entries(disclaimer).sort(([a], [b]) => a.localeCompare(b))) } : {}),
+        ...(saml
+          ? {
+              protocol: 'saml' as const,
+              saml: {
+                entityId: saml.entity_id,
+                assertionConsumerServices: saml.assertion_consumer_services,
+                ...(saml.single_logout_url !== null ? { singleLogoutUrl: saml.single_logout_url } : {}),
+                nameIdFormat: saml.name_id_format,
+                attributes: saml.attribute_mapping,
+                ...(saml.certificate !== null ? { certificate: saml.certificate } : {}),
+                wantAuthnRequestsSigned: saml.want_authn_requests_signed,
+              },
+            }
+          : {}),
         roles: roles
           .filter((role) => role.application_id === app.id)
           .map((role) => ({
@@ -314,10 +334,23 @@ type ExportedApplication = NonNullable<ExportedDocument['applications']>[number]
 const APPLICATION_COLUMNS = `id, name, display_name, description, client_type, client_secret_encrypted IS NOT NULL AS has_secret, enabled, is_first_party,
   redirect_uris, post_logout_redirect_uris, backchannel_logout_uri, grant_types, device_flow, require_dpop, require_par,
   require_signed_request_object, client_authentication, jwks, jwks_uri, fapi2, id_token_signed_response_alg, private_url,
-  public_url, icon, status, prerelease, hide_in_user_list`;
+  public_url, icon, status, prerelease, hide_in_user_list, protocol`;
+
+/** A SAML application's settings, as stored (public: entity id, addresses, its certificate). */
+interface SamlRow {
+  application_id: string;
+  entity_id: string;
+  assertion_consumer_services: SamlAssertionConsumerService[];
+  single_logout_url: string | null;
+  name_id_format: SamlNameIdFormat;
+  attribute_mapping: SamlAttributeMapping[];
+  certificate: string | null;
+  want_authn_requests_signed: boolean;
+}
 
 interface ApplicationRow {
   id: string;
+  protocol: 'oidc' | 'saml';
   name: string;
   display_name: string;
   description: string | null;

@@ -1,6 +1,7 @@
 import { SECURITY_SETTING_SCHEMAS, WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, applicationJwksSchema, en as messages } from '@gatehouse/contracts';
 import { z } from 'zod';
 import { protocolErrors, type ProtocolSettings } from '../domain/application-protocol.js';
+import { samlSettingsSchema } from './saml-schema.js';
 import type { FieldError } from '../errors/app-error.js';
 import {
   APPLICATION_STATUSES,
@@ -106,6 +107,9 @@ const applicationSchema = z.strictObject({
    * (to accept again) whenever the declared text differs from the latest one.
    */
   disclaimer: disclaimerSchema.optional(),
+  /** `saml`: a SAML 2.0 service provider, described by `saml`; OpenID Connect otherwise. */
+  protocol: z.enum(['oidc', 'saml']).optional(),
+  saml: samlSettingsSchema.optional(),
 });
 
 const membershipSchema = z.strictObject({
@@ -243,6 +247,9 @@ export const bootstrapSchema = z
     for (const app of doc.applications) {
       // Judged as the application would be created: a field left out takes its default.
       const { type, grantTypes, redirectUris, clientAuthentication } = { ...CREATE_DEFAULTS.application, ...definedFields(app) };
+      if ((app.protocol === 'saml') !== (app.saml !== undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['applications', app.id, 'saml'], message: 'a SAML application (protocol: saml) is described by its saml settings, and only it' });
+      }
       // One that authenticates with its key (private_key_jwt) has no use for a secret.
       const needsSecret = type === 'confidential' && clientAuthentication === 'client_secret_basic';
       if (needsSecret && grantTypes.includes('authorization_code') && !app.secret && redirectUris.length > 0) {

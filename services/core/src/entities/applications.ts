@@ -9,6 +9,7 @@ import {
   type ClientAuthentication,
   type ClientType,
 } from '../domain/constants.js';
+import { APPLICATION_PROTOCOLS, type ApplicationProtocol } from '../domain/saml.js';
 import { Bool, CreatedAt, Int, Json, ModifiedOn, Text, TextArray, Timestamp, Uuid, Varchar, oneOf } from './columns.js';
 import { User } from './identity.js';
 
@@ -19,6 +20,7 @@ import { User } from './identity.js';
 @Check('applications__client_type__check', oneOf('client_type', CLIENT_TYPES))
 @Check('applications__client_authentication__check', oneOf('client_authentication', CLIENT_AUTHENTICATIONS))
 @Check('applications__id_token_signed_response_alg__check', oneOf('id_token_signed_response_alg', ID_TOKEN_ALGORITHMS))
+@Check('applications__protocol__check', oneOf('protocol', APPLICATION_PROTOCOLS))
 export class Application {
   @PrimaryColumn({ name: 'id', type: 'varchar', length: 64, primaryKeyConstraintName: 'applications__pkey' })
   id: string;
@@ -86,6 +88,9 @@ export class Application {
   iconContentType: string | null;
   @Varchar('status', 20, { default: 'Running' })
   status: ApplicationStatus;
+  /** How users sign in to it: OpenID Connect, or SAML 2.0 (its settings in application_saml_settings). */
+  @Varchar('protocol', 10, { default: 'oidc' })
+  protocol: ApplicationProtocol;
   @Bool('prerelease')
   prerelease: boolean;
   @Bool('hide_in_user_list')

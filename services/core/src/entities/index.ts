@@ -6,6 +6,7 @@ import { Impersonation } from './impersonation.js';
 import { AuthenticationLog, ExternalApiAccessLog, SessionLog, SystemLog } from './logs.js';
 import { WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhooks.js';
 import { ScimGroup, ScimToken, ScimUser } from './scim.js';
+import { ApplicationSamlSettings } from './saml.js';
 import { OperationRequest, OperationRequestHistory, TenantMember, TenantMemberRole } from './membership.js';
 import { BackgroundJob, MailOutbox, Notification, OidcModelInstance, RightsRequest, RightsRequestFile, SecurityConfig, SigningKey, StoredFile } from './platform.js';
 
@@ -19,6 +20,7 @@ export * from './membership.js';
 export * from './platform.js';
 export * from './webhooks.js';
 export * from './scim.js';
+export * from './saml.js';
 
 export const entities = [
   Area, Tenant, User, SignInAttempt, UserPasswordHistory, UserExternalLogin, UserToken, Group, GroupMember,
@@ -30,4 +32,5 @@ export const entities = [
   UserPasskey, WebAuthnChallenge, UserRecoveryCode, UserSession,
   WebhookEndpoint, WebhookEvent, WebhookDelivery,
   ScimToken, ScimUser, ScimGroup,
+  ApplicationSamlSettings,
 ];

@@ -1,5 +1,6 @@
 import { Application, ApplicationExchangeAudience, IDENTITY_APPLICATION_ID, type AppContext } from '@gatehouse/core';
 import type { ClientMetadata } from 'oidc-provider';
+import { samlUrls } from '../features/saml/paths.js';
 
 /** RFC 8628's grant: a device without a browser of its own polls for the tokens a user approved elsewhere. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -86,7 +87,38 @@ export class ClientRegistry {
     return rows.filter((row) => row.audience?.enabled).map((row) => ({ id: row.audienceId, name: row.audience!.name }));
   }
 
+  /**
+   * A SAML application signs its users in through this provider too, as a client only the SAML
+   * endpoint uses: codes go to the endpoint alone (in-process, with a secret nobody is given), so
+   * the sign-in, its logs and its refusals are those of every application. No consent: a SAML
+   * application asks for none.
+   */
+  private samlClient(app: Application): ClientApplication {
+    const stopped = app.status === 'Stopped';
+    return {
+      id: app.id,
+      name: app.name,
+      displayName: app.displayName,
+      status: app.status,
+      isFirstParty: true,
+      exchangeAudiences: [],
+      metadata: {
+        client_id: app.name,
+        client_name: app.displayName,
+        application_type: 'web',
+        grant_types: stopped ? [] : ['authorization_code'],
+        response_types: stopped ? [] : ['code'],
+        redirect_uris: stopped ? [] : [samlUrls(this.context.config.server.publicUrl).continue],
+        post_logout_redirect_uris: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+        client_secret: this.context.secrets.deriveKey(`saml-client:${app.id}`).toString('base64url'),
+        id_token_signed_response_alg: 'RS256',
+      },
+    };
+  }
+
   private toClient(app: Application, exchangeAudiences: Array<{ id: string; name: string }>): ClientApplication {
+    if (app.protocol === 'saml') return this.samlClient(app);
     const isPublic = app.clientType === 'public';
     const privateKeyJwt = !isPublic && app.clientAuthentication === 'private_key_jwt';
     // The FAPI 2.0 Security Profile: pushed requests, sender-constrained tokens, private_key_jwt (PKCE

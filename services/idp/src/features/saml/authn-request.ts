@@ -1,0 +1,72 @@
+import { inflateRawSync } from 'node:zlib';
+import { NS, SamlRefusal, childOf, parseXml } from './xml.js';
+
+/** The longest inflated message accepted (a request is a few kilobytes at most). */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** What the identity provider reads of a service provider's AuthnRequest. */
+export interface AuthnRequest {
+  id: string;
+  issuer: string;
+  destination?: string;
+  /** Where the SP wants the response (one of its registered assertion consumer services). */
+  acsUrl?: string;
+  acsIndex?: number;
+  protocolBinding?: string;
+  forceAuthn: boolean;
+  isPassive: boolean;
+}
+
+const base64 = (value: string): Buffer => {
+  const text = value.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text)) throw new SamlRefusal('SAMLRequest is not base64');
+  return Buffer.from(text, 'base64');
+};
+
+/** The XML of a request of the HTTP-Redirect binding (base64 of raw DEFLATE). */
+export function decodeRedirectMessage(samlRequest: string): string {
+  try {
+    return inflateRawSync(base64(samlRequest), { maxOutputLength: MAX_MESSAGE_BYTES }).toString('utf8');
+  } catch (error) {
+    if (error instanceof SamlRefusal) throw error;
+    throw new SamlRefusal('SAMLRequest is not a DEFLATE-compressed message (HTTP-Redirect binding)');
+  }
+}
+
+/** The XML of a request of the HTTP-POST binding (base64). */
+export function decodePostMessage(samlRequest: string): string {
+  const bytes = base64(samlRequest);
+  if (bytes.length > MAX_MESSAGE_BYTES) throw new SamlRefusal('SAMLRequest is too large');
+  return bytes.toString('utf8');
+}
+
+const flag = (value: string | null): boolean => value === 'true' || value === '1';
+
+/** Reads an AuthnRequest: its document (for its signature) and what it asks. */
+export function readAuthnRequest(xml: string): { document: Document; request: AuthnRequest } {
+  const document = parseXml(xml);
+  const root = document.documentElement!;
+  if (root.namespaceURI !== NS.protocol || root.localName !== 'AuthnRequest') {
+    throw new SamlRefusal(`expected a SAML 2.0 AuthnRequest, not ${root.localName ?? root.nodeName}`);
+  }
+  if (root.getAttribute('Version') !== '2.0') throw new SamlRefusal('only SAML 2.0 requests are accepted (Version="2.0")');
+  const id = root.getAttribute('ID');
+  if (!id || id.length > 256) throw new SamlRefusal('the AuthnRequest has no ID');
+  const issuer = childOf(root, NS.assertion, 'Issuer')?.textContent?.trim();
+  if (!issuer) throw new SamlRefusal('the AuthnRequest names no Issuer (the service provider’s entity id)');
+  const index = root.getAttribute('AssertionConsumerServiceIndex');
+  if (index !== null && index !== '' && !/^\d{1,4}$/.test(index)) throw new SamlRefusal('AssertionConsumerServiceIndex is not a number');
+  return {
+    document,
+    request: {
+      id,
+      issuer,
+      destination: root.getAttribute('Destination') || undefined,
+      acsUrl: root.getAttribute('AssertionConsumerServiceURL') || undefined,
+      acsIndex: index ? Number(index) : undefined,
+      protocolBinding: root.getAttribute('ProtocolBinding') || undefined,
+      forceAuthn: flag(root.getAttribute('ForceAuthn')),
+      isPassive: flag(root.getAttribute('IsPassive')),
+    },
+  };
+}

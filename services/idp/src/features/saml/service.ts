@@ -1,0 +1,199 @@
+import { createHmac } from 'node:crypto';
+import { writeSessionLogs, type AppContext } from '@gatehouse/core';
+import type { AccountRow } from '../../oidc/account.js';
+import type { ProviderHost } from '../../oidc/provider-host.js';
+import { decodePostMessage, decodeRedirectMessage, readAuthnRequest, type AuthnRequest } from './authn-request.js';
+import { SamlKeys } from './keys.js';
+import { idpMetadata } from './metadata.js';
+import { samlUrls } from './paths.js';
+import { PendingRequests, type PendingRequest } from './pending.js';
+import { NAME_ID_FORMATS, STATUS, signedErrorResponse, signedLoginResponse, type AssertionSubject } from './response.js';
+import { findServiceProvider, type ServiceProvider } from './service-providers.js';
+import { SamlRefusal, hasValidRedirectSignature, hasValidRootSignature } from './xml.js';
+
+/** The longest RelayState passed through (the standard says 80 bytes; some service providers send their return address). */
+const MAX_RELAY_STATE = 2000;
+
+/** An AuthnRequest as it arrived, in either binding. */
+export interface IncomingRequest {
+  binding: 'redirect' | 'post';
+  samlRequest: string;
+  relayState?: string;
+  /** The query string as sent (HTTP-Redirect: its signature covers the encoded parameters). */
+  rawQuery?: string;
+}
+
+/** What the browser posts to the service provider. */
+export interface OutgoingResponse {
+  acsUrl: string;
+  samlResponse: string;
+  relayState?: string;
+}
+
+/** The provider's error answers that tell the service provider something more precise than "it failed". */
+const SUB_STATUS: Record<string, string> = {
+  login_required: STATUS.noPassive,
+  access_denied: STATUS.requestDenied,
+};
+
+/**
+ * The SAML 2.0 identity provider. A service provider's request is checked, kept server-side, and
+ * the user signs in through the product's own OpenID Connect provider, the SAML application being
+ * the client: the sign-in pages, second factor, lockout, stopped applications, ended access and the
+ * session are those of every application, and the sign-in's logs name the SAML application. The
+ * code the sign-in comes back with is redeemed in-process, and the answer is a signed assertion.
+ */
+export class SamlService {
+  readonly urls: ReturnType<typeof samlUrls>;
+
+  constructor(
+    private readonly context: AppContext,
+    private readonly host: ProviderHost,
+    readonly keys = new SamlKeys(context),
+    private readonly pending = new PendingRequests(context),
+  ) {
+    this.urls = samlUrls(context.config.server.publicUrl);
+  }
+
+  async metadata(): Promise<string> {
+    return idpMetadata(this.urls, await this.keys.published());
+  }
+
+  /** Checks a service provider's AuthnRequest and keeps it; answers where the browser signs in. */
+  async startSignIn(incoming: IncomingRequest): Promise<{ pendingId: string; signInUrl: string }> {
+    const xml = incoming.binding === 'redirect' ? decodeRedirectMessage(incoming.samlRequest) : decodePostMessage(incoming.samlRequest);
+    const { document, request } = readAuthnRequest(xml);
+    const sp = await findServiceProvider(this.context, request.issuer);
+    if (!sp) throw new SamlRefusal(`no SAML application is registered with the entity id ${request.issuer}`);
+    if (request.destination !== undefined && request.destination !== this.urls.sso) {
+      throw new SamlRefusal(`the AuthnRequest is meant for ${request.destination}, not for this identity provider (${this.urls.sso})`);
+    }
+    this.checkSignature(sp, incoming, xml, document);
+    if (incoming.relayState !== undefined && incoming.relayState.length > MAX_RELAY_STATE) throw new SamlRefusal('RelayState is too long');
+    const pendingId = await this.pending.add({
+      applicationId: sp.application.id,
+      clientId: sp.application.name,
+      spEntityId: sp.settings.entityId,
+      requestId: request.id,
+      acsUrl: this.assertionConsumerService(sp, request),
+      relayState: incoming.relayState,
+    });
+    const signIn = new URLSearchParams({ client_id: sp.application.name, response_type: 'code', scope: 'openid', redirect_uri: this.urls.continue, state: pendingId });
+    if (request.isPassive) signIn.set('prompt', 'none');
+    else if (request.forceAuthn) signIn.set('prompt', 'login');
+    return { pendingId, signInUrl: `${this.context.config.server.publicUrl}/oidc/auth?${signIn}` };
+  }
+
+  /**
+   * The sign-in came back (`code`, or the provider's `error`): the pending request is taken, the
+   * code redeemed here, and the answer for the service provider made.
+   */
+  async finishSignIn(pendingId: string, result: { code?: string; error?: string }): Promise<OutgoingResponse> {
+    const pending = await this.pending.take(pendingId);
+    if (!pending) throw new SamlRefusal('this sign-in has expired or was already completed: go back to the application and sign in again');
+    const key = await this.keys.signing();
+    const target = { idpEntityId: this.urls.entityId, spEntityId: pending.spEntityId, acsUrl: pending.acsUrl, inResponseTo: pending.requestId };
+    const answer = (xml: string): OutgoingResponse => ({ acsUrl: pending.acsUrl, samlResponse: Buffer.from(xml).toString('base64'), relayState: pending.relayState });
+    if (!result.code) return answer(signedErrorResponse(target, SUB_STATUS[result.error ?? ''] ?? STATUS.authnFailed, key));
+    const code = await this.host.current.AuthorizationCode.find(result.code);
+    const invalid = () => new SamlRefusal('the sign-in did not come back with a valid code for this application');
+    if (!code || code.clientId !== pending.clientId || code.redirectUri !== this.urls.continue || !code.accountId) throw invalid();
+    // Taken once: a second use of the code (here or on another node) fails.
+    await code.consume().catch(() => {
+      throw invalid();
+    });
+    const user = await this.host.directory.find(code.accountId);
+    if (!user) return answer(signedErrorResponse(target, STATUS.requestDenied, key));
+    const sp = await findServiceProvider(this.context, pending.spEntityId);
+    if (!sp || sp.application.id !== pending.applicationId) throw new SamlRefusal('this SAML application was changed or removed during the sign-in');
+    const subject = await this.subject(sp, user, code);
+    const { xml } = signedLoginResponse(target, subject, key);
+    await this.logSession(pending, user, code.sessionUid);
+    return answer(xml);
+  }
+
+  close(): void {
+    this.keys.close();
+  }
+
+  /** Signed requests required of this SP: HTTP-Redirect's query signature, or HTTP-POST's enveloped one. */
+  private checkSignature(sp: ServiceProvider, incoming: IncomingRequest, xml: string, document: Document) {
+    if (!sp.settings.wantAuthnRequestsSigned) return;
+    const certificate = sp.settings.certificate;
+    const valid =
+      !!certificate &&
+      (incoming.binding === 'redirect' ? hasValidRedirectSignature(incoming.rawQuery ?? '', certificate) : hasValidRootSignature(xml, document, certificate));
+    if (!valid) throw new SamlRefusal(`${sp.application.displayName} must sign its requests (RSA-SHA256, with the key of its registered certificate): this one is not validly signed`);
+  }
+
+  /**
+   * Where the answer goes: the address the request names when it is one of the application's
+   * assertion consumer services, the one at the index it names, or the first (default) one.
+   */
+  private assertionConsumerService(sp: ServiceProvider, request: AuthnRequest): string {
+    const services = sp.settings.assertionConsumerServices;
+    if (request.protocolBinding !== undefined && request.protocolBinding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') {
+      throw new SamlRefusal(`responses are sent with the HTTP-POST binding only, not ${request.protocolBinding}`);
+    }
+    let url: string | undefined;
+    if (request.acsUrl !== undefined) {
+      url = services.find((service) => service.url === request.acsUrl)?.url;
+      if (!url) throw new SamlRefusal(`${request.acsUrl} is not an assertion consumer service registered for ${sp.application.displayName}`);
+    } else if (request.acsIndex !== undefined) {
+      url = services[request.acsIndex]?.url;
+      if (!url) throw new SamlRefusal(`${sp.application.displayName} has no assertion consumer service at index ${request.acsIndex}`);
+    } else url = services[0]?.url;
+    if (!url) throw new SamlRefusal(`${sp.application.displayName} has no assertion consumer service`);
+    if (this.context.config.nodeEnv === 'production' && !url.startsWith('https:')) throw new SamlRefusal('assertions are only sent over https');
+    return url;
+  }
+
+  private async subject(sp: ServiceProvider, user: AccountRow, code: { authTime?: number; amr?: string[]; sessionUid?: string }): Promise<AssertionSubject> {
+    const { id: applicationId } = sp.application;
+    const persistent = sp.settings.nameIdFormat === 'persistent';
+    const values = await this.attributeValues(applicationId, user, new Set(sp.settings.attributeMapping.map((mapping) => mapping.source)));
+    return {
+      nameId: persistent ? this.derived('saml-persistent-name-id', `${applicationId}:${user.id}`) : user.email,
+      nameIdFormat: persistent ? NAME_ID_FORMATS.persistent : NAME_ID_FORMATS.email,
+      authnInstant: code.authTime ? new Date(code.authTime * 1000) : new Date(),
+      password: code.amr?.includes('pwd') ?? false,
+      sessionIndex: `_${this.derived('saml-session-index', `${code.sessionUid ?? ''}:${applicationId}`)}`,
+      attributes: sp.settings.attributeMapping.map((mapping) => ({ name: mapping.name, values: values[mapping.source] ?? [] })),
+    };
+  }
+
+  /** The values of the attribute sources the application maps (roles and company read only when mapped). */
+  private async attributeValues(applicationId: string, user: AccountRow, wanted: Set<string>): Promise<Record<string, string[]>> {
+    const one = (value: string | null | undefined) => (value ? [value] : []);
+    const company = wanted.has('company') ? await this.host.directory.currentCompany(user.id, 'company', applicationId) : undefined;
+    return {
+      email: one(user.email),
+      firstName: one(user.first_name),
+      lastName: one(user.last_name),
+      displayName: one([user.first_name, user.last_name].filter(Boolean).join(' ') || user.user_name),
+      userName: one(user.user_name),
+      roles: wanted.has('roles') ? await this.host.directory.roleNames(user.id, applicationId) : [],
+      company: one(company?.title),
+    };
+  }
+
+  /** An opaque value derived from the encryption key: the same input always gives the same value, nobody can reverse it. */
+  private derived(purpose: string, input: string): string {
+    return createHmac('sha256', this.context.secrets.deriveKey(purpose)).update(input).digest('base64url');
+  }
+
+  /** One session-log row per assertion, as the OIDC provider writes one per token (naming the God user acting, in a session signed in as another user). */
+  private async logSession(pending: PendingRequest, user: AccountRow, sessionUid: string | undefined) {
+    const impersonation = await this.host.impersonations.ofSession(sessionUid);
+    await writeSessionLogs(this.context.dataSource, [
+      {
+        userId: user.id,
+        userName: user.user_name,
+        roles: await this.host.directory.roleNames(user.id, pending.applicationId),
+        applicationName: pending.clientId,
+        date: new Date(),
+        actorId: impersonation?.actorId ?? null,
+      },
+    ]).catch((error: Error) => this.context.logger.warn({ err: error.message }, 'session log failed'));
+  }
+}

@@ -1,0 +1,215 @@
+// Python's pysaml2 (Debian's python3-pysaml2, signatures checked by xmlsec1) as an independent
+// SAML 2.0 service provider of the product: pysaml2_sp.py makes the AuthnRequest (HTTP-Redirect or
+// HTTP-POST binding) and checks the responses this test, playing the user's browser, hands it.
+// Responses altered or wrapped around another assertion, and a response replayed, are refused by
+// it: what the product signs covers what the service provider reads.
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { freePort, startTestServer, type TestServer } from '../support/server.js';
+import { CookieBrowser, signIn } from './support.js';
+
+const PASSWORD = 'Correct-Horse-42!';
+/** Debian's Python, where python3-pysaml2 is installed (the PATH may lead to another one). */
+const PYTHON = process.env.INTEROP_PYTHON ?? '/usr/bin/python3';
+const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pysaml2_sp.py');
+/** The longest a run of the script may take before it is killed (it ends itself after 60 s). */
+const RUN_LIMIT_MS = 90_000;
+
+const bootstrap = (entityId: string, acs: string) => `
+areas: [{ name: Default, default: true }]
+tenants: [{ title: ACME, area: Default }]
+applications:
+  - { id: '1', name: identity, displayName: Identity Management, type: public, roles: [{ name: God }, { name: Administrator }, { name: User }] }
+  - id: pysaml2-sp
+    name: pysaml2-sp
+    displayName: Python SAML application
+    protocol: saml
+    saml:
+      entityId: '${entityId}'
+      assertionConsumerServices: [{ url: '${acs}' }]
+      attributes:
+        - { source: email, name: mail }
+        - { source: displayName, name: displayName }
+        - { source: roles, name: 'urn:example:roles' }
+    roles: [{ name: Reader }, { name: Writer }]
+users:
+  - userName: alice@example.com
+    firstName: Alice
+    lastName: Martin
+    area: Default
+    language: en
+    password: '${PASSWORD}'
+    memberships:
+      - { tenant: ACME, application: pysaml2-sp, roles: [Reader, Writer] }
+`;
+
+/** A run of pysaml2_sp.py: its JSON lines one by one, responses written to it, and its end. */
+class SpRun {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly lines: string[] = [];
+  private waiting?: (line: string | undefined) => void;
+  private stderr = '';
+  private closed = false;
+  readonly ended: Promise<number | null>;
+
+  constructor(args: string[]) {
+    this.child = spawn(PYTHON, [SCRIPT, ...args], { env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' } });
+    const killer = setTimeout(() => this.child.kill('SIGKILL'), RUN_LIMIT_MS);
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      if (this.waiting) {
+        this.waiting(line);
+        this.waiting = undefined;
+      } else this.lines.push(line);
+    });
+    this.ended = new Promise((resolve) =>
+      this.child.on('close', (code) => {
+        clearTimeout(killer);
+        this.closed = true;
+        this.waiting?.(undefined);
+        resolve(code);
+      }),
+    );
+    runs.add(this);
+    void this.ended.then(() => runs.delete(this));
+  }
+
+  async next(): Promise<Record<string, unknown>> {
+    const line = this.lines.shift() ?? (this.closed ? undefined : await new Promise<string | undefined>((resolve) => (this.waiting = resolve)));
+    if (line === undefined) throw new Error(`pysaml2_sp.py ended without an answer:\n${this.stderr}`);
+    const document = JSON.parse(line) as Record<string, unknown>;
+    if (document.error && document.ok === undefined) throw new Error(`pysaml2_sp.py: ${String(document.error)}\n${this.stderr}`);
+    return document;
+  }
+
+  /** Hands the SP a response (base64, as posted to its ACS) and answers its verdict. */
+  async check(samlResponse: string): Promise<{ ok: boolean; error?: string } & Record<string, unknown>> {
+    this.child.stdin.write(`${JSON.stringify({ SAMLResponse: samlResponse })}\n`);
+    return (await this.next()) as { ok: boolean; error?: string };
+  }
+
+  finish(): void {
+    this.child.stdin.end();
+  }
+
+  kill(): void {
+    if (!this.closed) this.child.kill('SIGKILL');
+  }
+}
+
+const runs = new Set<SpRun>();
+
+const decode = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
+const encode = (xml: string) => Buffer.from(xml).toString('base64');
+
+/** The same response with the user named in its assertion changed: the assertion's digest no longer matches. */
+function altered(samlResponse: string): string {
+  const xml = decode(samlResponse);
+  const changed = xml.replace(/(<saml:NameID[^>]*>)alice@example\.com</, '$1mallory@example.com<');
+  expect(changed).to.not.equal(xml);
+  return encode(changed);
+}
+
+/**
+ * Signature wrapping: an unsigned assertion naming another user takes the signed one's place, the
+ * signed one tucked inside it (where a careless SP would find a valid signature and read the other).
+ */
+function wrapped(samlResponse: string): string {
+  const xml = decode(samlResponse);
+  const assertion = /<saml:Assertion\b[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
+  const evil = assertion
+    .replace(/<ds:Signature\b[\s\S]*<\/ds:Signature>/, '')
+    .replace(/ID="[^"]+"/, 'ID="_evil"')
+    .replace(/(<saml:NameID[^>]*>)alice@example\.com</, '$1mallory@example.com<')
+    .replace(/(<\/saml:Issuer>)/, `$1${assertion}`);
+  return encode(xml.replace(assertion, evil));
+}
+
+describe('Interoperability: Python’s pysaml2 as a SAML 2.0 service provider', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let entityId: string;
+  let acs: string;
+
+  before(async () => {
+    const check = spawnSync(PYTHON, ['-c', 'import saml2'], { encoding: 'utf8', timeout: 20_000 });
+    if (check.status !== 0) throw new Error(`${PYTHON} cannot import saml2 (apt-get install python3-pysaml2 xmlsec1): ${check.error?.message ?? check.stderr}`);
+    const spPort = await freePort();
+    entityId = `http://127.0.0.1:${spPort}/saml/metadata`;
+    acs = `http://127.0.0.1:${spPort}/saml/acs`;
+    server = await startTestServer({ bootstrap: bootstrap(entityId, acs) });
+  });
+  after(async () => {
+    for (const run of runs) run.kill();
+    await Promise.all([...runs].map((run) => run.ended));
+    await server?.stop();
+  });
+
+  /** The browser, from the answer of the SSO endpoint: signed in if need be, at the page posting to the ACS. */
+  async function toAcs(browser: CookieBrowser, sso: Response): Promise<Record<string, string>> {
+    expect(sso.status, await sso.clone().text()).to.equal(303);
+    const stop = (url: URL) => url.pathname === '/account/login' || url.pathname === '/saml/continue';
+    let at = await browser.follow(new URL(sso.headers.get('location')!, server.url).toString(), stop);
+    if (new URL(at.url).pathname === '/account/login') at = await browser.follow(await signIn(browser, new URL(at.url), 'alice@example.com', PASSWORD), (url) => url.pathname === '/saml/continue');
+    const page = await browser.get(at.url);
+    const html = await page.text();
+    expect(page.status, html).to.equal(200);
+    expect(/<form[^>]*action="([^"]*)"/.exec(html)?.[1]).to.equal(acs);
+    const fields: Record<string, string> = {};
+    for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[match[1]!] = match[2]!.replace(/&amp;/g, '&').replace(/&#39;|&apos;/g, "'").replace(/&quot;/g, '"');
+    return fields;
+  }
+
+  function expectAccepted(result: Record<string, unknown>, requestId: unknown) {
+    expect(result.ok, String(result.error)).to.equal(true);
+    expect(result).to.include({ name_id: 'alice@example.com', issuer: `${server.url}/saml`, in_response_to: requestId, signed_response: true, signed_assertion: true });
+    const attributes = result.attributes as Record<string, string[]>;
+    expect(attributes.mail).to.deep.equal(['alice@example.com']);
+    expect(attributes.displayName).to.deep.equal(['Alice Martin']);
+    expect(attributes['urn:example:roles']).to.deep.equal(['Reader', 'Writer']);
+  }
+
+  it('completes an SP-initiated sign-in over HTTP-Redirect; altered, wrapped and replayed responses are refused by the SP', async () => {
+    const run = new SpRun(['redirect', `${server.url}/saml/metadata`, entityId, acs, 'from-redirect']);
+    const { request_id: requestId, url } = (await run.next()) as { request_id: string; url: string };
+    expect(url.startsWith(`${server.url}/saml/sso?SAMLRequest=`), url).to.equal(true);
+    const browser = new CookieBrowser();
+    const fields = await toAcs(browser, await browser.get(url));
+    expect(fields.RelayState).to.equal('from-redirect');
+
+    const alteredVerdict = await run.check(altered(fields.SAMLResponse!));
+    expect(alteredVerdict.ok, 'an altered assertion').to.equal(false);
+    expect(alteredVerdict.error).to.match(/^SignatureError/);
+    const wrappedVerdict = await run.check(wrapped(fields.SAMLResponse!));
+    expect(wrappedVerdict.ok, 'a wrapped signature').to.equal(false);
+    expect(wrappedVerdict.error).to.match(/^SignatureError/);
+    expectAccepted(await run.check(fields.SAMLResponse!), requestId);
+    const replayed = await run.check(fields.SAMLResponse!);
+    expect(replayed.ok, 'a replayed response').to.equal(false);
+    expect(replayed.error).to.match(/unsolicited/i);
+    run.finish();
+    expect(await run.ended).to.equal(0);
+  });
+
+  it('completes an SP-initiated sign-in over HTTP-POST, reusing the session of the browser', async () => {
+    const browser = new CookieBrowser();
+    // A first sign-in over HTTP-Redirect opens the session.
+    const first = new SpRun(['redirect', `${server.url}/saml/metadata`, entityId, acs, 'one']);
+    const { request_id: firstId, url } = (await first.next()) as { request_id: string; url: string };
+    expectAccepted(await first.check((await toAcs(browser, await browser.get(url))).SAMLResponse!), firstId);
+    first.finish();
+
+    const run = new SpRun(['post', `${server.url}/saml/metadata`, entityId, acs, 'from-post']);
+    const { request_id: requestId, action, form } = (await run.next()) as { request_id: string; action: string; form: Record<string, string> };
+    expect(action).to.equal(`${server.url}/saml/sso`);
+    const sso = await browser.request('POST', action, { form, from: acs });
+    const fields = await toAcs(browser, sso);
+    expect(fields.RelayState).to.equal('from-post');
+    expectAccepted(await run.check(fields.SAMLResponse!), requestId);
+    run.finish();
+    expect(await run.ended).to.equal(0);
+  });
+});
