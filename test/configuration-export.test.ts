@@ -173,6 +173,7 @@ describe('configuration export: one deployment’s configuration applied to an e
       nameIdFormat: 'persistent',
       attributes: [{ source: 'email', name: 'mail' }, { source: 'roles', name: 'groups' }],
       wantAuthnRequestsSigned: false,
+      encryptAssertions: false,
     });
     expect(document.applications.find((app) => app.id === 'intranet')).not.to.have.property('protocol');
   });

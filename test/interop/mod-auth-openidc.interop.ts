@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { freePort, startTestServer, type TestServer } from '../support/server.js';
-import { APACHE_BINARY, APACHE_MODULES, CookieBrowser, signIn, startApache, type RunningApache } from './support.js';
+import { APACHE_BINARY, APACHE_MODULES, CookieBrowser, signIn, startApache, variables, type RunningApache } from './support.js';
 
 const PASSWORD = 'Correct-Horse-42!';
 const SECRET = 'apache-secret-0123456789-abcdefghijklmn';
@@ -88,15 +88,6 @@ const site = (root: string, port: number, product: string, clientId: string, sec
   </Location>
 </VirtualHost>
 `;
-
-/** The lines `NAME=value` of the claims page, as a record. */
-const variables = (body: string): Record<string, string> =>
-  Object.fromEntries(
-    body
-      .split('\n')
-      .filter((line) => line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
 
 describe('Interoperability: Apache httpd with mod_auth_openidc (no DPoP) as a relying party', function () {
   this.timeout(120_000);

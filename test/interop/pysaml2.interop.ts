@@ -2,12 +2,18 @@
 // SAML 2.0 service provider of the product: pysaml2_sp.py makes the AuthnRequest (HTTP-Redirect or
 // HTTP-POST binding) and checks the responses this test, playing the user's browser, hands it.
 // Responses altered or wrapped around another assertion, and a response replayed, are refused by
-// it: what the product signs covers what the service provider reads.
+// it: what the product signs covers what the service provider reads. It also decrypts the assertions
+// the product encrypts for it, and takes the unsolicited response of a sign-in started from the portal.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createPrivateKey } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { exportJWK, generateKeyPair } from 'jose';
+import { certificateFor } from '../../services/idp/src/features/saml/keys.js';
 import { freePort, startTestServer, type TestServer } from '../support/server.js';
 import { CookieBrowser, signIn } from './support.js';
 
@@ -18,7 +24,14 @@ const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pysaml2_
 /** The longest a run of the script may take before it is killed (it ends itself after 60 s). */
 const RUN_LIMIT_MS = 90_000;
 
-const bootstrap = (entityId: string, acs: string) => `
+/** The encrypting service provider: its entity id, ACS, and the certificate assertions are encrypted for. */
+interface EncryptingSp {
+  entityId: string;
+  acs: string;
+  certificate: string;
+}
+
+const bootstrap = (entityId: string, acs: string, vault: EncryptingSp) => `
 areas: [{ name: Default, default: true }]
 tenants: [{ title: ACME, area: Default }]
 applications:
@@ -35,6 +48,22 @@ applications:
         - { source: displayName, name: displayName }
         - { source: roles, name: 'urn:example:roles' }
     roles: [{ name: Reader }, { name: Writer }]
+  - id: pysaml2-vault
+    name: pysaml2-vault
+    displayName: Python SAML vault
+    protocol: saml
+    saml:
+      entityId: '${vault.entityId}'
+      assertionConsumerServices: [{ url: '${vault.acs}' }]
+      attributes: [{ source: email, name: mail }]
+      encryptAssertions: true
+      certificate: |
+${vault.certificate
+  .trim()
+  .split('\n')
+  .map((line) => `        ${line}`)
+  .join('\n')}
+    roles: [{ name: Reader }]
 users:
   - userName: alice@example.com
     firstName: Alice
@@ -44,6 +73,7 @@ users:
     password: '${PASSWORD}'
     memberships:
       - { tenant: ACME, application: pysaml2-sp, roles: [Reader, Writer] }
+      - { tenant: ACME, application: pysaml2-vault, roles: [Reader] }
 `;
 
 /** A run of pysaml2_sp.py: its JSON lines one by one, responses written to it, and its end. */
@@ -133,6 +163,9 @@ describe('Interoperability: Python’s pysaml2 as a SAML 2.0 service provider', 
   let server: TestServer;
   let entityId: string;
   let acs: string;
+  let vault: EncryptingSp;
+  /** Where the vault's key and certificate are written for pysaml2 (PEM files). */
+  let keyDir: string;
 
   before(async () => {
     const check = spawnSync(PYTHON, ['-c', 'import saml2'], { encoding: 'utf8', timeout: 20_000 });
@@ -140,16 +173,25 @@ describe('Interoperability: Python’s pysaml2 as a SAML 2.0 service provider', 
     const spPort = await freePort();
     entityId = `http://127.0.0.1:${spPort}/saml/metadata`;
     acs = `http://127.0.0.1:${spPort}/saml/acs`;
-    server = await startTestServer({ bootstrap: bootstrap(entityId, acs) });
+    const vaultPort = await freePort();
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
+    const jwk = { ...(await exportJWK(privateKey)), kid: 'pysaml2-vault' };
+    const certificate = (await certificateFor(jwk, new Date(), '127.0.0.1')).toString('pem');
+    keyDir = mkdtempSync(path.join(tmpdir(), 'pysaml2-vault-'));
+    writeFileSync(path.join(keyDir, 'key.pem'), createPrivateKey({ key: jwk as never, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(path.join(keyDir, 'cert.pem'), certificate);
+    vault = { entityId: `http://127.0.0.1:${vaultPort}/saml/metadata`, acs: `http://127.0.0.1:${vaultPort}/saml/acs`, certificate };
+    server = await startTestServer({ bootstrap: bootstrap(entityId, acs, vault) });
   });
   after(async () => {
     for (const run of runs) run.kill();
     await Promise.all([...runs].map((run) => run.ended));
     await server?.stop();
+    if (keyDir) rmSync(keyDir, { recursive: true, force: true });
   });
 
   /** The browser, from the answer of the SSO endpoint: signed in if need be, at the page posting to the ACS. */
-  async function toAcs(browser: CookieBrowser, sso: Response): Promise<Record<string, string>> {
+  async function toAcs(browser: CookieBrowser, sso: Response, expectedAcs = acs): Promise<Record<string, string>> {
     expect(sso.status, await sso.clone().text()).to.equal(303);
     const stop = (url: URL) => url.pathname === '/account/login' || url.pathname === '/saml/continue';
     let at = await browser.follow(new URL(sso.headers.get('location')!, server.url).toString(), stop);
@@ -157,7 +199,7 @@ describe('Interoperability: Python’s pysaml2 as a SAML 2.0 service provider', 
     const page = await browser.get(at.url);
     const html = await page.text();
     expect(page.status, html).to.equal(200);
-    expect(/<form[^>]*action="([^"]*)"/.exec(html)?.[1]).to.equal(acs);
+    expect(/<form[^>]*action="([^"]*)"/.exec(html)?.[1]).to.equal(expectedAcs);
     const fields: Record<string, string> = {};
     for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[match[1]!] = match[2]!.replace(/&amp;/g, '&').replace(/&#39;|&apos;/g, "'").replace(/&quot;/g, '"');
     return fields;
@@ -209,6 +251,32 @@ describe('Interoperability: Python’s pysaml2 as a SAML 2.0 service provider', 
     const fields = await toAcs(browser, sso);
     expect(fields.RelayState).to.equal('from-post');
     expectAccepted(await run.check(fields.SAMLResponse!), requestId);
+    run.finish();
+    expect(await run.ended).to.equal(0);
+  });
+
+  it('decrypts, with the service provider’s key, the assertion the product signed then encrypted for it', async () => {
+    const run = new SpRun(['redirect', `${server.url}/saml/metadata`, vault.entityId, vault.acs, 'vault', path.join(keyDir, 'key.pem'), path.join(keyDir, 'cert.pem')]);
+    const { request_id: requestId, url } = (await run.next()) as { request_id: string; url: string };
+    const browser = new CookieBrowser();
+    const fields = await toAcs(browser, await browser.get(url), vault.acs);
+    expect(decode(fields.SAMLResponse!)).to.include('EncryptedAssertion').and.not.include('alice@example.com');
+    const result = await run.check(fields.SAMLResponse!);
+    expect(result.ok, String(result.error)).to.equal(true);
+    expect(result).to.include({ name_id: 'alice@example.com', in_response_to: requestId, signed_response: true, signed_assertion: true, encrypted_assertion: true });
+    expect((result.attributes as Record<string, string[]>).mail).to.deep.equal(['alice@example.com']);
+    run.finish();
+    expect(await run.ended).to.equal(0);
+  });
+
+  it('takes the unsolicited response of a sign-in started from the portal (IdP-initiated)', async () => {
+    const run = new SpRun(['unsolicited', `${server.url}/saml/metadata`, entityId, acs, '']);
+    expect(await run.next()).to.deep.equal({ ready: true });
+    const browser = new CookieBrowser();
+    const fields = await toAcs(browser, await browser.get(`${server.url}/saml/launch/pysaml2-sp`));
+    const result = await run.check(fields.SAMLResponse!);
+    expect(result.ok, String(result.error)).to.equal(true);
+    expect(result).to.include({ name_id: 'alice@example.com', issuer: `${server.url}/saml`, in_response_to: null, signed_response: true, signed_assertion: true });
     run.finish();
     expect(await run.ended).to.equal(0);
   });

@@ -310,3 +310,12 @@ ${sites(root)}
     },
   };
 }
+
+/** The lines `NAME=value` of a page printing variables (a CGI page behind Apache), as a record. */
+export const variables = (body: string): Record<string, string> =>
+  Object.fromEntries(
+    body
+      .split('\n')
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );

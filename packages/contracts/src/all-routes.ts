@@ -19,6 +19,7 @@ import { securityConfigRoutes } from './admin/security-config.js';
 import { configurationRoutes } from './admin/configuration.js';
 import { webhooksRoutes } from './admin/webhooks.js';
 import { scimTokensRoutes } from './admin/scim-tokens.js';
+import { samlApplicationsRoutes } from './admin/saml-applications.js';
 import { tenantIdentitiesRoutes, tenantsRoutes } from './admin/tenants.js';
 import { usersRoutes } from './admin/users.js';
 import { externalLoginRoutes } from './account/external-login.js';
@@ -44,6 +45,7 @@ export const ALL_ROUTES: readonly RouteContract[] = [
   tenantsRoutes,
   tenantIdentitiesRoutes,
   areasRoutes,
+  samlApplicationsRoutes,
   applicationsRoutes,
   meRoutes,
   dashboardRoutes,

@@ -1,7 +1,7 @@
 import type { Phrases } from './messages.js';
 
 /** The groups of the server's messages whose keys are error codes (the rest name columns and mail parts). */
-type ErrorGroups = 'errors' | 'access' | 'account' | 'externalLogin' | 'password' | 'users' | 'validation' | 'groups' | 'import' | 'avatar' | 'rights' | 'securityConfig' | 'inspector' | 'pats' | 'appRoles' | 'applications' | 'tenants' | 'logs' | 'identifyAs' | 'operationRequests' | 'clients' | 'serviceManager' | 'external' | 'webhooks' | 'scimTokens';
+type ErrorGroups = 'errors' | 'access' | 'account' | 'externalLogin' | 'password' | 'users' | 'validation' | 'groups' | 'import' | 'avatar' | 'rights' | 'securityConfig' | 'inspector' | 'pats' | 'appRoles' | 'applications' | 'tenants' | 'logs' | 'identifyAs' | 'operationRequests' | 'clients' | 'serviceManager' | 'external' | 'webhooks' | 'scimTokens' | 'samlApplications';
 
 /** `a.b.c` for every string leaf of a phrase tree. */
 type Leaves<T, Prefix extends string = ''> = {

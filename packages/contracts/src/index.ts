@@ -26,6 +26,8 @@ export * from './admin/security-config.js';
 export * from './admin/configuration.js';
 export * from './admin/webhooks.js';
 export * from './admin/scim-tokens.js';
+export * from './admin/saml-settings.js';
+export * from './admin/saml-applications.js';
 export * from './admin/inspector.js';
 export * from './admin/logs.js';
 export * from './admin/notifications.js';

@@ -10,6 +10,7 @@ import { personalAccessTokenBearer } from './auth/personal-access-token.js';
 import { sessionTokenBearer } from './auth/session-token.js';
 import { appRoleRoutes, applicationUserRoutes } from './features/app-roles/router.js';
 import { applicationRoutes } from './features/applications/router.js';
+import { samlApplicationRoutes } from './features/applications/saml-router.js';
 import { clientRoutes } from './features/clients/router.js';
 import { accountLockRoutes } from './features/account-lock/router.js';
 import { areaRoutes } from './features/areas/router.js';
@@ -146,6 +147,8 @@ export function createApp(appContext: AppContext | AdminContext, options: AdminA
 export function adminRouter(context: AdminContext): Router {
   const admin = new Router();
   const features = [
+    // Before the applications' routes: `PUT /applications/{id}/saml` is not a status.
+    samlApplicationRoutes(context),
     applicationRoutes(context, { clientPortalAppId: context.config.portal.clientPortalAppId }),
     appRoleRoutes(context),
     applicationUserRoutes(context),

@@ -47,13 +47,15 @@ export async function createApp(context: AppContext, options: IdpOptions = {}): 
   app.keys = cookieKeys(context);
   // The account calls answer the spec's login response, whatever refuses them (XSRF and body parser included).
   app.use(accountAnswers(context));
+  const saml = samlRoutes(context, host);
+  // The portal's sign-out, at the provider's end-session, also tells the session's SAML applications.
+  app.use(saml.service.logout.koaEndSession);
   // Before the body parser: the provider reads its own request bodies.
   app.use(host.middleware());
   app.use(koaJsonBody(context));
   // Every API call sets the XSRF cookie if missing; state-changing ones must echo it.
   const xsrf = koaXsrf();
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? xsrf(ctx, next) : next()));
-  const saml = samlRoutes(context, host);
   for (const router of [saml, configRoutes(context), accountRoutes(context, host, mailer), passkeySignInRoutes(context, host, mailer), externalLoginRoutes(context, host), identifyAsRoutes(context, host), profileRoutes(context, host, mailer), myPasskeyRoutes(context, host, mailer), securityRoutes(context, host, mailer), exerciseRightsRoutes(context, host, mailer), applicationRoutes(context, host), disclaimerRoutes(context, host), avatarRoutes(context, host), myDataRoutes(context, host), apiDocsRoutes()]) {
     app.use(router.routes()).use(router.allowedMethods());
   }

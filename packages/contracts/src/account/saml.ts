@@ -44,6 +44,25 @@ export const samlRoutes = {
     examples: { body: { SAMLRequest: EXAMPLE_POST_REQUEST, RelayState: '/reports' } },
     produces: 'text/html',
   }),
+  sloRedirect: defineRoute({
+    method: 'GET',
+    path: '/saml/slo',
+    endpoint: 'saml.slo_redirect',
+    access: 'public',
+    summary:
+      "Single logout over the HTTP-Redirect binding: a service provider's LogoutRequest ends the provider session, the session's other SAML applications are told in turn (their LogoutResponses come back here), then the browser goes to the requester's single logout URL with a signed LogoutResponse (303), or a page says why not",
+    query: z.object({ SAMLRequest: text, SAMLResponse: text, RelayState: text, SigAlg: text, Signature: text, resume: text }),
+    produces: 'text/html',
+  }),
+  sloPost: defineRoute({
+    method: 'POST',
+    path: '/saml/slo',
+    endpoint: 'saml.slo_post',
+    access: 'public',
+    summary: "Single logout over the HTTP-POST binding (a form): a service provider's LogoutRequest, or a LogoutResponse while the identity provider tells the session's applications; the browser is sent on (303), or a page says why not",
+    body: z.object({ SAMLRequest: text, SAMLResponse: text, RelayState: text }),
+    produces: 'text/html',
+  }),
   continue: defineRoute({
     method: 'GET',
     path: '/saml/continue',
@@ -51,6 +70,28 @@ export const samlRoutes = {
     access: 'public',
     summary: 'The return from the sign-in: a page that posts the signed SAML response to the service provider, or says why not',
     query: z.object({ state: text, code: text, error: text }),
+    produces: 'text/html',
+  }),
+  launch: defineRoute({
+    method: 'GET',
+    path: '/saml/launch/:application',
+    endpoint: 'saml.launch',
+    access: 'public',
+    summary:
+      "IdP-initiated sign-in (the portal's tile of a SAML application): the browser signs in if need be (303 to the sign-in), then a page posts an unsolicited signed response to the application's default assertion consumer service; a page says why not (unknown or stopped application, no access)",
+    params: z.object({ application: z.string().max(200) }),
+    examples: { params: { application: 'wiki' } },
+    produces: 'text/html',
+  }),
+  disclaimer: defineRoute({
+    method: 'POST',
+    path: '/saml/disclaimer',
+    endpoint: 'saml.disclaimer',
+    access: 'public',
+    summary:
+      "The user's answer to a SAML application's disclaimer, shown before its first assertion (a form of the identity provider's page): accepted, the page posting the response; declined, the service provider is answered RequestDenied (from the portal: a page saying why)",
+    body: z.object({ state: text, version: z.coerce.number().int().positive().optional().catch(undefined), decision: z.enum(['accept', 'decline']).optional().catch(undefined) }),
+    examples: { body: { state: 'b3JkZXItNDI', version: 2, decision: 'accept' } },
     produces: 'text/html',
   }),
 } satisfies Record<string, RouteContract>;

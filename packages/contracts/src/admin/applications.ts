@@ -4,6 +4,7 @@ import { idSchema, listPage, listQuery } from '../list.js';
 import { homeApplicationSchema } from '../portal/applications.js';
 import { defineRoute, type RouteContract } from '../route.js';
 import { APPLICATION_LIMITS } from './application-rules.js';
+import { APPLICATION_PROTOCOL_VALUES, samlSettingsBodySchema } from './saml-settings.js';
 import { timestampSchema } from './users.js';
 
 /** The home launcher's answer: the caller's applications and where customers are sent. */
@@ -69,7 +70,8 @@ const applicationFields = {
   type: z.enum(CLIENT_TYPES),
   privateUrl: requiredText(APPLICATION_LIMITS.url),
   publicUrl: optionalText(APPLICATION_LIMITS.url),
-  redirectUris: uriList(1),
+  /** At least one for an OpenID Connect application; a SAML one has none (checked by the service on a change). */
+  redirectUris: uriList(0),
   postLogoutRedirectUris: uriList(0).default([]),
   prerelease: z.boolean().default(false),
   hideInUserList: z.boolean().default(false),
@@ -132,25 +134,48 @@ const applicationFields = {
     .nullish(),
 };
 
+/** A body (perhaps not yet valid) that creates a SAML application. */
+const isSaml = (body: Partial<Record<string, unknown>> | null) => body?.protocol === 'saml';
+
 /** Body of `POST /applications`. */
-export const newApplicationSchema = z.strictObject({
-  /** The application's id; absent: its name when that fits an id, else a generated one. */
-  id: optionalText(APPLICATION_LIMITS.id),
-  /** The OIDC client_id, read-only once created. */
-  name: requiredText(APPLICATION_LIMITS.name),
-  ...applicationFields,
-  type: applicationFields.type.default('confidential'),
-  enabled: z.boolean().default(true),
-  deviceFlow: z.boolean().default(false),
-  requireDpop: z.boolean().default(false),
-  requirePar: z.boolean().default(false),
-  requireSignedRequestObject: z.boolean().default(false),
-  clientAuthentication: z.enum(CLIENT_AUTHENTICATIONS).default('client_secret_basic'),
-  fapi2: z.boolean().default(false),
-  tokenExchangeAudiences: applicationFields.tokenExchangeAudiences.unwrap().default([]),
-  /** Owners besides the creator, who always becomes one. */
-  ownerIds: z.array(idSchema).max(100).default([]),
-});
+export const newApplicationSchema = z
+  .strictObject({
+    /** The application's id; absent: its name when that fits an id, else a generated one. */
+    id: optionalText(APPLICATION_LIMITS.id),
+    /** The OIDC client_id, read-only once created. */
+    name: requiredText(APPLICATION_LIMITS.name),
+    ...applicationFields,
+    /**
+     * oidc (the default) or saml: a SAML 2.0 service provider, which has no redirect URIs, no secret
+     * and none of the OpenID Connect settings; its SAML settings come with it or later.
+     */
+    protocol: z.enum(APPLICATION_PROTOCOL_VALUES).default('oidc'),
+    /** A SAML application's settings (`PUT /applications/{id}/saml` sets them later). */
+    saml: samlSettingsBodySchema.optional(),
+    redirectUris: applicationFields.redirectUris.default([]),
+    type: applicationFields.type.default('confidential'),
+    enabled: z.boolean().default(true),
+    deviceFlow: z.boolean().default(false),
+    requireDpop: z.boolean().default(false),
+    requirePar: z.boolean().default(false),
+    requireSignedRequestObject: z.boolean().default(false),
+    clientAuthentication: z.enum(CLIENT_AUTHENTICATIONS).default('client_secret_basic'),
+    fapi2: z.boolean().default(false),
+    tokenExchangeAudiences: applicationFields.tokenExchangeAudiences.unwrap().default([]),
+    /** Owners besides the creator, who always becomes one. */
+    ownerIds: z.array(idSchema).max(100).default([]),
+  })
+  // Judged even when other fields are wrong, so that every missing field is named at once.
+  .refine((body: Partial<Record<string, unknown>> | null) => isSaml(body) || (Array.isArray(body?.redirectUris) && body.redirectUris.length > 0), {
+    path: ['redirectUris'],
+    params: { code: 'applications.redirect_uris_required' },
+    when: () => true,
+  })
+  .refine((body: Partial<Record<string, unknown>> | null) => isSaml(body) || body?.saml === undefined, {
+    path: ['saml'],
+    params: { code: 'samlApplications.settings_without_saml' },
+    when: () => true,
+  });
 export type NewApplication = z.input<typeof newApplicationSchema>;
 
 const readOnly = z.unknown().optional().describe('Read-only: a request that sends it is refused (applications.read_only_field)');
@@ -193,6 +218,8 @@ export const applicationSummarySchema = z.object({
   hideInUserList: z.boolean(),
   privateUrl: z.string().nullable(),
   publicUrl: z.string().nullable(),
+  /** How users sign in to it: OpenID Connect, or SAML 2.0 (its settings at `/applications/{id}/saml`). */
+  protocol: z.enum(APPLICATION_PROTOCOL_VALUES),
   modifiedOn: timestampSchema,
   /** The caller owns it: only then may they delete it. */
   userIsOwner: z.boolean(),
@@ -298,6 +325,15 @@ export const applicationsRoutes = {
     summary: 'Creates an application owned by its creator; a confidential one gets a shared secret, answered this once',
     body: newApplicationSchema,
     required: APPLICATION_REQUIRED,
+    examples: {
+      body: {
+        name: 'crm',
+        displayName: 'CRM',
+        type: 'confidential',
+        privateUrl: 'https://crm.example.com/',
+        redirectUris: ['https://crm.example.com/oidc/callback'],
+      },
+    },
     response: savedApplicationSchema,
     status: 201,
   }),

@@ -35,6 +35,10 @@ export const ENDPOINT_ROLES = {
   'applications.regenerateSecret': ADMIN,
   'applications.addOwner': ADMIN,
   'applications.removeOwner': ADMIN,
+  // SAML applications: their settings are read like the application, changed and imported by administrators.
+  'applications.getSaml': [...ADMIN, 'TenantAdministrator'],
+  'applications.setSaml': ADMIN,
+  'applications.readSamlMetadata': ADMIN,
   // Webhook endpoints: administrators register them and follow their deliveries.
   'webhooks.list': ADMIN,
   'webhooks.get': ADMIN,

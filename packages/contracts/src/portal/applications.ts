@@ -9,6 +9,7 @@ export const homeApplicationSchema = z.object({
   title: z.string(),
   description: z.string().nullable(),
   publicUrl: z.string().nullable(),
+  /** Where a user with access opens it: its own address, or for a SAML application the identity provider's launch address (IdP-initiated sign-in). */
   privateUrl: z.string().nullable(),
   prerelease: z.boolean(),
   status: z.enum(APPLICATION_STATUSES),

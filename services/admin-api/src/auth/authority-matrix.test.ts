@@ -166,7 +166,9 @@ const PROVEN_ELSEWHERE: Record<string, string[]> = {
     'applications.regenerateSecret',
     'applications.addOwner',
     'applications.removeOwner',
+    'applications.setSaml',
   ],
+  'a service provider’s metadata read for the form: nothing stored, no person (saml.test.ts, role-matrix.test.ts)': ['applications.readSamlMetadata'],
   'application roles and scopes: administrators, no person (app-roles tests)': ['appRoles.create', 'appRoles.update', 'appRoles.delete', 'appRoles.createScope', 'appRoles.updateScope', 'appRoles.deleteScope'],
   'operation requests: mayApproveRequest, versions and the operationRequest path (operation-requests.test.ts, bulk.test.ts, policy.test.ts)': [
     'operationRequests.create',

@@ -10,6 +10,7 @@ import { buildAdminWorld, xlsx, type AdminWorld, type Application } from '../tes
 import { mintAccessToken } from '../testing/tokens.js';
 import { makeRequestable, waitingRequest } from '../features/operation-requests/testing.js';
 import { guardedRoutes } from './permissions-table.js';
+import { buildSamlApplication, spMetadata } from '../features/applications/saml-testing.js';
 import { ENDPOINT_ROLES, rolesAllow, type EndpointName } from './permissions.js';
 
 /** What every case builds on: one area with a tenant (the admin world's area A), an application with roles. */
@@ -176,6 +177,13 @@ const CASES: Record<EndpointName, (w: World, caller: User) => Promise<Call>> = {
     route: 'DELETE /applications/:id/owners/:userId',
     url: `/applications/${await ownedApplication(w, caller)}/owners/${caller.id}`,
   }),
+  'applications.getSaml': async (w) => ({ route: 'GET /applications/:id/saml', url: `/applications/${(await buildSamlApplication(w.context.dataSource)).id}/saml` }),
+  'applications.setSaml': async (w) => ({
+    route: 'PUT /applications/:id/saml',
+    url: `/applications/${(await buildSamlApplication(w.context.dataSource)).id}/saml`,
+    body: { entityId: `urn:example:${unique('sp')}`, assertionConsumerServices: [{ url: 'https://sp.example.com/acs' }] },
+  }),
+  'applications.readSamlMetadata': async () => ({ route: 'POST /applications/samlMetadata', url: '/applications/samlMetadata', body: { xml: spMetadata() } }),
   'me.get': async () => ({ route: 'GET /me', url: '/me' }),
   'notifications.active': async () => ({ route: 'GET /notifications/active', url: '/notifications/active' }),
   'notifications.markRead': async () => ({ route: 'PUT /notifications', url: '/notifications', body: {} }),

@@ -5,9 +5,18 @@ import { resolveEffectiveRoles } from '../roles/effective-roles.js';
 import { findLauncherApplications } from './repository.js';
 
 /**
+ * Where the launcher opens a SAML application: the identity provider's IdP-initiated sign-in, which
+ * signs the user in and posts the assertion to it (its own address would only start a sign-in of its own).
+ */
+export function samlLaunchUrl(publicUrl: string, applicationName: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/saml/launch/${encodeURIComponent(applicationName)}`;
+}
+
+/**
  * The launcher's applications for one user: those the user holds a role in (any tenant), and the
  * others that have a public URL ("Ask us!"). The Identity application is listed to Administrators
- * only; applications hidden from user lists never are.
+ * only; applications hidden from user lists never are. A SAML application opens through the
+ * identity provider's launch address (`privateUrl`).
  */
 export async function homeApplications(context: AppContext, userId: string): Promise<HomeApplication[]> {
   const roles = await resolveEffectiveRoles(context.dataSource, userId);
@@ -22,7 +31,7 @@ export async function homeApplications(context: AppContext, userId: string): Pro
       title: app.title,
       description: app.description,
       publicUrl: app.public_url,
-      privateUrl: app.private_url,
+      privateUrl: app.protocol === 'saml' ? samlLaunchUrl(context.config.server.publicUrl, app.name) : app.private_url,
       prerelease: app.prerelease,
       status: app.status,
       hasAccess: hasAccess(app.id),

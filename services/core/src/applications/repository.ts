@@ -1,11 +1,14 @@
 import type { ApplicationStatus } from '@gatehouse/contracts/domain';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ApplicationProtocol } from '../domain/saml.js';
 
 type Db = DataSource | EntityManager;
 
 /** An application the launcher may list, with the user's favourite flag. */
 export interface LauncherApplicationRow {
   id: string;
+  name: string;
+  protocol: ApplicationProtocol;
   title: string;
   description: string | null;
   public_url: string | null;
@@ -18,7 +21,7 @@ export interface LauncherApplicationRow {
 /** The enabled applications not hidden from user lists, by display name, each flagged when `userId` made it a favourite. */
 export async function findLauncherApplications(db: Db, userId: string): Promise<LauncherApplicationRow[]> {
   return db.query(
-    `SELECT a.id, a.display_name AS title, a.description, a.public_url, a.private_url, a.prerelease, a.status,
+    `SELECT a.id, a.name, a.protocol, a.display_name AS title, a.description, a.public_url, a.private_url, a.prerelease, a.status,
             EXISTS (SELECT 1 FROM user_favorite_applications f WHERE f.user_id = $1 AND f.application_id = a.id) AS favorite
        FROM applications a
       WHERE a.enabled AND NOT a.hide_in_user_list

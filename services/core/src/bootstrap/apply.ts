@@ -394,6 +394,8 @@ class Bootstrapper {
       attributeMapping: saml.attributes,
       certificate: saml.certificate ?? null,
       wantAuthnRequestsSigned: saml.wantAuthnRequestsSigned,
+      encryptAssertions: saml.encryptAssertions,
+      defaultRelayState: saml.defaultRelayState ?? null,
     });
   }
 

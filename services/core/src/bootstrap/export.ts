@@ -197,13 +197,9 @@ class Exporter {
     const disclaimers: Array<{ application_id: string; content: Record<string, string> }> = await this.em.query(
       'SELECT DISTINCT ON (application_id) application_id, content FROM disclaimers ORDER BY application_id, version DESC',
     );
-    const samlSettings: SamlRow[] = await this.em.query(
-      `SELECT application_id, entity_id, assertion_consumer_services, single_logout_url, name_id_format, attribute_mapping, certificate, want_authn_requests_signed
-         FROM application_saml_settings`,
-    );
+    const samlSettings: SamlRow[] = await this.em.query(`SELECT ${SAML_COLUMNS} FROM application_saml_settings`);
     return apps.map((app) => {
       const disclaimer = disclaimers.find((row) => row.application_id === app.id)?.content;
-      const saml = app.protocol === 'saml' ? samlSettings.find((row) => row.application_id === app.id) : undefined;
       return {
         id: app.id,
         name: app.name,
@@ -236,20 +232,7 @@ class Exporter {
         prerelease: app.prerelease,
         hideInUserList: app.hide_in_user_list,
         ...(disclaimer ? { disclaimer: Object.fromEntries(Object.entries(disclaimer).sort(([a], [b]) => a.localeCompare(b))) } : {}),
-        ...(saml
-          ? {
-              protocol: 'saml' as const,
-              saml: {
-                entityId: saml.entity_id,
-                assertionConsumerServices: saml.assertion_consumer_services,
-                ...(saml.single_logout_url !== null ? { singleLogoutUrl: saml.single_logout_url } : {}),
-                nameIdFormat: saml.name_id_format,
-                attributes: saml.attribute_mapping,
-                ...(saml.certificate !== null ? { certificate: saml.certificate } : {}),
-                wantAuthnRequestsSigned: saml.want_authn_requests_signed,
-              },
-            }
-          : {}),
+        ...samlPart(app.protocol === 'saml' ? samlSettings.find((row) => row.application_id === app.id) : undefined),
         roles: roles
           .filter((role) => role.application_id === app.id)
           .map((role) => ({
@@ -336,6 +319,28 @@ const APPLICATION_COLUMNS = `id, name, display_name, description, client_type, c
   require_signed_request_object, client_authentication, jwks, jwks_uri, fapi2, id_token_signed_response_alg, private_url,
   public_url, icon, status, prerelease, hide_in_user_list, protocol`;
 
+const SAML_COLUMNS = `application_id, entity_id, assertion_consumer_services, single_logout_url, name_id_format, attribute_mapping,
+  certificate, want_authn_requests_signed, encrypt_assertions, default_relay_state`;
+
+/** A SAML application's protocol and settings as the bootstrap file declares them (nothing for an OpenID Connect one). */
+function samlPart(saml: SamlRow | undefined) {
+  if (!saml) return {};
+  return {
+    protocol: 'saml' as const,
+    saml: {
+      entityId: saml.entity_id,
+      assertionConsumerServices: saml.assertion_consumer_services,
+      ...(saml.single_logout_url !== null ? { singleLogoutUrl: saml.single_logout_url } : {}),
+      nameIdFormat: saml.name_id_format,
+      attributes: saml.attribute_mapping,
+      ...(saml.certificate !== null ? { certificate: saml.certificate } : {}),
+      wantAuthnRequestsSigned: saml.want_authn_requests_signed,
+      encryptAssertions: saml.encrypt_assertions,
+      ...(saml.default_relay_state !== null ? { defaultRelayState: saml.default_relay_state } : {}),
+    },
+  };
+}
+
 /** A SAML application's settings, as stored (public: entity id, addresses, its certificate). */
 interface SamlRow {
   application_id: string;
@@ -346,6 +351,8 @@ interface SamlRow {
   attribute_mapping: SamlAttributeMapping[];
   certificate: string | null;
   want_authn_requests_signed: boolean;
+  encrypt_assertions: boolean;
+  default_relay_state: string | null;
 }
 
 interface ApplicationRow {

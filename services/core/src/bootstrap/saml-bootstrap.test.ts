@@ -123,6 +123,7 @@ applications:
     await applyBootstrap(dataSource, document, { secrets, admin: { userName: 'root@example.com' } });
     const stored = await dataSource.getRepository(ApplicationSamlSettings).findOneByOrFail({ applicationId: 'wiki' });
     expect(stored.wantAuthnRequestsSigned).to.equal(true);
+    expect(stored.encryptAssertions, 'not asked for').to.equal(false);
     expect(new X509Certificate(stored.certificate!).subject).to.equal('CN=wiki.example.com');
     const message = await refusal(samlApp(`entityId: urn:example:wiki\nassertionConsumerServices: [{ url: 'https://wiki.example.com/acs' }]\ncertificate: not a certificate`));
     expect(message).to.include('expected an X.509 certificate in PEM');
@@ -135,6 +136,9 @@ applications:
     expect(await refusal(samlApp(`entityId: urn:example:wiki\nassertionConsumerServices: []`))).to.include('needs an assertion consumer service');
     expect(await refusal(samlApp(`entityId: urn:example:wiki\nassertionConsumerServices: [{ url: 'https://wiki.example.com/acs' }]\nwantAuthnRequestsSigned: true`))).to.include(
       'signed requests are checked with the certificate',
+    );
+    expect(await refusal(samlApp(`entityId: urn:example:wiki\nassertionConsumerServices: [{ url: 'https://wiki.example.com/acs' }]\nencryptAssertions: true`))).to.include(
+      'assertions are encrypted for the key of the certificate',
     );
     expect(await refusal(`applications: [{ id: wiki, name: wiki, displayName: Wiki, protocol: saml }]`)).to.include('described by its saml settings');
   });

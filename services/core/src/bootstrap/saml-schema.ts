@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
-import { SAML_ATTRIBUTE_SOURCES, SAML_BINDINGS, SAML_NAME_ID_FORMATS, isSamlEndpointUrl, isSamlEntityId } from '../domain/saml.js';
+import { SAML_ATTRIBUTE_SOURCES, SAML_BINDINGS, SAML_MAX_RELAY_STATE, SAML_NAME_ID_FORMATS, isEncryptionCertificate, isSamlEndpointUrl, isSamlEntityId } from '../domain/saml.js';
 
 const endpoint = z.string().refine(isSamlEndpointUrl, 'expected an absolute https address (http only on a loopback address), without credentials or fragment');
 
@@ -34,6 +34,16 @@ export const samlSettingsSchema = z.strictObject({
   certificate: certificate.optional(),
   /** Its authentication requests must be signed (needs `certificate`). */
   wantAuthnRequestsSigned: z.boolean().default(false),
-}).refine((saml) => !saml.wantAuthnRequestsSigned || saml.certificate, { path: ['certificate'], message: 'signed requests are checked with the certificate: declare it' });
+  /** Its assertions are encrypted for it, with the key of `certificate` (RSA). */
+  encryptAssertions: z.boolean().default(false),
+  /** The RelayState of a sign-in started from the portal (none: empty). */
+  defaultRelayState: z.string().min(1).max(SAML_MAX_RELAY_STATE).optional(),
+})
+  .refine((saml) => !saml.wantAuthnRequestsSigned || saml.certificate, { path: ['certificate'], message: 'signed requests are checked with the certificate: declare it' })
+  .refine((saml) => !saml.encryptAssertions || saml.certificate, { path: ['certificate'], message: 'assertions are encrypted for the key of the certificate: declare it' })
+  .refine((saml) => !saml.encryptAssertions || !saml.certificate || isEncryptionCertificate(saml.certificate), {
+    path: ['certificate'],
+    message: 'assertions are encrypted with RSA-OAEP: the certificate must carry an RSA key',
+  });
 
 export type SamlSettingsDeclaration = z.infer<typeof samlSettingsSchema>;

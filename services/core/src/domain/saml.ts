@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { isApplicationUrl } from '@gatehouse/contracts';
 
 /** The protocols an application signs users in with. */
@@ -47,4 +48,19 @@ export function isSamlEntityId(value: string): boolean {
   if (value !== value.trim() || value.length === 0 || value.length > 1000) return false;
   if (/^urn:[a-z0-9][a-z0-9-]{0,31}:\S+$/i.test(value)) return true;
   return isSamlEndpointUrl(value);
+}
+
+/** The longest RelayState passed through or configured (the standard says 80 bytes; some service providers send their return address). */
+export const SAML_MAX_RELAY_STATE = 2000;
+
+/**
+ * Whether assertions can be encrypted for the holder of this certificate (PEM): its key must be
+ * RSA, since the assertion's own key is sent to the service provider with RSA-OAEP.
+ */
+export function isEncryptionCertificate(pem: string): boolean {
+  try {
+    return new X509Certificate(pem).publicKey.asymmetricKeyType === 'rsa';
+  } catch {
+    return false;
+  }
 }

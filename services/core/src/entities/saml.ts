@@ -35,6 +35,12 @@ export class ApplicationSamlSettings {
   /** Its authentication requests must be signed (with the key of `certificate`). */
   @Bool('want_authn_requests_signed')
   wantAuthnRequestsSigned: boolean;
+  /** Its assertions are encrypted for it (with the key of `certificate`), after being signed. */
+  @Bool('encrypt_assertions')
+  encryptAssertions: boolean;
+  /** The RelayState of a sign-in started from the portal (where the application lands the user); none: empty. */
+  @Varchar('default_relay_state', 2000, { nullable: true })
+  defaultRelayState: string | null;
   @CreatedAt()
   createdAt: Date;
   @ModifiedOn()

@@ -30,6 +30,8 @@ import './applications.css';
 // The Roles, Users and SCIM provisioning tabs are pages of their own, loaded with the tab.
 const ApplicationRolesTab = lazy(() => import('./roles/ApplicationRolesTab').then((module) => ({ default: module.ApplicationRolesTab })));
 const ApplicationUsersTab = lazy(() => import('./users/ApplicationUsersTab').then((module) => ({ default: module.ApplicationUsersTab })));
+// The SAML section of a SAML application, loaded with its page.
+const SamlSettingsCard = lazy(() => import('./saml/SamlSettingsCard').then((module) => ({ default: module.SamlSettingsCard })));
 const ApplicationScimTab = lazy(() => import('./scim/ApplicationScimTab').then((module) => ({ default: module.ApplicationScimTab })));
 
 /** The tabs of the right card; `/applications/{id}/users` opens the Users tab (spec 2), `/scim` the SCIM provisioning tab. */
@@ -111,6 +113,11 @@ export default function ApplicationDetailPage() {
       <div className="directory-detail">
         <div className="directory-detail__main">
           <GeneralCard key={application.id} application={application} editable={canManage} feedback={actions.feedback} onSecret={showSecret} />
+          {application.protocol === 'saml' ? (
+            <Suspense fallback={<Skeleton active />}>
+              <SamlSettingsCard applicationId={application.id} editable={canManage} feedback={actions.feedback} />
+            </Suspense>
+          ) : null}
           <ApplicationOwners application={application} editable={canManage} feedback={actions.feedback} />
         </div>
         <div className="directory-detail__side">

@@ -80,11 +80,24 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
   const clientAuthentication = Form.useWatch('clientAuthentication', watch) ?? initialValues.clientAuthentication;
   const requireSignedRequestObject = Form.useWatch('requireSignedRequestObject', watch) ?? initialValues.requireSignedRequestObject;
   const keysSource = Form.useWatch('keysSource', watch) ?? initialValues.keysSource ?? 'jwks';
+  // A SAML application has none of the OpenID Connect settings: its SAML ones are on its page.
+  const saml = (Form.useWatch('protocol', watch) ?? initialValues.protocol) === 'saml';
   const confidential = type === 'confidential';
 
   return (
     <Form<ApplicationFormValues> form={form} name={name} layout="vertical" initialValues={initialValues} disabled={disabled} onFinish={onFinish}>
       {creating ? <Identifiers t={t} /> : null}
+      {creating ? (
+        <Form.Item name="protocol" label={t('saml.protocol')} extra={saml ? t('saml.protocolHelp') : undefined}>
+          <Radio.Group
+            optionType="button"
+            options={[
+              { value: 'oidc', label: t('saml.protocolOidc') },
+              { value: 'saml', label: t('saml.protocolSaml') },
+            ]}
+          />
+        </Form.Item>
+      ) : null}
       <Form.Item
         name="displayName"
         label={t('form.displayName')}
@@ -95,15 +108,17 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
       <Form.Item name="description" label={t('form.description')} rules={[maxLength(t, APPLICATION_LIMITS.description)]}>
         <TextArea rows={3} />
       </Form.Item>
-      <Form.Item name="type" label={t('form.type')} extra={t(type === 'public' ? 'type.publicHelp' : 'type.confidentialHelp')}>
-        <Radio.Group
-          optionType="button"
-          options={[
-            { value: 'confidential', label: t('type.confidential') },
-            { value: 'public', label: t('type.public') },
-          ]}
-        />
-      </Form.Item>
+      {saml ? null : (
+        <Form.Item name="type" label={t('form.type')} extra={t(type === 'public' ? 'type.publicHelp' : 'type.confidentialHelp')}>
+          <Radio.Group
+            optionType="button"
+            options={[
+              { value: 'confidential', label: t('type.confidential') },
+              { value: 'public', label: t('type.public') },
+            ]}
+          />
+        </Form.Item>
+      )}
       <Form.Item
         name="privateUrl"
         label={t('form.privateUrl')}
@@ -123,8 +138,12 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
       >
         <Input placeholder="https://www.example.com/app" />
       </Form.Item>
-      <UriListField name="redirectUris" label={t('form.redirectUris')} requiredMessage={t('form.redirectUrisRequired')} />
-      <UriListField name="postLogoutRedirectUris" label={t('form.postLogoutRedirectUris')} />
+      {saml ? null : (
+        <>
+          <UriListField name="redirectUris" label={t('form.redirectUris')} requiredMessage={t('form.redirectUrisRequired')} />
+          <UriListField name="postLogoutRedirectUris" label={t('form.postLogoutRedirectUris')} />
+        </>
+      )}
       <Form.Item name="enabled" valuePropName="checked" className="applications-form__flag" extra={t(system ? 'form.enabledSystem' : 'form.enabledHelp')}>
         <Checkbox disabled={disabled || system}>{t('form.enabled')}</Checkbox>
       </Form.Item>
@@ -145,56 +164,60 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
       <Form.Item name="iconImage">
         <IconUpload storedUrl={storedIconUrl} name={displayName || t('form.icon')} disabled={disabled} />
       </Form.Item>
-      <Divider titlePlacement="start">{t('form.security')}</Divider>
-      <Form.Item name="deviceFlow" valuePropName="checked" label={t('form.deviceFlow')} extra={t(system ? 'form.deviceFlowSystem' : 'form.deviceFlowHelp')}>
-        <Switch disabled={disabled || system} />
-      </Form.Item>
-      <Form.Item name="requireDpop" valuePropName="checked" label={t('form.requireDpop')} extra={t(fapi2 ? 'form.fapi2Requires' : 'form.requireDpopHelp')}>
-        <RequiredSwitch required={fapi2} disabled={disabled} />
-      </Form.Item>
-      <Form.Item name="requirePar" valuePropName="checked" label={t('form.requirePar')} extra={t(fapi2 ? 'form.fapi2Requires' : 'form.requireParHelp')}>
-        <RequiredSwitch required={fapi2} disabled={disabled} />
-      </Form.Item>
-      <Form.Item
-        name="requireSignedRequestObject"
-        valuePropName="checked"
-        label={t('form.requireSignedRequestObject')}
-        extra={t('form.requireSignedRequestObjectHelp')}
-      >
-        <Switch />
-      </Form.Item>
-      <Form.Item
-        name="fapi2"
-        valuePropName="checked"
-        label={t('form.fapi2')}
-        extra={t('form.fapi2Help')}
-        dependencies={['type', 'clientAuthentication']}
-        rules={[
-          ({ getFieldValue }) => ({
-            validator: async (_: unknown, on?: boolean) => {
-              if (on && !(getFieldValue('type') === 'confidential' && getFieldValue('clientAuthentication') === 'private_key_jwt')) {
-                throw new Error(t('form.fapi2NeedsPrivateKeyJwt'));
-              }
-            },
-          }),
-        ]}
-      >
-        <Switch />
-      </Form.Item>
-      {confidential ? (
-        <Form.Item name="clientAuthentication" label={t('form.clientAuthentication')} extra={t('form.clientAuthenticationHelp')}>
-          <Radio.Group
-            vertical
-            options={[
-              { value: 'client_secret_basic', label: t('form.clientSecretBasic') },
-              { value: 'private_key_jwt', label: t('form.privateKeyJwt') },
+      {saml ? null : (
+        <>
+          <Divider titlePlacement="start">{t('form.security')}</Divider>
+          <Form.Item name="deviceFlow" valuePropName="checked" label={t('form.deviceFlow')} extra={t(system ? 'form.deviceFlowSystem' : 'form.deviceFlowHelp')}>
+            <Switch disabled={disabled || system} />
+          </Form.Item>
+          <Form.Item name="requireDpop" valuePropName="checked" label={t('form.requireDpop')} extra={t(fapi2 ? 'form.fapi2Requires' : 'form.requireDpopHelp')}>
+            <RequiredSwitch required={fapi2} disabled={disabled} />
+          </Form.Item>
+          <Form.Item name="requirePar" valuePropName="checked" label={t('form.requirePar')} extra={t(fapi2 ? 'form.fapi2Requires' : 'form.requireParHelp')}>
+            <RequiredSwitch required={fapi2} disabled={disabled} />
+          </Form.Item>
+          <Form.Item
+            name="requireSignedRequestObject"
+            valuePropName="checked"
+            label={t('form.requireSignedRequestObject')}
+            extra={t('form.requireSignedRequestObjectHelp')}
+          >
+            <Switch />
+          </Form.Item>
+          <Form.Item
+            name="fapi2"
+            valuePropName="checked"
+            label={t('form.fapi2')}
+            extra={t('form.fapi2Help')}
+            dependencies={['type', 'clientAuthentication']}
+            rules={[
+              ({ getFieldValue }) => ({
+                validator: async (_: unknown, on?: boolean) => {
+                  if (on && !(getFieldValue('type') === 'confidential' && getFieldValue('clientAuthentication') === 'private_key_jwt')) {
+                    throw new Error(t('form.fapi2NeedsPrivateKeyJwt'));
+                  }
+                },
+              }),
             ]}
-          />
-        </Form.Item>
-      ) : null}
-      {needsKeys({ type, clientAuthentication, requireSignedRequestObject }) ? <PublicKeys t={t} source={keysSource} /> : null}
-      {confidential && !system ? <ExchangeAudiences t={t} self={initialValues.id} /> : null}
-      {creating && type === 'confidential' ? <p className="applications-form__note">{t('form.secretNote')}</p> : null}
+          >
+            <Switch />
+          </Form.Item>
+          {confidential ? (
+            <Form.Item name="clientAuthentication" label={t('form.clientAuthentication')} extra={t('form.clientAuthenticationHelp')}>
+              <Radio.Group
+                vertical
+                options={[
+                  { value: 'client_secret_basic', label: t('form.clientSecretBasic') },
+                  { value: 'private_key_jwt', label: t('form.privateKeyJwt') },
+                ]}
+              />
+            </Form.Item>
+          ) : null}
+          {needsKeys({ type, clientAuthentication, requireSignedRequestObject }) ? <PublicKeys t={t} source={keysSource} /> : null}
+          {confidential && !system ? <ExchangeAudiences t={t} self={initialValues.id} /> : null}
+        </>
+      )}
+      {creating && !saml && type === 'confidential' ? <p className="applications-form__note">{t('form.secretNote')}</p> : null}
     </Form>
   );
 }

@@ -21,6 +21,7 @@ function summary(overrides: Partial<ApplicationSummary> & Pick<ApplicationSummar
     hideInUserList: false,
     privateUrl: `https://${overrides.id}.example.com/`,
     publicUrl: null,
+    protocol: 'oidc',
     modifiedOn: '2026-03-04T10:00:00.000Z',
     userIsOwner: false,
     system: false,

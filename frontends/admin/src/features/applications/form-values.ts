@@ -8,6 +8,8 @@ export interface ApplicationFormValues {
   /** Typed for a new application; an existing one's own (not sent: it cannot change). */
   id?: string;
   name?: string;
+  /** OpenID Connect or SAML 2.0: chosen at creation, fixed afterwards. */
+  protocol?: 'oidc' | 'saml';
   displayName?: string;
   description?: string;
   type: 'confidential' | 'public';
@@ -50,6 +52,7 @@ export type KeysSource = 'jwks' | 'jwksUri';
 export const APPLICATION_FIELDS = [
   'id',
   'name',
+  'protocol',
   'displayName',
   'description',
   'type',
@@ -73,6 +76,7 @@ export const APPLICATION_FIELDS = [
 
 /** A new application's form before anything is typed: confidential, one redirect URI to fill in. */
 export const NEW_APPLICATION_VALUES: ApplicationFormValues = {
+  protocol: 'oidc',
   type: 'confidential',
   redirectUris: [''],
   postLogoutRedirectUris: [],
@@ -95,6 +99,7 @@ export const NEW_APPLICATION_VALUES: ApplicationFormValues = {
 export function formValuesOf(application: ApplicationDetail): ApplicationFormValues {
   return {
     id: application.id,
+    protocol: application.protocol,
     displayName: application.displayName,
     description: application.description ?? '',
     type: application.type,
@@ -197,8 +202,27 @@ function protocolOf(values: ApplicationFormValues) {
   };
 }
 
-/** The General properties to send: texts trimmed (an empty optional one is none), blank URI rows left out. */
+/**
+ * The General properties to send: texts trimmed (an empty optional one is none), blank URI rows left
+ * out. A SAML application has no redirect URIs, no secret and none of the OpenID Connect settings.
+ */
 export function changesOf(values: ApplicationFormValues): ApplicationChanges {
+  if (values.protocol === 'saml') {
+    return {
+      displayName: text(values.displayName),
+      description: text(values.description) || null,
+      type: 'public',
+      privateUrl: text(values.privateUrl),
+      publicUrl: text(values.publicUrl) || null,
+      redirectUris: [],
+      postLogoutRedirectUris: [],
+      prerelease: values.prerelease ?? false,
+      hideInUserList: values.hideInUserList ?? false,
+      enabled: values.enabled ?? true,
+      icon: text(values.icon) || null,
+      ...(values.iconImage === undefined ? {} : { iconImage: values.iconImage }),
+    };
+  }
   return {
     displayName: text(values.displayName),
     description: text(values.description) || null,
@@ -219,7 +243,7 @@ export function changesOf(values: ApplicationFormValues): ApplicationChanges {
 
 /** A new application to send: its id (none when left empty), its name and its General properties. */
 export function newApplicationOf(values: ApplicationFormValues): NewApplication {
-  return { ...changesOf(values), id: text(values.id) || null, name: text(values.name) };
+  return { ...changesOf(values), id: text(values.id) || null, name: text(values.name), ...(values.protocol === 'saml' ? { protocol: 'saml' as const } : {}) };
 }
 
 /**

@@ -67,6 +67,7 @@ function application(id: string, displayName: string): ApplicationSummary {
     hideInUserList: false,
     privateUrl: `https://${id}.example.com/`,
     publicUrl: null,
+    protocol: 'oidc',
     modifiedOn: '2026-03-04T10:00:00.000Z',
     userIsOwner: false,
     system: false,

@@ -62,6 +62,8 @@ export interface ApplicationRow {
   hide_in_user_list: boolean;
   private_url: string | null;
   public_url: string | null;
+  /** OpenID Connect, or SAML 2.0 (its settings in application_saml_settings). */
+  protocol: 'oidc' | 'saml';
   modified_on: Date;
   user_is_owner: boolean;
 }
@@ -130,7 +132,7 @@ export interface ApplicationFieldsRecord {
 }
 
 const SUMMARY_COLUMNS = `a.id, a.name, a.display_name, a.description, a.client_type, a.status, a.enabled, a.prerelease, a.hide_in_user_list,
-       a.private_url, a.public_url, a.modified_on,
+       a.private_url, a.public_url, a.protocol, a.modified_on,
        EXISTS (SELECT 1 FROM application_owners o WHERE o.application_id = a.id AND o.user_id = $1) AS user_is_owner`;
 const LIST_WHERE = `($2::text IS NULL OR a.display_name ILIKE $2 OR a.name ILIKE $2 OR a.description ILIKE $2) AND ($3::text IS NULL OR a.status = $3)`;
 

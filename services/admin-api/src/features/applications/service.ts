@@ -18,6 +18,7 @@ import type { Caller } from '../../auth/koa-admin-auth.js';
 import type { Queryable } from '../../db.js';
 import { findUserName } from '../directory/lookups.js';
 import { changesOf } from './changes.js';
+import { entityIdRace, samlSettingsErrors, storeSaml } from './saml-service.js';
 import { checkedFields, defaultIdFor, identifierErrors, type ApplicationChangesBody, type NewApplicationBody } from './fields.js';
 
 import {
@@ -116,20 +117,26 @@ export class ApplicationsService {
    * a shared secret, stored encrypted and answered this once.
    */
   async create(caller: Caller, body: NewApplicationBody): Promise<SavedApplication> {
-    const fields = await checkedFields(body, identifierErrors(body.id, body.name));
-    const sharedSecret = body.type === 'confidential' ? newSecret() : null;
+    // A SAML application signs in with no secret of its own: the identity provider's client for it has one nobody is given.
+    const saml = body.protocol === 'saml';
+    const samlErrors = body.saml ? samlSettingsErrors(body.saml, 'saml.') : [];
+    const fields = await checkedFields(saml ? { ...body, type: 'public' } : body, [...identifierErrors(body.id, body.name), ...samlErrors]);
+    const sharedSecret = fields.clientType === 'confidential' ? newSecret() : null;
     const id = await this.context.dataSource.transaction(async (em) => {
       await this.checkProtocol(em, settingsOf(fields), { isProductOwn: false, authenticationSent: true });
       const id = await freeId(em, body.id, body.name);
       const owners = await knownUsers(em, [caller.userId, ...body.ownerIds], 'ownerIds');
       const clientSecretEncrypted = sharedSecret === null ? null : this.context.secrets.encrypt(sharedSecret);
       await insertApplication(em, { ...fields, id, name: body.name, clientSecretEncrypted });
+      if (saml) await storeSaml(em, id, body.saml, 'saml.entityId');
       await insertOwners(em, id, owners);
       await this.log(em, caller, 'CreateApplication', {
         applicationId: id,
         name: body.name,
         displayName: body.displayName,
-        type: body.type,
+        protocol: body.protocol,
+        ...(body.saml ? { entityId: body.saml.entityId } : {}),
+        type: fields.clientType,
         redirectUris: body.redirectUris,
         deviceFlow: body.deviceFlow,
         requireDpop: fields.requireDpop,
@@ -142,7 +149,7 @@ export class ApplicationsService {
         owners,
       });
       return id;
-    });
+    }).catch((error: unknown) => entityIdRace(this.context, error, body.saml?.entityId, 'saml.entityId'));
     this.announce(body.name);
     return { ...(await this.get(caller, id)), sharedSecret };
   }
@@ -159,6 +166,9 @@ export class ApplicationsService {
     );
     const { name, sharedSecret } = await this.context.dataSource.transaction(async (em) => {
       const current = await lockedApplication(em, caller, id);
+      // A SAML application has no redirect URIs and no secret; an OpenID Connect one needs a redirect URI.
+      if (current.protocol === 'saml') fields.clientType = 'public';
+      else if (fields.redirectUris.length === 0) throw fieldError('redirectUris', 'applications.redirect_uris_required');
       if (fields.clientType !== current.client_type && this.isSystem(current)) throw fieldError('type', 'applications.system_type', 409);
       await this.checkProtocol(em, settingsOf(fields, current), { id, isProductOwn: this.isSystem(current), authenticationSent: body.clientAuthentication !== undefined });
       const changed = Object.keys(changesOf(current, fields));
@@ -294,6 +304,7 @@ export class ApplicationsService {
       hideInUserList: row.hide_in_user_list,
       privateUrl: row.private_url,
       publicUrl: row.public_url,
+      protocol: row.protocol,
       modifiedOn: row.modified_on,
       userIsOwner: row.user_is_owner,
       system: this.isSystem(row),

@@ -17,26 +17,26 @@ export interface AuthnRequest {
   isPassive: boolean;
 }
 
-const base64 = (value: string): Buffer => {
+const base64 = (value: string, name: string): Buffer => {
   const text = value.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text)) throw new SamlRefusal('SAMLRequest is not base64');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text)) throw new SamlRefusal(`${name} is not base64`);
   return Buffer.from(text, 'base64');
 };
 
-/** The XML of a request of the HTTP-Redirect binding (base64 of raw DEFLATE). */
-export function decodeRedirectMessage(samlRequest: string): string {
+/** The XML of a message of the HTTP-Redirect binding (base64 of raw DEFLATE); `name` is its parameter's. */
+export function decodeRedirectMessage(message: string, name = 'SAMLRequest'): string {
   try {
-    return inflateRawSync(base64(samlRequest), { maxOutputLength: MAX_MESSAGE_BYTES }).toString('utf8');
+    return inflateRawSync(base64(message, name), { maxOutputLength: MAX_MESSAGE_BYTES }).toString('utf8');
   } catch (error) {
     if (error instanceof SamlRefusal) throw error;
-    throw new SamlRefusal('SAMLRequest is not a DEFLATE-compressed message (HTTP-Redirect binding)');
+    throw new SamlRefusal(`${name} is not a DEFLATE-compressed message (HTTP-Redirect binding)`);
   }
 }
 
-/** The XML of a request of the HTTP-POST binding (base64). */
-export function decodePostMessage(samlRequest: string): string {
-  const bytes = base64(samlRequest);
-  if (bytes.length > MAX_MESSAGE_BYTES) throw new SamlRefusal('SAMLRequest is too large');
+/** The XML of a message of the HTTP-POST binding (base64); `name` is its parameter's. */
+export function decodePostMessage(message: string, name = 'SAMLRequest'): string {
+  const bytes = base64(message, name);
+  if (bytes.length > MAX_MESSAGE_BYTES) throw new SamlRefusal(`${name} is too large`);
   return bytes.toString('utf8');
 }
 

@@ -8,10 +8,10 @@ const METADATA_VALIDITY_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * The identity provider's metadata: every published key (while keys rotate, the one signing and
- * the one retiring, so service providers reading it trust both), single sign-on by HTTP-Redirect
- * and HTTP-POST, the NameID formats. Signed by the key that signs now.
+ * the one retiring, so service providers reading it trust both), single logout and single sign-on
+ * by HTTP-Redirect and HTTP-POST, the NameID formats. Signed by the key that signs now.
  */
-export function idpMetadata(urls: { entityId: string; sso: string }, keys: SamlKey[], now = new Date()): string {
+export function idpMetadata(urls: { entityId: string; sso: string; slo: string }, keys: SamlKey[], now = new Date()): string {
   const id = samlId();
   const keyDescriptors = keys
     .map(
@@ -23,6 +23,8 @@ export function idpMetadata(urls: { entityId: string; sso: string }, keys: SamlK
     `<md:EntityDescriptor xmlns:md="${NS.metadata}" ID="${id}" entityID="${xmlEscape(urls.entityId)}" validUntil="${samlInstant(new Date(now.getTime() + METADATA_VALIDITY_MS))}">` +
     `<md:IDPSSODescriptor protocolSupportEnumeration="${NS.protocol}" WantAuthnRequestsSigned="false">` +
     keyDescriptors +
+    `<md:SingleLogoutService Binding="${SAML_BINDINGS.redirect}" Location="${xmlEscape(urls.slo)}"/>` +
+    `<md:SingleLogoutService Binding="${SAML_BINDINGS.post}" Location="${xmlEscape(urls.slo)}"/>` +
     Object.values(NAME_ID_FORMATS)
       .map((format) => `<md:NameIDFormat>${format}</md:NameIDFormat>`)
       .join('') +

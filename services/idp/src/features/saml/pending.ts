@@ -6,15 +6,27 @@ const MODEL = 'SamlRequest';
 /** How long a user has to sign in before the service provider's request is forgotten. */
 export const PENDING_TTL_SECONDS = 15 * 60;
 
-/** A service provider's request waiting for the user to sign in. */
+/** Who signed in, as the product's sign-in said (kept while the user reads the application's disclaimer). */
+export interface SignedInUser {
+  accountId: string;
+  sessionUid?: string;
+  /** When the user signed in (seconds). */
+  authTime?: number;
+  amr?: string[];
+}
+
+/** A service provider's request (or a sign-in started from the portal) waiting for the user to sign in. */
 export interface PendingRequest {
   applicationId: string;
   /** The application's client_id in the product's own sign-in. */
   clientId: string;
   spEntityId: string;
-  requestId: string;
+  /** The AuthnRequest's ID; none in a sign-in started from the portal (the response is unsolicited). */
+  requestId?: string;
   acsUrl: string;
   relayState?: string;
+  /** Set once the user signed in, while the application's disclaimer waits for their answer. */
+  signedIn?: SignedInUser;
 }
 
 /**

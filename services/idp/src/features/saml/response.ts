@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { encryptedAssertion } from './encryption.js';
 import { NS, samlId, samlInstant, signElement, xmlEscape } from './xml.js';
 
 /** How long an assertion may be presented to its service provider. */
@@ -34,8 +35,12 @@ export interface ResponseTarget {
   idpEntityId: string;
   spEntityId: string;
   acsUrl: string;
-  inResponseTo: string;
+  /** The request answered; none in a sign-in the identity provider started (an unsolicited response). */
+  inResponseTo?: string;
 }
+
+/** The InResponseTo attribute, when the response answers a request. */
+const inResponseTo = (target: ResponseTarget): string => (target.inResponseTo === undefined ? '' : ` InResponseTo="${xmlEscape(target.inResponseTo)}"`);
 
 export interface AssertionSubject {
   nameId: string;
@@ -74,7 +79,7 @@ function assertion(target: ResponseTarget, subject: AssertionSubject, id: string
     `<saml:Assertion xmlns:saml="${NS.assertion}" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ID="${id}" Version="2.0" IssueInstant="${instant}">` +
     `<saml:Issuer>${xmlEscape(target.idpEntityId)}</saml:Issuer>` +
     `<saml:Subject><saml:NameID Format="${subject.nameIdFormat}" SPNameQualifier="${xmlEscape(target.spEntityId)}">${xmlEscape(subject.nameId)}</saml:NameID>` +
-    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${xmlEscape(target.inResponseTo)}" NotOnOrAfter="${notOnOrAfter}" Recipient="${xmlEscape(target.acsUrl)}"/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${inResponseTo(target)} NotOnOrAfter="${notOnOrAfter}" Recipient="${xmlEscape(target.acsUrl)}"/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${samlInstant(new Date(now.getTime() - CLOCK_SKEW_MS))}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${xmlEscape(target.spEntityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
     `<saml:AuthnStatement AuthnInstant="${samlInstant(subject.authnInstant)}" SessionIndex="${xmlEscape(subject.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>${subject.password ? AUTHN_CONTEXT.password : AUTHN_CONTEXT.unspecified}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     attributeStatement(subject.attributes) +
@@ -85,20 +90,28 @@ function assertion(target: ResponseTarget, subject: AssertionSubject, id: string
 function envelope(target: ResponseTarget, id: string, now: Date, status: string, inner: string, subStatus?: string): string {
   const code = subStatus ? `<samlp:StatusCode Value="${status}"><samlp:StatusCode Value="${subStatus}"/></samlp:StatusCode>` : `<samlp:StatusCode Value="${status}"/>`;
   return (
-    `<samlp:Response xmlns:samlp="${NS.protocol}" xmlns:saml="${NS.assertion}" ID="${id}" Version="2.0" IssueInstant="${samlInstant(now)}" Destination="${xmlEscape(target.acsUrl)}" InResponseTo="${xmlEscape(target.inResponseTo)}">` +
+    `<samlp:Response xmlns:samlp="${NS.protocol}" xmlns:saml="${NS.assertion}" ID="${id}" Version="2.0" IssueInstant="${samlInstant(now)}" Destination="${xmlEscape(target.acsUrl)}"${inResponseTo(target)}>` +
     `<saml:Issuer>${xmlEscape(target.idpEntityId)}</saml:Issuer><samlp:Status>${code}</samlp:Status>${inner}</samlp:Response>`
   );
 }
 
 /**
  * A successful Response: its Assertion signed, then the Response around it signed too (RSA-SHA256),
- * so that a service provider checking either finds everything it reads covered.
+ * so that a service provider checking either finds everything it reads covered. With `encryptFor`
+ * (the service provider's certificate), the signed Assertion travels encrypted for its key.
  */
-export function signedLoginResponse(target: ResponseTarget, subject: AssertionSubject, key: SigningKey, now = new Date()): { xml: string; assertionId: string } {
+export async function signedLoginResponse(
+  target: ResponseTarget,
+  subject: AssertionSubject,
+  key: SigningKey,
+  options: { now?: Date; encryptFor?: string } = {},
+): Promise<{ xml: string; assertionId: string }> {
+  const now = options.now ?? new Date();
   const assertionId = samlId();
   const signedAssertion = signElement(assertion(target, subject, assertionId, now), assertionId, key);
+  const carried = options.encryptFor === undefined ? signedAssertion : await encryptedAssertion(signedAssertion, options.encryptFor);
   const responseId = samlId();
-  return { xml: signElement(envelope(target, responseId, now, STATUS.success, signedAssertion), responseId, key), assertionId };
+  return { xml: signElement(envelope(target, responseId, now, STATUS.success, carried), responseId, key), assertionId };
 }
 
 /** A signed Response saying the sign-in did not happen (no assertion): `subStatus` says why. */

@@ -13,3 +13,11 @@ export async function findServiceProvider(context: AppContext, entityId: string)
   if (!settings || !application || !application.enabled || application.protocol !== 'saml') return undefined;
   return { application, settings };
 }
+
+/** The enabled SAML application with this id, or undefined. */
+export async function findServiceProviderById(context: AppContext, applicationId: string): Promise<ServiceProvider | undefined> {
+  const settings = await context.dataSource.getRepository(ApplicationSamlSettings).findOne({ where: { applicationId }, relations: { application: true } });
+  const application = settings?.application;
+  if (!settings || !application || !application.enabled || application.protocol !== 'saml') return undefined;
+  return { application, settings };
+}

@@ -1,18 +1,19 @@
 import { createHmac } from 'node:crypto';
-import { writeSessionLogs, type AppContext } from '@gatehouse/core';
+import { SAML_MAX_RELAY_STATE, writeSessionLogs, type AppContext } from '@gatehouse/core';
 import type { AccountRow } from '../../oidc/account.js';
 import type { ProviderHost } from '../../oidc/provider-host.js';
 import { decodePostMessage, decodeRedirectMessage, readAuthnRequest, type AuthnRequest } from './authn-request.js';
+import { DisclaimersService } from '../disclaimers/service.js';
+import { SamlDisclaimers, type DisclaimerStep } from './disclaimer.js';
 import { SamlKeys } from './keys.js';
+import { SamlLogout } from './logout.js';
+import { findLaunchableServiceProvider } from './launch.js';
 import { idpMetadata } from './metadata.js';
 import { samlUrls } from './paths.js';
-import { PendingRequests, type PendingRequest } from './pending.js';
-import { NAME_ID_FORMATS, STATUS, signedErrorResponse, signedLoginResponse, type AssertionSubject } from './response.js';
+import { PendingRequests, type PendingRequest, type SignedInUser } from './pending.js';
+import { NAME_ID_FORMATS, STATUS, signedErrorResponse, signedLoginResponse, type AssertionSubject, type ResponseTarget } from './response.js';
 import { findServiceProvider, type ServiceProvider } from './service-providers.js';
 import { SamlRefusal, hasValidRedirectSignature, hasValidRootSignature } from './xml.js';
-
-/** The longest RelayState passed through (the standard says 80 bytes; some service providers send their return address). */
-const MAX_RELAY_STATE = 2000;
 
 /** An AuthnRequest as it arrived, in either binding. */
 export interface IncomingRequest {
@@ -30,6 +31,9 @@ export interface OutgoingResponse {
   relayState?: string;
 }
 
+/** How a sign-in ends: a response posted to the service provider, or first the application's terms to accept. */
+export type SignInOutcome = { post: OutgoingResponse } | { disclaimer: DisclaimerStep };
+
 /** The provider's error answers that tell the service provider something more precise than "it failed". */
 const SUB_STATUS: Record<string, string> = {
   login_required: STATUS.noPassive,
@@ -45,6 +49,10 @@ const SUB_STATUS: Record<string, string> = {
  */
 export class SamlService {
   readonly urls: ReturnType<typeof samlUrls>;
+  /** Single logout, and the applications each session's sign-out tells. */
+  readonly logout: SamlLogout;
+  /** The applications' terms, accepted before their first assertion. */
+  private readonly disclaimers: SamlDisclaimers;
 
   constructor(
     private readonly context: AppContext,
@@ -53,6 +61,8 @@ export class SamlService {
     private readonly pending = new PendingRequests(context),
   ) {
     this.urls = samlUrls(context.config.server.publicUrl);
+    this.logout = new SamlLogout(context, host, keys, this.urls);
+    this.disclaimers = new SamlDisclaimers(new DisclaimersService(context, host.registry));
   }
 
   async metadata(): Promise<string> {
@@ -69,7 +79,7 @@ export class SamlService {
       throw new SamlRefusal(`the AuthnRequest is meant for ${request.destination}, not for this identity provider (${this.urls.sso})`);
     }
     this.checkSignature(sp, incoming, xml, document);
-    if (incoming.relayState !== undefined && incoming.relayState.length > MAX_RELAY_STATE) throw new SamlRefusal('RelayState is too long');
+    if (incoming.relayState !== undefined && incoming.relayState.length > SAML_MAX_RELAY_STATE) throw new SamlRefusal('RelayState is too long');
     const pendingId = await this.pending.add({
       applicationId: sp.application.id,
       clientId: sp.application.name,
@@ -78,23 +88,35 @@ export class SamlService {
       acsUrl: this.assertionConsumerService(sp, request),
       relayState: incoming.relayState,
     });
-    const signIn = new URLSearchParams({ client_id: sp.application.name, response_type: 'code', scope: 'openid', redirect_uri: this.urls.continue, state: pendingId });
-    if (request.isPassive) signIn.set('prompt', 'none');
-    else if (request.forceAuthn) signIn.set('prompt', 'login');
-    return { pendingId, signInUrl: `${this.context.config.server.publicUrl}/oidc/auth?${signIn}` };
+    return { pendingId, signInUrl: this.signInUrl(sp, pendingId, request.isPassive ? 'none' : request.forceAuthn ? 'login' : undefined) };
+  }
+
+  /**
+   * A sign-in the identity provider starts (from the portal's launcher): the user signs in if need
+   * be, then the application's default assertion consumer service receives an unsolicited response
+   * (no InResponseTo), with the application's default RelayState.
+   */
+  async startLaunch(applicationName: string): Promise<{ pendingId: string; signInUrl: string }> {
+    const sp = await findLaunchableServiceProvider(this.context, applicationName);
+    if (!sp) throw new SamlRefusal(`no SAML application is named ${applicationName}`, 404);
+    const pendingId = await this.pending.add({
+      applicationId: sp.application.id,
+      clientId: sp.application.name,
+      spEntityId: sp.settings.entityId,
+      acsUrl: this.assertionConsumerService(sp, {}),
+      relayState: sp.settings.defaultRelayState ?? undefined,
+    });
+    return { pendingId, signInUrl: this.signInUrl(sp, pendingId) };
   }
 
   /**
    * The sign-in came back (`code`, or the provider's `error`): the pending request is taken, the
    * code redeemed here, and the answer for the service provider made.
    */
-  async finishSignIn(pendingId: string, result: { code?: string; error?: string }): Promise<OutgoingResponse> {
+  async finishSignIn(pendingId: string, result: { code?: string; error?: string }): Promise<SignInOutcome> {
     const pending = await this.pending.take(pendingId);
-    if (!pending) throw new SamlRefusal('this sign-in has expired or was already completed: go back to the application and sign in again');
-    const key = await this.keys.signing();
-    const target = { idpEntityId: this.urls.entityId, spEntityId: pending.spEntityId, acsUrl: pending.acsUrl, inResponseTo: pending.requestId };
-    const answer = (xml: string): OutgoingResponse => ({ acsUrl: pending.acsUrl, samlResponse: Buffer.from(xml).toString('base64'), relayState: pending.relayState });
-    if (!result.code) return answer(signedErrorResponse(target, SUB_STATUS[result.error ?? ''] ?? STATUS.authnFailed, key));
+    if (!pending || pending.signedIn) throw new SamlRefusal('this sign-in has expired or was already completed: go back to the application and sign in again');
+    if (!result.code) return this.refuse(pending, SUB_STATUS[result.error ?? ''] ?? STATUS.authnFailed, `the sign-in did not complete (${result.error ?? 'no code'})`);
     const code = await this.host.current.AuthorizationCode.find(result.code);
     const invalid = () => new SamlRefusal('the sign-in did not come back with a valid code for this application');
     if (!code || code.clientId !== pending.clientId || code.redirectUri !== this.urls.continue || !code.accountId) throw invalid();
@@ -103,17 +125,94 @@ export class SamlService {
       throw invalid();
     });
     const user = await this.host.directory.find(code.accountId);
-    if (!user) return answer(signedErrorResponse(target, STATUS.requestDenied, key));
-    const sp = await findServiceProvider(this.context, pending.spEntityId);
-    if (!sp || sp.application.id !== pending.applicationId) throw new SamlRefusal('this SAML application was changed or removed during the sign-in');
-    const subject = await this.subject(sp, user, code);
-    const { xml } = signedLoginResponse(target, subject, key);
-    await this.logSession(pending, user, code.sessionUid);
-    return answer(xml);
+    if (!user) return this.refuse(pending, STATUS.requestDenied, 'this account may not sign in');
+    const sp = await this.serviceProviderOf(pending);
+    return this.conclude(pending, sp, user, { accountId: user.id, sessionUid: code.sessionUid, authTime: code.authTime, amr: code.amr });
+  }
+
+  /**
+   * The user's answer to the application's disclaimer: accepted, the sign-in goes on (a version
+   * published meanwhile is shown in turn); declined, the service provider is told the request was
+   * denied (a sign-in started from the portal ends on a page saying so).
+   */
+  async answerDisclaimer(pendingId: string, answer: { accept: boolean; version?: number }): Promise<SignInOutcome> {
+    const pending = await this.pending.take(pendingId);
+    const signedIn = pending?.signedIn;
+    if (!pending || !signedIn) throw new SamlRefusal('this sign-in has expired or was already completed: go back to the application and sign in again');
+    const sp = await this.serviceProviderOf(pending);
+    const user = await this.host.directory.find(signedIn.accountId);
+    // Signed out (or the account stopped) while reading: nobody to vouch for any more.
+    const session = signedIn.sessionUid ? await this.host.current.Session.findByUid(signedIn.sessionUid) : undefined;
+    if (!user || !session || session.accountId !== user.id) return this.refuse(pending, STATUS.requestDenied, 'the session ended before the terms were answered: sign in again');
+    if (!answer.accept) return this.refuse(pending, STATUS.requestDenied, `the terms of ${sp.application.displayName} were declined: it may not be opened without them`);
+    // Accepting terms is the user's own consent: never given by a God user signed in as them.
+    if (await this.host.impersonations.ofSession(signedIn.sessionUid)) {
+      throw new SamlRefusal(`the terms of ${sp.application.displayName} are accepted by the user alone, not by someone signed in as them`, 403);
+    }
+    if (answer.version !== undefined) await this.disclaimers.accept(user, sp.application.name, answer.version);
+    return this.conclude(pending, sp, user, signedIn);
   }
 
   close(): void {
     this.keys.close();
+  }
+
+  /**
+   * The signed-in user's way to the assertion: a sign-in started from the portal is for the
+   * application's users only; the application's latest disclaimer must be accepted; then the
+   * signed (and, for an application that asks, encrypted) response.
+   */
+  private async conclude(pending: PendingRequest, sp: ServiceProvider, user: AccountRow, signedIn: SignedInUser): Promise<SignInOutcome> {
+    if (pending.requestId === undefined && (await this.host.directory.roleNames(user.id, sp.application.id)).length === 0) {
+      throw new SamlRefusal(`you have no access to ${sp.application.displayName}: ask for it from the portal`, 403);
+    }
+    const disclaimer = await this.disclaimers.toAccept(user, sp.application.name);
+    if (disclaimer) {
+      const pendingId = await this.pending.add({ ...pending, signedIn });
+      return { disclaimer: { ...disclaimer, pendingId, application: sp.application.displayName } };
+    }
+    const { encryptAssertions, certificate } = sp.settings;
+    if (encryptAssertions && !certificate) throw new SamlRefusal(`${sp.application.displayName} wants encrypted assertions but has no certificate to encrypt them for`, 500);
+    const subject = await this.subject(sp, user, signedIn);
+    const { xml } = await signedLoginResponse(this.target(pending), subject, await this.keys.signing(), { encryptFor: encryptAssertions ? certificate! : undefined });
+    await this.logSession(pending, user, signedIn.sessionUid);
+    // The session's sign-out tells this application (single logout).
+    if (signedIn.sessionUid) {
+      await this.logout.participants.remember(signedIn.sessionUid, { applicationId: sp.application.id, nameId: subject.nameId, nameIdFormat: subject.nameIdFormat, sessionIndex: subject.sessionIndex });
+    }
+    return { post: this.outgoing(pending, xml) };
+  }
+
+  /**
+   * A sign-in that does not end in an assertion: a service provider's request is answered by a
+   * signed error response saying why (`subStatus`); a sign-in started from the portal, which no
+   * service provider awaits, ends on a page saying why (`message`).
+   */
+  private async refuse(pending: PendingRequest, subStatus: string, message: string): Promise<SignInOutcome> {
+    if (pending.requestId === undefined) throw new SamlRefusal(message, 403);
+    return { post: this.outgoing(pending, signedErrorResponse(this.target(pending), subStatus, await this.keys.signing())) };
+  }
+
+  private target(pending: PendingRequest): ResponseTarget {
+    return { idpEntityId: this.urls.entityId, spEntityId: pending.spEntityId, acsUrl: pending.acsUrl, inResponseTo: pending.requestId };
+  }
+
+  private outgoing(pending: PendingRequest, xml: string): OutgoingResponse {
+    return { acsUrl: pending.acsUrl, samlResponse: Buffer.from(xml).toString('base64'), relayState: pending.relayState };
+  }
+
+  /** The pending sign-in's application, as it is now. */
+  private async serviceProviderOf(pending: PendingRequest): Promise<ServiceProvider> {
+    const sp = await findServiceProvider(this.context, pending.spEntityId);
+    if (!sp || sp.application.id !== pending.applicationId) throw new SamlRefusal('this SAML application was changed or removed during the sign-in');
+    return sp;
+  }
+
+  /** Where the browser signs in to the product for this application, coming back to `/saml/continue` with `pendingId`. */
+  private signInUrl(sp: ServiceProvider, pendingId: string, prompt?: 'none' | 'login'): string {
+    const signIn = new URLSearchParams({ client_id: sp.application.name, response_type: 'code', scope: 'openid', redirect_uri: this.urls.continue, state: pendingId });
+    if (prompt) signIn.set('prompt', prompt);
+    return `${this.context.config.server.publicUrl}/oidc/auth?${signIn}`;
   }
 
   /** Signed requests required of this SP: HTTP-Redirect's query signature, or HTTP-POST's enveloped one. */
@@ -130,7 +229,7 @@ export class SamlService {
    * Where the answer goes: the address the request names when it is one of the application's
    * assertion consumer services, the one at the index it names, or the first (default) one.
    */
-  private assertionConsumerService(sp: ServiceProvider, request: AuthnRequest): string {
+  private assertionConsumerService(sp: ServiceProvider, request: Partial<Pick<AuthnRequest, 'protocolBinding' | 'acsUrl' | 'acsIndex'>>): string {
     const services = sp.settings.assertionConsumerServices;
     if (request.protocolBinding !== undefined && request.protocolBinding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST') {
       throw new SamlRefusal(`responses are sent with the HTTP-POST binding only, not ${request.protocolBinding}`);
@@ -148,7 +247,7 @@ export class SamlService {
     return url;
   }
 
-  private async subject(sp: ServiceProvider, user: AccountRow, code: { authTime?: number; amr?: string[]; sessionUid?: string }): Promise<AssertionSubject> {
+  private async subject(sp: ServiceProvider, user: AccountRow, code: Omit<SignedInUser, 'accountId'>): Promise<AssertionSubject> {
     const { id: applicationId } = sp.application;
     const persistent = sp.settings.nameIdFormat === 'persistent';
     const values = await this.attributeValues(applicationId, user, new Set(sp.settings.attributeMapping.map((mapping) => mapping.source)));

@@ -132,7 +132,7 @@ export function hasValidRootSignature(xml: string, document: Document, certifica
 
 /**
  * Whether a message of the HTTP-Redirect binding is signed by the key of `certificate`: the
- * signature covers the query's own encoded SAMLRequest, RelayState and SigAlg (SAML bindings §3.4.4.1).
+ * signature covers the query's own encoded SAMLRequest (or SAMLResponse), RelayState and SigAlg (SAML bindings §3.4.4.1).
  */
 export function hasValidRedirectSignature(rawQuery: string, certificate: string): boolean {
   const parts = new Map<string, string>();
@@ -143,7 +143,7 @@ export function hasValidRedirectSignature(rawQuery: string, certificate: string)
   const signature = parts.get('Signature');
   const sigAlg = parts.get('SigAlg');
   if (!signature || !sigAlg || decodeURIComponent(sigAlg) !== ALGORITHMS.rsaSha256) return false;
-  const signed = ['SAMLRequest', 'RelayState', 'SigAlg']
+  const signed = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg']
     .filter((name) => parts.has(name))
     .map((name) => `${name}=${parts.get(name)}`)
     .join('&');
