@@ -9,6 +9,7 @@ import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import { SignedXml } from 'xml-crypto';
 import * as xmlenc from 'xml-encryption';
 import { homeApplications } from '@gatehouse/core';
+import { rotateSigningKeys } from '@gatehouse/idp';
 import { certificateFor } from '../services/idp/src/features/saml/keys.js';
 import { freePort, startTestServer, type TestServer } from './support/server.js';
 import { CookieBrowser, signIn } from './interop/support.js';
@@ -343,6 +344,35 @@ describe('SAML identity provider', function () {
       const end = await browser.follow(new URL(sso.headers.get('location')!, server.url).toString());
       expect(end.status).to.equal(503);
       expect(end.body).to.include('Old archive is stopped');
+    });
+  });
+
+  // Last: it changes the keys the other tests sign and verify with.
+  describe('when the signing keys rotate', () => {
+    it('publishes the new key and the retiring one, and signs with the new one', async () => {
+      const before = await metadataCertificates();
+      expect(new Set(before).size).to.equal(1);
+      const { context } = server.server;
+      await rotateSigningKeys(context, 3600);
+      // As `npm run keys:rotate` does: every node's caches are told.
+      context.broadcast.publish('keys.changed', {});
+
+      const res = await fetch(`${server.url}/saml/metadata`);
+      const xml = await res.text();
+      const root = parse(xml).documentElement!;
+      const published = Array.from(root.getElementsByTagNameNS('*', 'KeyDescriptor')).map(
+        (node) => node.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'X509Certificate')[0]!.textContent!.trim(),
+      );
+      expect(published).to.have.length(2);
+      expect(published, 'the retiring key stays published').to.include(before[0]);
+      const fresh = published.find((certificate) => certificate !== before[0])!;
+      // The metadata is signed with the new key, which signs assertions from now on.
+      const signature = Array.from(root.childNodes).find((node) => (node as Element).localName === 'Signature') as Element;
+      const signedWith = signature.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'X509Certificate')[0]!.textContent!.trim();
+      expect(signedWith).to.equal(fresh);
+      const verifier = new SignedXml({ publicCert: `-----BEGIN CERTIFICATE-----\n${fresh}\n-----END CERTIFICATE-----\n`, getCertFromKeyInfo: () => null });
+      verifier.loadSignature(signature);
+      expect(verifier.checkSignature(xml)).to.equal(true);
     });
   });
 });
