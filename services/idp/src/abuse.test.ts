@@ -106,6 +106,8 @@ describe('identity provider abuse: generated bad input on every public and self-
       appId: relying.id,
       userId: user.id,
       applicationName: relying.name,
+      // The SAML launch names the application; this one speaks OpenID Connect (a 404 page).
+      application: relying.name,
       id: relying.id,
       hash: createHash('md5').update(user.email.toLowerCase()).digest('hex'),
       name: route.path.includes('/status/') ? relying.name : user.userName,
