@@ -61,7 +61,7 @@ async function startOnce(label) {
   const started = Date.now();
   let run = await launch();
   // The free port was taken by another process between the probe and the start: another port.
-  for (let attempt = 1; !run.ready && attempt < 3 && run.output.includes('EADDRINUSE'); attempt++) {
+  for (let attempt = 1; !run.ready && attempt < 3 && run.output.includes('is already in use'); attempt++) {
     console.log(`  (port ${run.port} was taken meanwhile; starting on another one)`);
     run = await launch();
   }
@@ -93,6 +93,26 @@ check('first start: the generated password pastes into a shell unquoted', /^[A-Z
 check('first start: no runtime warning on a supported Node.js', !/Unsupported runtime/.test(first));
 const second = await startOnce('second start');
 check('second start: keeps the data (no new administrator password)', !/Generated administrator password/.test(second));
+
+// A port another program holds: one sentence saying so and how to choose another, no stack trace.
+const holder = net.createServer();
+await new Promise((resolve) => holder.listen(0, '127.0.0.1', resolve));
+const heldPort = holder.address().port;
+const env = { ...process.env, PORT: String(heldPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+delete env.DATABASE_URL;
+delete env.REDIS_URL;
+const busy = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+let busyOutput = '';
+busy.stdout.on('data', (d) => (busyOutput += d));
+busy.stderr.on('data', (d) => (busyOutput += d));
+const busyExit = await Promise.race([new Promise((resolve) => busy.once('exit', (code) => resolve(code))), new Promise((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
+if (busyExit === 'timeout') busy.kill('SIGKILL');
+holder.close();
+check(
+  'a taken port: npm start says so in a sentence and exits 1, without a stack trace',
+  busyExit === 1 && busyOutput.includes(`Port ${heldPort} on 127.0.0.1 is already in use`) && !/^\s+at /m.test(busyOutput),
+  `exit ${busyExit}: ${busyOutput.slice(-300)}`,
+);
 if (failed) console.log(`\n--- output of the last start ---\n${second}`);
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -153,6 +153,11 @@ async function main() {
       console.error(error.message);
       process.exit(1);
     }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      // Another program (often a Gatehouse started earlier) holds the port: say so, without a stack.
+      console.error(`Port ${config.server.port} on ${config.server.host} is already in use: stop what holds it, or start on another port (PORT=3001 npm start).`);
+      process.exit(1);
+    }
     throw error;
   });
   if (args.includes('--migrate-only')) {
