@@ -35,7 +35,7 @@ const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
 if (existsSync(path.join(root, 'services/launcher/dist/main.js'))) run(process.execPath, [tsc, '-b', 'tsconfig.build.json']);
 else {
   const started = Date.now();
-  say(`First start: compiling the services (${projects.length} projects, about a minute)`);
+  say(`First start: compiling the services (${projects.length} projects, about half a minute)`);
   projects.forEach((project, i) => step(`[${i + 1}/${projects.length}] ${project}`, process.execPath, [tsc, '-b', project]));
   say(`  compiled in ${Math.round((Date.now() - started) / 1000)} s`);
 }
@@ -44,7 +44,7 @@ const servesPages = !process.argv.some((a) => a === '--rotate-keys' || a === '--
 const missing = servesPages ? ['portal', 'admin'].filter((app) => !existsSync(path.join(root, 'frontends', app, 'dist/index.html'))) : [];
 if (missing.length) {
   const started = Date.now();
-  say(`First start: building the ${missing.join(' and ')} pages (about ${missing.length * 15} s)`);
+  say(`First start: building the ${missing.join(' and ')} pages (about ${missing.length * 10} s)`);
   // Vite's own report (a line per file) stays out of the way; its warnings and errors still show.
   missing.forEach((app, i) => step(`[${i + 1}/${missing.length}] frontends/${app}`, 'npm', ['run', 'build', '--silent', '-w', `@gatehouse/${app}`, '--', '--logLevel', 'warn']));
   say(`  built in ${Math.round((Date.now() - started) / 1000)} s`);
