@@ -336,7 +336,8 @@ class Bootstrapper {
         name: app.name,
         displayName: app.displayName,
         description: app.description,
-        clientType: app.type,
+        // A SAML application has no client secret of its own: public, as the admin API makes it.
+        clientType: app.protocol === 'saml' ? 'public' : app.type,
         clientSecretEncrypted,
         isFirstParty: app.firstParty,
         redirectUris: app.redirectUris,
@@ -358,7 +359,7 @@ class Bootstrapper {
       {
         defaults: {
           description: null,
-          clientType: defaults.type,
+          clientType: app.protocol === 'saml' ? 'public' : defaults.type,
           clientSecretEncrypted: null,
           isFirstParty: defaults.firstParty,
           redirectUris: defaults.redirectUris,

@@ -58,6 +58,9 @@ describe('bootstrap file: SAML applications', () => {
     await applyBootstrap(dataSource, first, { secrets, admin: { userName: 'root@example.com' } });
     expect((await dataSource.getRepository(Application).findOneByOrFail({ id: 'wiki' })).protocol).to.equal('saml');
     const stored = await dataSource.getRepository(ApplicationSamlSettings).findOneByOrFail({ applicationId: 'wiki' });
+    // No client secret of its own (the admin API makes SAML applications public too).
+    const { protocol, clientType, clientSecretEncrypted } = await dataSource.getRepository(Application).findOneByOrFail({ id: 'wiki' });
+    expect({ protocol, clientType, clientSecretEncrypted }).to.deep.equal({ protocol: 'saml', clientType: 'public', clientSecretEncrypted: null });
     expect(stored).to.deep.include({
       entityId: 'urn:example:wiki',
       singleLogoutUrl: 'https://wiki.example.com/slo',

@@ -93,7 +93,7 @@ export default function ApplicationDetailPage() {
       ) : (
         <ApplicationStatusTag status={application.status} />
       )}
-      {canManage && application.type === 'confidential' ? (
+      {canManage && application.type === 'confidential' && application.protocol !== 'saml' ? (
         <Button icon={<KeyOutlined />} onClick={() => void actions.regenerateSecret(application).then((value) => value && showSecret(value))}>
           {t('secret.regenerate')}
         </Button>

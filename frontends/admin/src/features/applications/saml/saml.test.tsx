@@ -158,6 +158,22 @@ describe('ApplicationDetailPage: the SAML section', { timeout: PAGE_TEST_TIMEOUT
     expect(screen.queryByText('Allow sign-in on devices (device code)')).not.toBeInTheDocument();
   });
 
+  it('offers no client secret for a SAML application, even one a bootstrap file made confidential', async () => {
+    await renderPage(<ApplicationDetailPage />, {
+      route: '/applications/wiki',
+      pattern: '/applications/:applicationId/:tab?',
+      namespaces: [...NAMESPACES],
+      api: {
+        'GET /api/v1/admin/applications/wiki': { ...samlDetail(), type: 'confidential' },
+        'GET /api/v1/admin/applications/wiki/saml': stored,
+        'GET /api/v1/admin/app/wiki/roles': list([]),
+        'GET /api/v1/admin/applications': list([]),
+      },
+    });
+    expect(await screen.findByLabelText('Entity id')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /New secret/ })).not.toBeInTheDocument();
+  });
+
   it('fills the form from metadata read at an address, then saves what it shows with a new attribute', async () => {
     const { fetchMock } = await renderSaml(stored, {
       api: { 'POST /api/v1/admin/applications/samlMetadata': metadata, 'PUT /api/v1/admin/applications/wiki/saml': stored },
