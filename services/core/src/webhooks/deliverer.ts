@@ -140,6 +140,11 @@ export class WebhookDeliverer {
       .finally(() => (this.running = undefined));
   }
 
+  /** Resolves once the round under way, if any, has ended (a delivery sent again, say). */
+  async idle(): Promise<void> {
+    await this.running;
+  }
+
   /** Stops looking; waits for the attempts under way. */
   async stop(): Promise<void> {
     this.stopped = true;
