@@ -147,7 +147,7 @@ async function main() {
   }
   if (args.includes('--migrate-only')) config.server.port = 0;
   // Before the apps: their middleware and database pool are made traced or not once, at creation.
-  const tracing = await startTracing({ serviceName: TRACE_SERVICE_NAMES[only ?? 'both'], endpoint: config.tracing.otlpEndpoint, logger });
+  const tracing = await startTracing({ serviceName: TRACE_SERVICE_NAMES[only ?? 'both'], endpoint: config.tracing.otlpEndpoint, tracesEndpoint: config.tracing.otlpTracesEndpoint, disabled: config.tracing.disabled, logger });
   const server = await startServer({ config, services: only ? [only] : undefined, logger }).catch((error: unknown) => {
     if (error instanceof BootstrapError) {
       console.error(error.message);

@@ -21,7 +21,7 @@ export interface Config {
   /** `/metrics`: the token the public port requires, and the loopback port that serves it without one. */
   metrics: { token?: string; port?: number };
   /** Traces: sent to this OTLP/HTTP collector when set, not made at all otherwise. */
-  tracing: { otlpEndpoint?: string };
+  tracing: { otlpEndpoint?: string; otlpTracesEndpoint?: string; disabled: boolean };
   /** The Logs page's tables: how long their rows are kept (0: forever) and how often older ones are deleted. */
   logs: { retentionDays: number; purgeIntervalMs: number };
   jobs: { expireSeconds: number };

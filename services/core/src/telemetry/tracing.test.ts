@@ -12,7 +12,7 @@ import { DEFAULT_TIMINGS, PermanentJobError, type JobQueue } from '../jobs/types
 import { createTestContext } from '../testing/context.js';
 import { pgDriver, statementAttributes } from './database.js';
 import { koaTracing } from './http.js';
-import { activeTracer, inSpan, startTracing, startTracingForTests, type Tracing } from './tracing.js';
+import { activeTracer, inSpan, startTracing, startTracingForTests, tracesUrl, type Tracing } from './tracing.js';
 
 /** Polls `check` until it answers something (bounded). */
 async function eventually<T>(what: string, check: () => T | undefined, timeoutMs = 15_000): Promise<T> {
@@ -56,6 +56,28 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       .to.throw(ConfigError)
       .with.property('message')
       .that.matches(/tracing\.otlpEndpoint \(OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
+
+  it('takes the traces’ own address as given, over the base one, and OTEL_SDK_DISABLED over both', () => {
+    const urlOf = (env: Record<string, string>) => {
+      const { tracing } = loadConfig({ env });
+      return tracesUrl({ endpoint: tracing.otlpEndpoint, tracesEndpoint: tracing.otlpTracesEndpoint, disabled: tracing.disabled });
+    };
+    expect(urlOf({})).to.equal(undefined);
+    expect(urlOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).to.equal('http://collector:4318/v1/traces');
+    expect(urlOf({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:4318/custom/path' })).to.equal('http://traces:4318/custom/path');
+    expect(urlOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:4318/in' })).to.equal('http://traces:4318/in');
+    expect(urlOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).to.equal(undefined);
+    expect(urlOf({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces:4318/in', OTEL_SDK_DISABLED: 'true' })).to.equal(undefined);
+    expect(() => loadConfig({ env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'traces:4318' } }))
+      .to.throw(ConfigError)
+      .with.property('message')
+      .that.matches(/OTEL_EXPORTER_OTLP_TRACES_ENDPOINT/);
+  });
+
+  it('starts nothing when OTEL_SDK_DISABLED is true, though an endpoint is set', async () => {
+    expect(await startTracing({ serviceName: 'gatehouse', endpoint: 'http://127.0.0.1:9/', disabled: true })).to.equal(undefined);
+    expect(activeTracer()).to.equal(undefined);
   });
 
   it('starts nothing: the API’s tracer is the no-op one and no hook is installed', async () => {

@@ -23,8 +23,12 @@ export interface Tracing {
 export interface StartTracingOptions {
   /** `service.name` when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names the service. */
   serviceName: string;
-  /** OTLP/HTTP base address (OTEL_EXPORTER_OTLP_ENDPOINT): spans are posted to `<endpoint>/v1/traces`. Unset: tracing stays off. */
+  /** OTLP/HTTP base address (OTEL_EXPORTER_OTLP_ENDPOINT): spans are posted to `<endpoint>/v1/traces`. */
   endpoint?: string;
+  /** The traces' own address (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), used as given; wins over `endpoint`. Neither set: tracing stays off. */
+  tracesEndpoint?: string;
+  /** OTEL_SDK_DISABLED: off whatever address is set. */
+  disabled?: boolean;
   /** Where export failures are reported (at most one line a minute). */
   logger?: Logger;
 }
@@ -36,12 +40,22 @@ export interface StartTracingOptions {
  * the apps and their database pool are made.
  */
 export async function startTracing(options: StartTracingOptions): Promise<Tracing | undefined> {
-  if (!options.endpoint) return undefined;
+  const url = tracesUrl(options);
+  if (!url) return undefined;
   const [{ OTLPTraceExporter }, { BatchSpanProcessor }] = await Promise.all([import('@opentelemetry/exporter-trace-otlp-http'), import('@opentelemetry/sdk-trace-base')]);
-  // The endpoint comes through the configuration (a file may set it too); the signal's path is added as the OTLP specification says.
-  const url = `${options.endpoint.replace(/\/+$/, '')}/v1/traces`;
   if (options.logger) reportExportProblems(options.logger);
   return register(options.serviceName, new BatchSpanProcessor(new OTLPTraceExporter({ url })));
+}
+
+/**
+ * Where spans are posted, undefined when tracing is off. The addresses come through the
+ * configuration (a file may set them too): the signal's own is used as given, the base one gets
+ * the signal's path, as the OTLP exporter specification says.
+ */
+export function tracesUrl(options: Pick<StartTracingOptions, 'endpoint' | 'tracesEndpoint' | 'disabled'>): string | undefined {
+  if (options.disabled) return undefined;
+  if (options.tracesEndpoint) return options.tracesEndpoint;
+  return options.endpoint ? `${options.endpoint.replace(/\/+$/, '')}/v1/traces` : undefined;
 }
 
 /**
