@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { NOTIFICATION_HUB_EVENTS, NOTIFICATIONS_HUB_PATH } from '@gatehouse/contracts';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
@@ -15,6 +17,13 @@ applications:
   - { id: admin-console, name: admin-console, displayName: Console, type: public, firstParty: true, redirectUris: ['\${url}/admin-console/callback'], disclaimer: { en: 'Console terms.' } }
   - { id: spa, name: spa, displayName: Portal, type: public, firstParty: true, redirectUris: ['\${url}/spa/callback'], disclaimer: { en: 'Portal terms.' } }
   - { id: partner, name: partner, displayName: Partner, type: public, redirectUris: ['\${url}/partner/callback'] }
+  - id: handbook
+    name: handbook
+    displayName: Staff handbook
+    protocol: saml
+    saml: { entityId: 'urn:example:handbook', assertionConsumerServices: [{ url: 'https://handbook.example.com/saml/acs' }] }
+    roles: [{ name: Reader }]
+    disclaimer: { en: 'The handbook is confidential.' }
 users:
   - { userName: god@example.com, firstName: Grace, lastName: Odin, area: Default, language: en, password: '${PASSWORD}', memberships: [{ tenant: Global, application: '1', roles: [God] }] }
   - { userName: zeus@example.com, firstName: Zeus, area: Default, language: en, password: '${PASSWORD}', memberships: [{ tenant: Global, application: '1', roles: [God] }] }
@@ -396,6 +405,27 @@ describe('Identify As: a God user signed in as another user, end to end', functi
     const declined = (await (await browser.postJson('/api/v1/account/consent', { approve: false, interaction: details.uid })).json()) as { redirectTo: string };
     const { url } = await browser.follow(declined.redirectTo);
     expect(new URL(url).searchParams.get('error')).to.equal('access_denied');
+  });
+
+  it("refuses accepting a SAML application's terms in the user's name: the service provider gets no assertion", async () => {
+    const { browser } = await graceAs('ada@example.com');
+    const ada = idOf('ada@example.com');
+    const request = `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomUUID()}" Version="2.0" IssueInstant="${new Date().toISOString()}"><saml:Issuer>urn:example:handbook</saml:Issuer></samlp:AuthnRequest>`;
+    const sso = await browser.get(`/saml/sso?${new URLSearchParams({ SAMLRequest: deflateRawSync(Buffer.from(request)).toString('base64') })}`);
+    expect(sso.status, await sso.clone().text()).to.equal(303);
+    // The provider session is Ada's (as Grace): no sign-in page, straight to the application's terms.
+    const { response, url } = await browser.follow(sso.headers.get('location')!);
+    expect(new URL(url).pathname).to.equal('/saml/continue');
+    const gate = await response.text();
+    expect(response.status, gate).to.equal(200);
+    expect(gate).to.include('The handbook is confidential.');
+    const fields = Object.fromEntries([...gate.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!]));
+    const accepted = await browser.request('POST', '/saml/disclaimer', { form: { ...fields, decision: 'accept' } });
+    const page = await accepted.text();
+    expect(accepted.status, page).to.equal(403);
+    expect(page).to.include('accepted by the user alone, not by someone signed in as them');
+    expect(page).to.not.include('SAMLResponse');
+    expect(await db(`SELECT disclaimer_id FROM disclaimer_acceptances WHERE user_id = $1`, [ada])).to.deep.equal([]);
   });
 
   it('drops the hub sockets of an impersonation when it ends from the portal, and refuses its token afterwards', async () => {

@@ -233,6 +233,17 @@ describe('SAML identity provider', function () {
     expect(replay.status).to.equal(400);
   });
 
+  it('answers one of three simultaneous completions of the same pending request, and refuses the others', async () => {
+    const browser = new CookieBrowser();
+    const sso = await browser.get(`${server.url}/saml/sso?${redirectQuery(authnRequest())}`);
+    const toLogin = await browser.follow(new URL(sso.headers.get('location')!, server.url).toString(), (url) => url.pathname === '/account/login');
+    const atContinue = await browser.follow(await signIn(browser, new URL(toLogin.url), 'alice@example.com', PASSWORD), (url) => url.pathname === '/saml/continue');
+    const answers = await Promise.all([browser.get(atContinue.url), browser.get(atContinue.url), browser.get(atContinue.url)]);
+    const pages = await Promise.all(answers.map(async (answer) => ({ status: answer.status, html: await answer.text() })));
+    expect(pages.map((page) => page.status).sort()).to.deep.equal([200, 400, 400]);
+    expect(pages.filter((page) => page.html.includes('SAMLResponse'))).to.have.length(1);
+  });
+
   it('answers a passive request (IsPassive) without a session with a signed NoPassive response, and no sign-in page', async () => {
     const browser = new CookieBrowser();
     const requestId = `_${randomUUID()}`;

@@ -139,6 +139,19 @@ describe('applications admin API: SAML applications', function () {
       const [{ count }] = await w.context.dataSource.query(`SELECT count(*)::int AS count FROM application_saml_settings WHERE entity_id = $1`, [saml.entityId]);
       expect(count).to.equal(1);
     });
+
+    it('keeps an entity id unique when two applications are created with it at the same time: one 201, one 409, one row', async () => {
+      const saml = settings();
+      const bodies = [newSamlApp(undefined, saml), newSamlApp(undefined, saml)];
+      const answers = await Promise.all(bodies.map((body) => call(w, 'post', '/applications', { body })));
+      expect(answers.map((answer) => answer.status).sort(), JSON.stringify(answers.map((answer) => answer.body))).to.deep.equal([201, 409]);
+      expect(answers.find((answer) => answer.status === 409)!.body.errors[0]).to.include({ field: 'saml.entityId', code: 'samlApplications.entity_id_in_use' });
+      const [{ count }] = await w.context.dataSource.query(`SELECT count(*)::int AS count FROM application_saml_settings WHERE entity_id = $1`, [saml.entityId]);
+      expect(count).to.equal(1);
+      // The refused application was not kept without its settings either.
+      const [{ apps }] = await w.context.dataSource.query(`SELECT count(*)::int AS apps FROM applications WHERE name = ANY($1)`, [bodies.map((body) => body.name)]);
+      expect(apps).to.equal(1);
+    });
   });
 
   describe('PUT /applications/{id}/saml', () => {
