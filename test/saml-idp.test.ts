@@ -76,10 +76,11 @@ users:
       - { tenant: ACME, application: archive, roles: [Reader] }
 `;
 
-function authnRequest(options: { issuer?: string; acs?: string; destination?: string; id?: string; extra?: string; attributes?: string } = {}): string {
+function authnRequest(options: { issuer?: string; acs?: string; destination?: string; id?: string; extra?: string; attributes?: string; nameIdFormat?: string } = {}): string {
+  const policy = options.nameIdFormat === undefined ? '' : `<samlp:NameIDPolicy Format="${options.nameIdFormat}" AllowCreate="true"/>`;
   const acs = options.acs === undefined ? '' : ` AssertionConsumerServiceURL="${options.acs}"`;
   const destination = options.destination === undefined ? '' : ` Destination="${options.destination}"`;
-  return `${options.extra ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${options.id ?? `_${randomUUID()}`}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}${acs}${options.attributes ?? ''} ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"><saml:Issuer>${options.issuer ?? SP_ENTITY_ID}</saml:Issuer></samlp:AuthnRequest>`;
+  return `${options.extra ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${options.id ?? `_${randomUUID()}`}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}${acs}${options.attributes ?? ''} ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"><saml:Issuer>${options.issuer ?? SP_ENTITY_ID}</saml:Issuer>${policy}</samlp:AuthnRequest>`;
 }
 
 const redirectQuery = (xml: string, relayState?: string) =>
@@ -260,6 +261,47 @@ describe('SAML identity provider', function () {
       'urn:oasis:names:tc:SAML:2.0:status:NoPassive',
     ]);
     expect(document.documentElement!.getAttribute('InResponseTo')).to.equal(requestId);
+  });
+
+  it('gives the NameID format the request’s NameIDPolicy asks for (persistent: opaque, the same each time), and the application’s own when it leaves the choice', async () => {
+    const browser = new CookieBrowser();
+    const nameIdOf = async (nameIdFormat?: string) => {
+      const { fields } = await signInThrough(browser, await browser.get(`${server.url}/saml/sso?${redirectQuery(authnRequest({ nameIdFormat }))}`));
+      const nameId = parse(Buffer.from(fields.SAMLResponse!, 'base64').toString('utf8')).getElementsByTagNameNS('*', 'NameID')[0]!;
+      return { format: nameId.getAttribute('Format'), value: nameId.textContent };
+    };
+    const persistent = await nameIdOf('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
+    expect(persistent.format).to.equal('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent');
+    expect(persistent.value).to.match(/^[A-Za-z0-9_-]{40,}$/);
+    expect(persistent.value).to.not.include('alice');
+    expect(await nameIdOf('urn:oasis:names:tc:SAML:2.0:nameid-format:persistent'), 'the same for the same user and application').to.deep.equal(persistent);
+    const email = { format: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress', value: 'alice@example.com' };
+    expect(await nameIdOf('urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress')).to.deep.equal(email);
+    // The application's format (e-mail) when the request leaves the choice.
+    expect(await nameIdOf('urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified')).to.deep.equal(email);
+    expect(await nameIdOf('urn:oasis:names:tc:SAML:2.0:nameid-format:transient')).to.deep.equal(email);
+    expect(await nameIdOf()).to.deep.equal(email);
+  });
+
+  it('answers a NameIDPolicy format it does not give with a signed InvalidNameIDPolicy response at once, before any sign-in', async () => {
+    const browser = new CookieBrowser();
+    const requestId = `_${randomUUID()}`;
+    const sso = await browser.get(`${server.url}/saml/sso?${redirectQuery(authnRequest({ id: requestId, nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:X509SubjectName' }), 'r2')}`);
+    const html = await sso.text();
+    expect(sso.status, html).to.equal(200);
+    const { action, fields } = postedForm(html);
+    expect(action).to.equal(ACS);
+    expect(fields.RelayState).to.equal('r2');
+    const xml = Buffer.from(fields.SAMLResponse!, 'base64').toString('utf8');
+    const [certificate] = await metadataCertificates();
+    expect(signedBy(xml, 'Response', certificate!)).to.equal(true);
+    const document = parse(xml);
+    expect(document.getElementsByTagNameNS('*', 'Assertion')).to.have.length(0);
+    expect(document.documentElement!.getAttribute('InResponseTo')).to.equal(requestId);
+    expect(Array.from(document.getElementsByTagNameNS('*', 'StatusCode')).map((node) => node.getAttribute('Value'))).to.deep.equal([
+      'urn:oasis:names:tc:SAML:2.0:status:Requester',
+      'urn:oasis:names:tc:SAML:2.0:status:InvalidNameIDPolicy',
+    ]);
   });
 
   describe('of a service provider that must sign its requests', () => {

@@ -15,6 +15,8 @@ export interface AuthnRequest {
   protocolBinding?: string;
   forceAuthn: boolean;
   isPassive: boolean;
+  /** The NameID format its NameIDPolicy asks for, if any. */
+  nameIdFormat?: string;
 }
 
 const base64 = (value: string, name: string): Buffer => {
@@ -67,6 +69,7 @@ export function readAuthnRequest(xml: string): { document: Document; request: Au
       protocolBinding: root.getAttribute('ProtocolBinding') || undefined,
       forceAuthn: flag(root.getAttribute('ForceAuthn')),
       isPassive: flag(root.getAttribute('IsPassive')),
+      nameIdFormat: childOf(root, NS.protocol, 'NameIDPolicy')?.getAttribute('Format') || undefined,
     },
   };
 }

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '@gatehouse/core';
 
+/** The NameID formats the identity provider gives: the user's e-mail, or an opaque id per application. */
+export type NameIdFormat = 'email' | 'persistent';
+
 /** The model name of pending SAML requests in the provider's storage table (swept with its other expired rows). */
 const MODEL = 'SamlRequest';
 /** How long a user has to sign in before the service provider's request is forgotten. */
@@ -25,6 +28,8 @@ export interface PendingRequest {
   requestId?: string;
   acsUrl: string;
   relayState?: string;
+  /** The NameID format the request asked for (e-mail or persistent), instead of the application's. */
+  nameIdFormat?: NameIdFormat;
   /** Set once the user signed in, while the application's disclaimer waits for their answer. */
   signedIn?: SignedInUser;
 }

@@ -18,7 +18,12 @@ export const STATUS = {
   noPassive: 'urn:oasis:names:tc:SAML:2.0:status:NoPassive',
   requestDenied: 'urn:oasis:names:tc:SAML:2.0:status:RequestDenied',
   authnFailed: 'urn:oasis:names:tc:SAML:2.0:status:AuthnFailed',
+  requester: 'urn:oasis:names:tc:SAML:2.0:status:Requester',
+  invalidNameIdPolicy: 'urn:oasis:names:tc:SAML:2.0:status:InvalidNameIDPolicy',
 } as const;
+
+/** NameID formats a request may ask for that leave the choice to the identity provider: the application's own format applies. */
+export const ANY_NAME_ID_FORMAT: readonly string[] = ['urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified', 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient'];
 
 const AUTHN_CONTEXT = {
   password: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
@@ -114,8 +119,11 @@ export async function signedLoginResponse(
   return { xml: signElement(envelope(target, responseId, now, STATUS.success, carried), responseId, key), assertionId };
 }
 
-/** A signed Response saying the sign-in did not happen (no assertion): `subStatus` says why. */
-export function signedErrorResponse(target: ResponseTarget, subStatus: string, key: SigningKey, now = new Date()): string {
+/**
+ * A signed Response saying the sign-in did not happen (no assertion): `subStatus` says why, under
+ * `status` (Responder: the identity provider's side; Requester: the request asked what cannot be given).
+ */
+export function signedErrorResponse(target: ResponseTarget, subStatus: string, key: SigningKey, now = new Date(), status: string = STATUS.responder): string {
   const responseId = samlId();
-  return signElement(envelope(target, responseId, now, STATUS.responder, '', subStatus), responseId, key);
+  return signElement(envelope(target, responseId, now, status, '', subStatus), responseId, key);
 }

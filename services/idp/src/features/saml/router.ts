@@ -97,7 +97,9 @@ export function samlRoutes(context: AppContext, host: ProviderHost, service = ne
 
   const start = async (ctx: Context, incoming: Partial<IncomingRequest> & Pick<IncomingRequest, 'binding'>) => {
     if (!incoming.samlRequest) throw new SamlRefusal('SAMLRequest is missing');
-    toSignIn(ctx, await service.startSignIn({ ...incoming, samlRequest: incoming.samlRequest }));
+    const started = await service.startSignIn({ ...incoming, samlRequest: incoming.samlRequest });
+    if ('post' in started) respond(ctx, started);
+    else toSignIn(ctx, started);
   };
 
   bind(router, routes.ssoRedirect, ({ ctx, query }) => start(ctx, { binding: 'redirect', samlRequest: query.SAMLRequest, relayState: query.RelayState, rawQuery: ctx.querystring }));

@@ -10,8 +10,8 @@ import { SamlLogout } from './logout.js';
 import { findLaunchableServiceProvider } from './launch.js';
 import { idpMetadata } from './metadata.js';
 import { samlUrls } from './paths.js';
-import { PendingRequests, type PendingRequest, type SignedInUser } from './pending.js';
-import { NAME_ID_FORMATS, STATUS, signedErrorResponse, signedLoginResponse, type AssertionSubject, type ResponseTarget } from './response.js';
+import { PendingRequests, type NameIdFormat, type PendingRequest, type SignedInUser } from './pending.js';
+import { ANY_NAME_ID_FORMAT, NAME_ID_FORMATS, STATUS, signedErrorResponse, signedLoginResponse, type AssertionSubject, type ResponseTarget } from './response.js';
 import { findServiceProvider, type ServiceProvider } from './service-providers.js';
 import { SamlRefusal, hasValidRedirectSignature, hasValidRootSignature } from './xml.js';
 
@@ -69,8 +69,12 @@ export class SamlService {
     return idpMetadata(this.urls, await this.keys.published());
   }
 
-  /** Checks a service provider's AuthnRequest and keeps it; answers where the browser signs in. */
-  async startSignIn(incoming: IncomingRequest): Promise<{ pendingId: string; signInUrl: string }> {
+  /**
+   * Checks a service provider's AuthnRequest and keeps it; answers where the browser signs in, or,
+   * for a request that cannot be met whoever signs in (a NameID format the identity provider does
+   * not give), the signed error response at once.
+   */
+  async startSignIn(incoming: IncomingRequest): Promise<{ pendingId: string; signInUrl: string } | { post: OutgoingResponse }> {
     const xml = incoming.binding === 'redirect' ? decodeRedirectMessage(incoming.samlRequest) : decodePostMessage(incoming.samlRequest);
     const { document, request } = readAuthnRequest(xml);
     const sp = await findServiceProvider(this.context, request.issuer);
@@ -80,14 +84,19 @@ export class SamlService {
     }
     this.checkSignature(sp, incoming, xml, document);
     if (incoming.relayState !== undefined && incoming.relayState.length > SAML_MAX_RELAY_STATE) throw new SamlRefusal('RelayState is too long');
-    const pendingId = await this.pending.add({
+    const pending: PendingRequest = {
       applicationId: sp.application.id,
       clientId: sp.application.name,
       spEntityId: sp.settings.entityId,
       requestId: request.id,
       acsUrl: this.assertionConsumerService(sp, request),
       relayState: incoming.relayState,
-    });
+    };
+    const nameIdFormat = requestedNameIdFormat(request.nameIdFormat);
+    if (nameIdFormat === 'unsupported') {
+      return { post: this.outgoing(pending, signedErrorResponse(this.target(pending), STATUS.invalidNameIdPolicy, await this.keys.signing(), new Date(), STATUS.requester)) };
+    }
+    const pendingId = await this.pending.add({ ...pending, nameIdFormat });
     return { pendingId, signInUrl: this.signInUrl(sp, pendingId, request.isPassive ? 'none' : request.forceAuthn ? 'login' : undefined) };
   }
 
@@ -173,7 +182,7 @@ export class SamlService {
     }
     const { encryptAssertions, certificate } = sp.settings;
     if (encryptAssertions && !certificate) throw new SamlRefusal(`${sp.application.displayName} wants encrypted assertions but has no certificate to encrypt them for`, 500);
-    const subject = await this.subject(sp, user, signedIn);
+    const subject = await this.subject(sp, user, signedIn, pending.nameIdFormat);
     const { xml } = await signedLoginResponse(this.target(pending), subject, await this.keys.signing(), { encryptFor: encryptAssertions ? certificate! : undefined });
     await this.logSession(pending, user, signedIn.sessionUid);
     // The session's sign-out tells this application (single logout).
@@ -247,9 +256,10 @@ export class SamlService {
     return url;
   }
 
-  private async subject(sp: ServiceProvider, user: AccountRow, code: Omit<SignedInUser, 'accountId'>): Promise<AssertionSubject> {
+  /** Who the assertion is about: the NameID in the format the request asked for, else the application's. */
+  private async subject(sp: ServiceProvider, user: AccountRow, code: Omit<SignedInUser, 'accountId'>, requested?: NameIdFormat): Promise<AssertionSubject> {
     const { id: applicationId } = sp.application;
-    const persistent = sp.settings.nameIdFormat === 'persistent';
+    const persistent = (requested ?? sp.settings.nameIdFormat) === 'persistent';
     const values = await this.attributeValues(applicationId, user, new Set(sp.settings.attributeMapping.map((mapping) => mapping.source)));
     return {
       nameId: persistent ? this.derived('saml-persistent-name-id', `${applicationId}:${user.id}`) : user.email,
@@ -295,4 +305,17 @@ export class SamlService {
       },
     ]).catch((error: Error) => this.context.logger.warn({ err: error.message }, 'session log failed'));
   }
+}
+
+/**
+ * The NameID format an AuthnRequest's NameIDPolicy asks for: e-mail or persistent, which the
+ * identity provider gives; undefined when it leaves the choice (no policy, unspecified, transient:
+ * the application's format applies); `unsupported` for any other, which is answered
+ * InvalidNameIDPolicy (SAML core 3.4.1.1).
+ */
+function requestedNameIdFormat(format: string | undefined): NameIdFormat | 'unsupported' | undefined {
+  if (format === undefined || ANY_NAME_ID_FORMAT.includes(format)) return undefined;
+  if (format === NAME_ID_FORMATS.email) return 'email';
+  if (format === NAME_ID_FORMATS.persistent) return 'persistent';
+  return 'unsupported';
 }
