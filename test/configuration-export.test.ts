@@ -40,6 +40,7 @@ applications:
       singleLogoutUrl: https://wiki.example.com/saml/logout
       nameIdFormat: persistent
       attributes: [{ source: email, name: mail }, { source: roles, name: groups }]
+  - { id: payroll, name: payroll, displayName: Payroll, protocol: saml }
 users:
   - { userName: god@example.com, area: Default, language: en, password: '${PASSWORD}', memberships: [{ tenant: Global, application: '1', roles: [God, Administrator] }] }
   - { userName: admin@example.com, area: Default, language: en, password: '${PASSWORD}', memberships: [{ tenant: Global, application: '1', roles: [Administrator] }] }
@@ -176,6 +177,10 @@ describe('configuration export: one deployment’s configuration applied to an e
       encryptAssertions: false,
     });
     expect(document.applications.find((app) => app.id === 'intranet')).not.to.have.property('protocol');
+    // One whose settings are still to come stays a SAML application.
+    const payroll = document.applications.find((app) => app.id === 'payroll')!;
+    expect(payroll.protocol).to.equal('saml');
+    expect(payroll).not.to.have.property('saml');
   });
 
   it('lists the tenants parents first, with their MFA settings, and the groups with their roles', () => {

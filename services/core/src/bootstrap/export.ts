@@ -232,7 +232,7 @@ class Exporter {
         prerelease: app.prerelease,
         hideInUserList: app.hide_in_user_list,
         ...(disclaimer ? { disclaimer: Object.fromEntries(Object.entries(disclaimer).sort(([a], [b]) => a.localeCompare(b))) } : {}),
-        ...samlPart(app.protocol === 'saml' ? samlSettings.find((row) => row.application_id === app.id) : undefined),
+        ...(app.protocol === 'saml' ? samlPart(samlSettings.find((row) => row.application_id === app.id)) : {}),
         roles: roles
           .filter((role) => role.application_id === app.id)
           .map((role) => ({
@@ -322,9 +322,9 @@ const APPLICATION_COLUMNS = `id, name, display_name, description, client_type, c
 const SAML_COLUMNS = `application_id, entity_id, assertion_consumer_services, single_logout_url, name_id_format, attribute_mapping,
   certificate, want_authn_requests_signed, encrypt_assertions, default_relay_state`;
 
-/** A SAML application's protocol and settings as the bootstrap file declares them (nothing for an OpenID Connect one). */
+/** A SAML application's protocol and settings as the bootstrap file declares them (the protocol alone while it has none). */
 function samlPart(saml: SamlRow | undefined) {
-  if (!saml) return {};
+  if (!saml) return { protocol: 'saml' as const };
   return {
     protocol: 'saml' as const,
     saml: {

@@ -85,6 +85,23 @@ describe('bootstrap file: SAML applications', () => {
     expect(changed.assertionConsumerServices).to.have.length(1);
   });
 
+  it('stores a SAML application declared before its settings: SAML, public, no settings yet', async () => {
+    const { dataSource, secrets } = await createTestContext();
+    const document = await readBootstrapFile(
+      write(`
+areas: [{ name: Default, default: true }]
+applications:
+  - { id: '1', name: identity, displayName: Identity Management, type: public, roles: [{ name: God }, { name: Administrator }, { name: User }] }
+  - { id: payroll, name: payroll, displayName: Payroll, protocol: saml, roles: [{ name: Clerk }] }
+`),
+      { publicUrl: 'https://id.example.com' },
+    );
+    await applyBootstrap(dataSource, document, { secrets, admin: { userName: 'root@example.com' } });
+    const { protocol, clientType, clientSecretEncrypted } = await dataSource.getRepository(Application).findOneByOrFail({ id: 'payroll' });
+    expect({ protocol, clientType, clientSecretEncrypted }).to.deep.equal({ protocol: 'saml', clientType: 'public', clientSecretEncrypted: null });
+    expect(await dataSource.getRepository(ApplicationSamlSettings).findOneBy({ applicationId: 'payroll' })).to.equal(null);
+  });
+
   it('takes the service provider’s certificate, needed when its requests must be signed', async () => {
     const { dataSource, secrets } = await createTestContext();
     const document = await readBootstrapFile(
@@ -132,7 +149,7 @@ applications:
     expect(message).to.include('expected an X.509 certificate in PEM');
   });
 
-  it('refuses entity ids and addresses that are not absolute https (http on loopback only), and a SAML application without its settings', async () => {
+  it('refuses entity ids and addresses that are not absolute https (http on loopback only), and SAML settings on an OpenID Connect application', async () => {
     expect(await refusal(samlApp(`entityId: wiki\nassertionConsumerServices: [{ url: 'https://wiki.example.com/acs' }]`))).to.include('saml.entityId');
     expect(await refusal(samlApp(`entityId: urn:example:wiki\nassertionConsumerServices: [{ url: 'http://wiki.example.com/acs' }]`))).to.include('assertionConsumerServices');
     expect(await refusal(samlApp(`entityId: urn:example:wiki\nassertionConsumerServices: [{ url: 'https://wiki.example.com/acs#x' }]`))).to.include('assertionConsumerServices');
@@ -143,6 +160,8 @@ applications:
     expect(await refusal(samlApp(`entityId: urn:example:wiki\nassertionConsumerServices: [{ url: 'https://wiki.example.com/acs' }]\nencryptAssertions: true`))).to.include(
       'assertions are encrypted for the key of the certificate',
     );
-    expect(await refusal(`applications: [{ id: wiki, name: wiki, displayName: Wiki, protocol: saml }]`)).to.include('described by its saml settings');
+    expect(await refusal(`applications: [{ id: wiki, name: wiki, displayName: Wiki, saml: { entityId: 'urn:example:wiki', assertionConsumerServices: [{ url: 'https://wiki.example.com/acs' }] } }]`)).to.include(
+      'saml settings describe a SAML application only',
+    );
   });
 });

@@ -107,7 +107,7 @@ const applicationSchema = z.strictObject({
    * (to accept again) whenever the declared text differs from the latest one.
    */
   disclaimer: disclaimerSchema.optional(),
-  /** `saml`: a SAML 2.0 service provider, described by `saml`; OpenID Connect otherwise. */
+  /** `saml`: a SAML 2.0 service provider, described by `saml` (which may come later); OpenID Connect otherwise. */
   protocol: z.enum(['oidc', 'saml']).optional(),
   saml: samlSettingsSchema.optional(),
 });
@@ -247,8 +247,9 @@ export const bootstrapSchema = z
     for (const app of doc.applications) {
       // Judged as the application would be created: a field left out takes its default.
       const { type, grantTypes, redirectUris, clientAuthentication } = { ...CREATE_DEFAULTS.application, ...definedFields(app) };
-      if ((app.protocol === 'saml') !== (app.saml !== undefined)) {
-        ctx.addIssue({ code: 'custom', path: ['applications', app.id, 'saml'], message: 'a SAML application (protocol: saml) is described by its saml settings, and only it' });
+      // A SAML application may come without its settings (added later, as in the console); settings need the protocol.
+      if (app.saml !== undefined && app.protocol !== 'saml') {
+        ctx.addIssue({ code: 'custom', path: ['applications', app.id, 'saml'], message: 'saml settings describe a SAML application only: add protocol: saml' });
       }
       // One that authenticates with its key (private_key_jwt) has no use for a secret.
       const needsSecret = type === 'confidential' && clientAuthentication === 'client_secret_basic';
