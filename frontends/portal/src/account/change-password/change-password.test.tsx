@@ -266,4 +266,21 @@ describe('/account/changePassword: the strength of the new password', () => {
     type(field, 'tuba-Lantern-9-orbit-calm');
     await waitFor(() => expect(screen.getByText(/^Robustesse :/).textContent).toBe('Robustesse : excellente'), { timeout: 15_000 });
   });
+
+  it('keeps the line’s place, empty and hidden from screen readers, until the estimator answers: the button below does not move', async () => {
+    api.on(`GET ${VALIDATE_PATH}`, json(200, { success: true, errors: [] }));
+    const { container } = renderAccount(LINK);
+    await screen.findByLabelText('New password');
+    const held = container.querySelector('.account-rules__strength');
+    expect(held).not.toBeNull();
+    expect(held!.getAttribute('aria-hidden')).toBe('true');
+    expect(held!.textContent).toBe('');
+    // The button comes after the held line, as it will after the strength is said.
+    const button = screen.getByRole('button', { name: 'Change Password' });
+    expect(held!.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    type(screen.getByLabelText('New password'), 'tuba-Lantern-9-orbit-calm');
+    await waitFor(() => expect(container.querySelector('.account-rules__strength')!.textContent).toBe('Strength: strong'), { timeout: 15_000 });
+    expect(container.querySelectorAll('.account-rules__strength')).toHaveLength(1);
+  });
 });

@@ -17,14 +17,15 @@ export interface PasswordStrengthLineProps {
 
 /**
  * The typed password's strength, and, below the policy's minimum, why, in the page's language.
- * Nothing until the estimator has arrived (the rules above work meanwhile), nor when the policy
- * asks for no minimum strength; the server judges anyway.
+ * Nothing when the policy asks for no minimum strength; the server judges anyway. Until the
+ * estimator has arrived (the rules above work meanwhile) the line keeps its place, empty: what is
+ * below it (the form's button) does not move under the user's pointer when it arrives.
  */
 export function PasswordStrengthLine({ password, userInputs }: PasswordStrengthLineProps) {
   const { t, i18n } = useAccountTranslation();
   const { minStrength } = usePasswordPolicy();
   const strength = usePasswordStrength(password, i18n.resolvedLanguage ?? i18n.language, userInputs, minStrength > 0);
-  if (!strength) return null;
+  if (!strength) return minStrength > 0 ? <p className="account-rules__strength" aria-hidden="true" /> : null;
   const level = strengthLevel(strength.score);
   const enough = strength.score >= minStrength;
   return (
