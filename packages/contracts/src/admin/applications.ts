@@ -68,7 +68,8 @@ const applicationFields = {
   description: optionalText(APPLICATION_LIMITS.description),
   /** confidential: signs in with a shared secret (a server); public: without one (a browser or mobile app, PKCE). */
   type: z.enum(CLIENT_TYPES),
-  privateUrl: requiredText(APPLICATION_LIMITS.url),
+  /** Where its users open it (the portal's tile): required of an OpenID Connect application; a SAML one opens through the identity provider (checked by the service on a change). */
+  privateUrl: optionalText(APPLICATION_LIMITS.url),
   publicUrl: optionalText(APPLICATION_LIMITS.url),
   /** At least one for an OpenID Connect application; a SAML one has none (checked by the service on a change). */
   redirectUris: uriList(0),
@@ -166,6 +167,11 @@ export const newApplicationSchema = z
     ownerIds: z.array(idSchema).max(100).default([]),
   })
   // Judged even when other fields are wrong, so that every missing field is named at once.
+  .refine((body: Partial<Record<string, unknown>> | null) => isSaml(body) || (typeof body?.privateUrl === 'string' && body.privateUrl.trim() !== ''), {
+    path: ['privateUrl'],
+    params: { code: 'applications.private_url_required' },
+    when: () => true,
+  })
   .refine((body: Partial<Record<string, unknown>> | null) => isSaml(body) || (Array.isArray(body?.redirectUris) && body.redirectUris.length > 0), {
     path: ['redirectUris'],
     params: { code: 'applications.redirect_uris_required' },

@@ -122,8 +122,10 @@ export function ApplicationForm({ form, name, creating = false, initialValues, d
       <Form.Item
         name="privateUrl"
         label={t('form.privateUrl')}
+        extra={saml ? t('saml.privateUrlHelp') : undefined}
         rules={[
-          { required: true, whitespace: true, message: t('form.privateUrlRequired') },
+          // A SAML application opens through the identity provider: its own address is optional.
+          { required: !saml, whitespace: true, message: t('form.privateUrlRequired') },
           maxLength(t, APPLICATION_LIMITS.url),
           whenGiven((url) => isApplicationUrl(url), t('form.invalidUrl')),
         ]}

@@ -212,7 +212,7 @@ export function changesOf(values: ApplicationFormValues): ApplicationChanges {
       displayName: text(values.displayName),
       description: text(values.description) || null,
       type: 'public',
-      privateUrl: text(values.privateUrl),
+      privateUrl: text(values.privateUrl) || null,
       publicUrl: text(values.publicUrl) || null,
       redirectUris: [],
       postLogoutRedirectUris: [],

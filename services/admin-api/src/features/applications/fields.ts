@@ -63,7 +63,7 @@ export function defaultIdFor(name: string): string | null {
 
 function urlErrors(body: FieldsBody): FieldError[] {
   const errors: FieldError[] = [];
-  if (!isApplicationUrl(body.privateUrl)) errors.push({ field: 'privateUrl', code: 'applications.invalid_url' });
+  if (body.privateUrl !== null && !isApplicationUrl(body.privateUrl)) errors.push({ field: 'privateUrl', code: 'applications.invalid_url' });
   if (body.publicUrl !== null && !isApplicationUrl(body.publicUrl)) errors.push({ field: 'publicUrl', code: 'applications.invalid_url' });
   for (const [field, uris] of [
     ['redirectUris', body.redirectUris],

@@ -100,7 +100,7 @@ export interface ApplicationFieldsRecord {
   displayName: string;
   description: string | null;
   clientType: ClientType;
-  privateUrl: string;
+  privateUrl: string | null;
   publicUrl: string | null;
   redirectUris: string[];
   postLogoutRedirectUris: string[];

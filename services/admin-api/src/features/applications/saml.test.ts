@@ -97,6 +97,22 @@ describe('applications admin API: SAML applications', function () {
       });
     });
 
+    it('creates a SAML application without a private URL (the portal opens it through the identity provider), which an OpenID Connect one must have', async () => {
+      const { privateUrl: _left, ...withoutUrl } = newSamlApp();
+      const saml = await call(w, 'post', '/applications', { body: withoutUrl });
+      expect(saml.status, JSON.stringify(saml.body)).to.equal(201);
+      expect(saml.body.privateUrl).to.equal(null);
+      // Sent empty, it is none too; sent, it is still checked.
+      expect((await call(w, 'post', '/applications', { body: { ...newSamlApp(), privateUrl: ' ' } })).body.privateUrl).to.equal(null);
+      expect(fieldMessages((await call(w, 'post', '/applications', { body: { ...newSamlApp(), privateUrl: 'not a url' } })).body)).to.have.property('privateUrl');
+
+      const oidc = await call(w, 'post', '/applications', { body: { name: unique('oidc'), displayName: 'OIDC', redirectUris: ['https://oidc.example.com/cb'] }, lang: 'fr' });
+      expect(oidc.status).to.equal(400);
+      expect(oidc.body.errors).to.deep.include({ field: 'privateUrl', code: 'applications.private_url_required', message: fieldMessages(oidc.body).privateUrl });
+      const english = await call(w, 'post', '/applications', { body: { name: unique('oidc'), displayName: 'OIDC', privateUrl: '', redirectUris: ['https://oidc.example.com/cb'] } });
+      expect(fieldMessages(english.body)).to.deep.equal({ privateUrl: 'Please input the application private URL!' });
+    });
+
     it('refuses settings the bootstrap file would refuse, each on its field, with the application’s own errors', async () => {
       const refused = await call(w, 'post', '/applications', {
         body: {
@@ -221,6 +237,16 @@ describe('applications admin API: SAML applications', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       // No secret: the identity provider's client for it has its own.
       expect(res.body).to.include({ displayName: 'Renamed SP', protocol: 'saml', type: 'public', sharedSecret: null });
+      // Its private URL may be taken away; an OpenID Connect application's may not.
+      const cleared = await call(w, 'put', `/applications/${app.id}`, { body: { displayName: 'Renamed SP', type: 'public', privateUrl: null, redirectUris: [] } });
+      expect(cleared.status, JSON.stringify(cleared.body)).to.equal(200);
+      expect(cleared.body.privateUrl).to.equal(null);
+      const oidc = await call(w, 'post', '/applications', { body: { name: unique('oidc'), displayName: 'OIDC', type: 'public', privateUrl: 'https://oidc.example.com/', redirectUris: ['https://oidc.example.com/cb'] } });
+      expect(oidc.status, JSON.stringify(oidc.body)).to.equal(201);
+      const refused = await call(w, 'put', `/applications/${oidc.body.id}`, { body: { displayName: 'OIDC', type: 'public', privateUrl: null, redirectUris: ['https://oidc.example.com/cb'] } });
+      expect(refused.status).to.equal(400);
+      expect(fieldMessages(refused.body)).to.deep.equal({ privateUrl: 'Please input the application private URL!' });
+      expect((await call(w, 'get', `/applications/${oidc.body.id}`)).body.privateUrl).to.equal('https://oidc.example.com/');
     });
   });
 

@@ -166,8 +166,9 @@ export class ApplicationsService {
     );
     const { name, sharedSecret } = await this.context.dataSource.transaction(async (em) => {
       const current = await lockedApplication(em, caller, id);
-      // A SAML application has no redirect URIs and no secret; an OpenID Connect one needs a redirect URI.
+      // A SAML application has no redirect URIs and no secret; an OpenID Connect one needs its private URL and a redirect URI.
       if (current.protocol === 'saml') fields.clientType = 'public';
+      else if (fields.privateUrl === null) throw fieldError('privateUrl', 'applications.private_url_required');
       else if (fields.redirectUris.length === 0) throw fieldError('redirectUris', 'applications.redirect_uris_required');
       if (fields.clientType !== current.client_type && this.isSystem(current)) throw fieldError('type', 'applications.system_type', 409);
       await this.checkProtocol(em, settingsOf(fields, current), { id, isProductOwn: this.isSystem(current), authenticationSent: body.clientAuthentication !== undefined });

@@ -151,6 +151,7 @@ export const de: ApplicationsPhrases = {
     protocolOidc: 'OpenID Connect',
     protocolSaml: 'SAML 2.0',
     protocolHelp: 'Eine SAML-2.0-Anwendung (ein Dienstanbieter) erhält ihre SAML-Einstellungen nach dem Anlegen auf ihrer Seite.',
+    privateUrlHelp: 'Optional für eine SAML-Anwendung: Das Portal öffnet sie über den Identitätsanbieter, nicht unter dieser Adresse.',
     title: 'SAML',
     notConfigured: 'Diese SAML-Anwendung hat noch keine Einstellungen: Importieren Sie die Metadaten des Dienstanbieters oder füllen Sie das Formular aus und speichern Sie.',
     import: 'Metadaten importieren',

@@ -152,6 +152,7 @@ export const en = {
     protocolOidc: 'OpenID Connect',
     protocolSaml: 'SAML 2.0',
     protocolHelp: 'A SAML 2.0 application (a service provider) gets its SAML settings on its page once created.',
+    privateUrlHelp: 'Optional for a SAML application: the portal opens it through the identity provider, not at this address.',
     title: 'SAML',
     notConfigured: 'This SAML application has no settings yet: import the service provider\'s metadata or fill in the form, then save.',
     import: 'Import metadata',

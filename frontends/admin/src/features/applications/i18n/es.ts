@@ -151,6 +151,7 @@ export const es: ApplicationsPhrases = {
     protocolOidc: 'OpenID Connect',
     protocolSaml: 'SAML 2.0',
     protocolHelp: 'Una aplicación SAML 2.0 (un proveedor de servicios) recibe sus ajustes SAML en su página una vez creada.',
+    privateUrlHelp: 'Opcional para una aplicación SAML: el portal la abre a través del proveedor de identidad, no en esta dirección.',
     title: 'SAML',
     notConfigured: 'Esta aplicación SAML aún no tiene ajustes: importe los metadatos del proveedor de servicios o rellene el formulario y guarde.',
     import: 'Importar metadatos',

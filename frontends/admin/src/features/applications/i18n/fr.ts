@@ -151,6 +151,7 @@ export const fr: ApplicationsPhrases = {
     protocolOidc: 'OpenID Connect',
     protocolSaml: 'SAML 2.0',
     protocolHelp: 'Une application SAML 2.0 (un fournisseur de services) reçoit ses paramètres SAML sur sa page, une fois créée.',
+    privateUrlHelp: "Facultatif pour une application SAML : le portail l'ouvre par le fournisseur d'identité, pas à cette adresse.",
     title: 'SAML',
     notConfigured: 'Cette application SAML n’a pas encore de paramètres : importez les métadonnées du fournisseur de services ou remplissez le formulaire, puis enregistrez.',
     import: 'Importer des métadonnées',

@@ -151,6 +151,7 @@ export const it: ApplicationsPhrases = {
     protocolOidc: 'OpenID Connect',
     protocolSaml: 'SAML 2.0',
     protocolHelp: 'Un’applicazione SAML 2.0 (un fornitore di servizi) riceve le impostazioni SAML nella sua pagina, una volta creata.',
+    privateUrlHelp: 'Facoltativo per un’applicazione SAML: il portale la apre tramite il provider di identità, non a questo indirizzo.',
     title: 'SAML',
     notConfigured: 'Questa applicazione SAML non ha ancora impostazioni: importa i metadati del fornitore di servizi o compila il modulo, poi salva.',
     import: 'Importa metadati',

@@ -151,6 +151,7 @@ export const ptBR: ApplicationsPhrases = {
     protocolOidc: 'OpenID Connect',
     protocolSaml: 'SAML 2.0',
     protocolHelp: 'Um aplicativo SAML 2.0 (um provedor de serviços) recebe suas configurações SAML na página dele depois de criado.',
+    privateUrlHelp: 'Opcional para um aplicativo SAML: o portal o abre por meio do provedor de identidade, não neste endereço.',
     title: 'SAML',
     notConfigured: 'Este aplicativo SAML ainda não tem configurações: importe os metadados do provedor de serviços ou preencha o formulário e salve.',
     import: 'Importar metadados',

@@ -151,6 +151,7 @@ export const ptPT: ApplicationsPhrases = {
     protocolOidc: 'OpenID Connect',
     protocolSaml: 'SAML 2.0',
     protocolHelp: 'Uma aplicação SAML 2.0 (um fornecedor de serviços) recebe as suas definições SAML na sua página depois de criada.',
+    privateUrlHelp: 'Opcional para uma aplicação SAML: o portal abre-a através do fornecedor de identidade, não neste endereço.',
     title: 'SAML',
     notConfigured: 'Esta aplicação SAML ainda não tem definições: importe os metadados do fornecedor de serviços ou preencha o formulário e guarde.',
     import: 'Importar metadados',

@@ -124,6 +124,29 @@ describe('New application: SAML 2.0', { timeout: PAGE_TEST_TIMEOUT }, () => {
       },
     ]);
   });
+
+  it('creates a SAML application without a private URL, which an OpenID Connect one must have', async () => {
+    const created: SavedApplication = { ...samlDetail(), privateUrl: null, sharedSecret: null };
+    const { fetchMock } = await renderPage(<ApplicationsPage />, {
+      route: '/applications',
+      pattern: '/applications',
+      namespaces: [...NAMESPACES],
+      api: { 'GET /api/v1/admin/applications': list([]), 'POST /api/v1/admin/applications': () => jsonResponse(created, 201) },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: /New application/ }));
+    const dialog = await dialogWith('A confidential application gets a shared secret');
+    type(within(dialog).getByLabelText('Name (client id)'), 'wiki');
+    type(within(dialog).getByLabelText('Display name'), 'Wiki');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByText('Please input the application private URL!')).toBeInTheDocument();
+
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'SAML 2.0' }));
+    expect(await within(dialog).findByText(/the portal opens it through the identity provider, not at this address/)).toBeInTheDocument();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByTestId('location')).toHaveTextContent('/applications/wiki');
+    const [body] = (await bodiesTo(fetchMock, 'POST /api/v1/admin/applications')) as Array<Record<string, unknown>>;
+    expect(body).toMatchObject({ name: 'wiki', protocol: 'saml', privateUrl: null });
+  });
 });
 
 describe('ApplicationDetailPage: the SAML section', { timeout: PAGE_TEST_TIMEOUT }, () => {
