@@ -3,23 +3,17 @@
 // checks the ID token against the provider's JWKS, calls userinfo, refreshes and revokes, all with
 // client_secret_basic and no DPoP proof; and an application's client_credentials token for the
 // external API. This test plays the user's browser between the script's two halves.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { freePort, startTestServer, type TestServer } from '../support/server.js';
-import { CookieBrowser, signIn } from './support.js';
+import { CookieBrowser, killPythonRuns, PythonRun, requirePython, signIn } from './support.js';
 
 const PASSWORD = 'Correct-Horse-42!';
 const SECRET = 'authlib-secret-0123456789-abcdefghijklm';
 const MACHINE_SECRET = 'authlib-machine-secret-0123456789-abcdef';
-/** Debian's Python, where python3-authlib is installed (the PATH may lead to another one). */
-const PYTHON = process.env.INTEROP_PYTHON ?? '/usr/bin/python3';
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'authlib_client.py');
-/** The longest a run of the script may take before it is killed (it ends itself after 60 s). */
-const RUN_LIMIT_MS = 90_000;
 
 const bootstrap = (callback: string) => `
 areas: [{ name: Default, default: true }]
@@ -53,58 +47,6 @@ users:
       - { tenant: ACME, application: authlib-machine, roles: [Clerk] }
 `;
 
-/** A run of authlib_client.py: its JSON lines one by one, its stdin, and its end. */
-class ClientRun {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly lines: string[] = [];
-  private waiting?: (line: string | undefined) => void;
-  private stderr = '';
-  private closed = false;
-  readonly ended: Promise<number | null>;
-
-  constructor(args: string[]) {
-    this.child = spawn(PYTHON, [SCRIPT, ...args], { env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' } });
-    const killer = setTimeout(() => this.child.kill('SIGKILL'), RUN_LIMIT_MS);
-    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      if (this.waiting) {
-        this.waiting(line);
-        this.waiting = undefined;
-      } else this.lines.push(line);
-    });
-    this.ended = new Promise((resolve) =>
-      this.child.on('close', (code) => {
-        clearTimeout(killer);
-        this.closed = true;
-        this.waiting?.(undefined);
-        resolve(code);
-      }),
-    );
-    runs.add(this);
-    void this.ended.then(() => runs.delete(this));
-  }
-
-  /** The next JSON line of its output; fails with its error output when it ended without one. */
-  async next(): Promise<Record<string, unknown>> {
-    const line = this.lines.shift() ?? (this.closed ? undefined : await new Promise<string | undefined>((resolve) => (this.waiting = resolve)));
-    if (line === undefined) throw new Error(`authlib_client.py ended without an answer:\n${this.stderr}`);
-    const document = JSON.parse(line) as Record<string, unknown>;
-    if (document.error) throw new Error(`authlib_client.py: ${String(document.error)}\n${this.stderr}`);
-    return document;
-  }
-
-  write(line: string): void {
-    this.child.stdin.end(`${line}\n`);
-  }
-
-  kill(): void {
-    if (!this.closed) this.child.kill('SIGKILL');
-  }
-}
-
-/** Runs still going: killed by `after`, whatever happened. */
-const runs = new Set<ClientRun>();
-
 describe('Interoperability: Python’s authlib (no DPoP) as a relying party and as an application with client credentials', function () {
   this.timeout(120_000);
   let server: TestServer;
@@ -112,21 +54,17 @@ describe('Interoperability: Python’s authlib (no DPoP) as a relying party and 
   const issuer = () => `${server.url}/oidc`;
 
   before(async () => {
-    const check = spawnSync(PYTHON, ['-c', 'import authlib, requests'], { encoding: 'utf8', timeout: 20_000 });
-    if (check.status !== 0) {
-      throw new Error(`${PYTHON} cannot import authlib and requests (apt-get install python3-authlib python3-requests): ${check.error?.message ?? check.stderr}`);
-    }
+    requirePython(['authlib', 'requests'], 'python3-authlib python3-requests');
     callback = `http://127.0.0.1:${await freePort()}/authlib/callback`;
     server = await startTestServer({ bootstrap: bootstrap(callback) });
   });
   after(async () => {
-    for (const run of runs) run.kill();
-    await Promise.all([...runs].map((run) => run.ended));
+    await killPythonRuns();
     await server?.stop();
   });
 
   it('signs in with code + PKCE S256, state and nonce; the ID token checks out against the JWKS; userinfo, refresh and revocation work', async () => {
-    const run = new ClientRun(['code', issuer(), 'authlib-rp', SECRET, callback]);
+    const run = new PythonRun(SCRIPT, ['code', issuer(), 'authlib-rp', SECRET, callback]);
     const { authorization_url: authorizationUrl } = (await run.next()) as { authorization_url: string };
     const authorize = new URL(authorizationUrl);
     expect(authorize.origin + authorize.pathname).to.equal(`${server.url}/oidc/auth`);
@@ -140,6 +78,7 @@ describe('Interoperability: Python’s authlib (no DPoP) as a relying party and 
     const back = await browser.follow(await signIn(browser, new URL(toLogin.url), 'alice@example.com', PASSWORD), atCallback);
     expect(atCallback(new URL(back.url)), `not sent back to the application: ${JSON.stringify(back.hops)}`).to.equal(true);
     run.write(back.url);
+    run.finish();
 
     const result = (await run.next()) as {
       token_type: string;
@@ -166,7 +105,7 @@ describe('Interoperability: Python’s authlib (no DPoP) as a relying party and 
   it('gets a client_credentials token for the external API with client_secret_basic, which the API takes as the application', async () => {
     const [alice] = (await server.server.context.dataSource.query(`SELECT id FROM users WHERE normalized_user_name = 'alice@example.com'`)) as Array<{ id: string }>;
     const external = `${server.url}/api/v1/external`;
-    const run = new ClientRun(['client_credentials', issuer(), 'authlib-machine', MACHINE_SECRET, external, 'external', `${external}/users/${alice!.id}/roles`]);
+    const run = new PythonRun(SCRIPT, ['client_credentials', issuer(), 'authlib-machine', MACHINE_SECRET, external, 'external', `${external}/users/${alice!.id}/roles`]);
     const result = (await run.next()) as { token_type: string; scope: string; access_token: string; api_status: number; api_body: unknown };
     expect(await run.ended).to.equal(0);
     expect(result.token_type.toLowerCase()).to.equal('bearer');

@@ -4,25 +4,19 @@
 // Responses altered or wrapped around another assertion, and a response replayed, are refused by
 // it: what the product signs covers what the service provider reads. It also decrypts the assertions
 // the product encrypts for it, and takes the unsolicited response of a sign-in started from the portal.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { exportJWK, generateKeyPair } from 'jose';
 import { certificateFor } from '../../services/idp/src/features/saml/keys.js';
 import { freePort, startTestServer, type TestServer } from '../support/server.js';
-import { CookieBrowser, signIn } from './support.js';
+import { CookieBrowser, killPythonRuns, PythonRun, requirePython, signIn } from './support.js';
 
 const PASSWORD = 'Correct-Horse-42!';
-/** Debian's Python, where python3-pysaml2 is installed (the PATH may lead to another one). */
-const PYTHON = process.env.INTEROP_PYTHON ?? '/usr/bin/python3';
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pysaml2_sp.py');
-/** The longest a run of the script may take before it is killed (it ends itself after 60 s). */
-const RUN_LIMIT_MS = 90_000;
 
 /** The encrypting service provider: its entity id, ACS, and the certificate assertions are encrypted for. */
 interface EncryptingSp {
@@ -76,61 +70,18 @@ users:
       - { tenant: ACME, application: pysaml2-vault, roles: [Reader] }
 `;
 
-/** A run of pysaml2_sp.py: its JSON lines one by one, responses written to it, and its end. */
-class SpRun {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly lines: string[] = [];
-  private waiting?: (line: string | undefined) => void;
-  private stderr = '';
-  private closed = false;
-  readonly ended: Promise<number | null>;
-
+/** A run of pysaml2_sp.py: the SP's requests, and its verdict on each response handed to it. */
+class SpRun extends PythonRun {
   constructor(args: string[]) {
-    this.child = spawn(PYTHON, [SCRIPT, ...args], { env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' } });
-    const killer = setTimeout(() => this.child.kill('SIGKILL'), RUN_LIMIT_MS);
-    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      if (this.waiting) {
-        this.waiting(line);
-        this.waiting = undefined;
-      } else this.lines.push(line);
-    });
-    this.ended = new Promise((resolve) =>
-      this.child.on('close', (code) => {
-        clearTimeout(killer);
-        this.closed = true;
-        this.waiting?.(undefined);
-        resolve(code);
-      }),
-    );
-    runs.add(this);
-    void this.ended.then(() => runs.delete(this));
-  }
-
-  async next(): Promise<Record<string, unknown>> {
-    const line = this.lines.shift() ?? (this.closed ? undefined : await new Promise<string | undefined>((resolve) => (this.waiting = resolve)));
-    if (line === undefined) throw new Error(`pysaml2_sp.py ended without an answer:\n${this.stderr}`);
-    const document = JSON.parse(line) as Record<string, unknown>;
-    if (document.error && document.ok === undefined) throw new Error(`pysaml2_sp.py: ${String(document.error)}\n${this.stderr}`);
-    return document;
+    super(SCRIPT, args);
   }
 
   /** Hands the SP a response (base64, as posted to its ACS) and answers its verdict. */
   async check(samlResponse: string): Promise<{ ok: boolean; error?: string } & Record<string, unknown>> {
-    this.child.stdin.write(`${JSON.stringify({ SAMLResponse: samlResponse })}\n`);
+    this.write(JSON.stringify({ SAMLResponse: samlResponse }));
     return (await this.next()) as { ok: boolean; error?: string };
   }
-
-  finish(): void {
-    this.child.stdin.end();
-  }
-
-  kill(): void {
-    if (!this.closed) this.child.kill('SIGKILL');
-  }
 }
-
-const runs = new Set<SpRun>();
 
 const decode = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
 const encode = (xml: string) => Buffer.from(xml).toString('base64');
@@ -168,8 +119,7 @@ describe('Interoperability: Python’s pysaml2 as a SAML 2.0 service provider', 
   let keyDir: string;
 
   before(async () => {
-    const check = spawnSync(PYTHON, ['-c', 'import saml2'], { encoding: 'utf8', timeout: 20_000 });
-    if (check.status !== 0) throw new Error(`${PYTHON} cannot import saml2 (apt-get install python3-pysaml2 xmlsec1): ${check.error?.message ?? check.stderr}`);
+    requirePython(['saml2'], 'python3-pysaml2 xmlsec1');
     const spPort = await freePort();
     entityId = `http://127.0.0.1:${spPort}/saml/metadata`;
     acs = `http://127.0.0.1:${spPort}/saml/acs`;
@@ -184,8 +134,7 @@ describe('Interoperability: Python’s pysaml2 as a SAML 2.0 service provider', 
     server = await startTestServer({ bootstrap: bootstrap(entityId, acs, vault) });
   });
   after(async () => {
-    for (const run of runs) run.kill();
-    await Promise.all([...runs].map((run) => run.ended));
+    await killPythonRuns();
     await server?.stop();
     if (keyDir) rmSync(keyDir, { recursive: true, force: true });
   });

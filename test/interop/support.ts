@@ -1,12 +1,13 @@
 // What the interoperability tests share: a browser that keeps the cookies of several origins (the
 // product's and a relying party's), the product's sign-in as its login page does it, and Apache
 // httpd started and stopped by a test, from a configuration the test writes.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 
@@ -319,3 +320,82 @@ export const variables = (body: string): Record<string, string> =>
       .filter((line) => line.includes('='))
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
+
+/** Debian's Python, where the interoperability tests' packages are installed (the PATH may lead to another one). */
+export const PYTHON = process.env.INTEROP_PYTHON ?? '/usr/bin/python3';
+/** The longest a run of a test script may take before it is killed (the scripts end themselves after 60 s). */
+const PYTHON_RUN_LIMIT_MS = 90_000;
+/** Runs still going: `killPythonRuns` ends them, whatever happened. */
+const pythonRuns = new Set<PythonRun>();
+
+/** Fails, saying which Debian packages to install, when Debian's Python cannot import `modules`. */
+export function requirePython(modules: string[], packages: string): void {
+  const check = spawnSync(PYTHON, ['-c', `import ${modules.join(', ')}`], { encoding: 'utf8', timeout: 20_000 });
+  if (check.status !== 0) throw new Error(`${PYTHON} cannot import ${modules.join(' and ')} (apt-get install ${packages}): ${check.error?.message ?? check.stderr}`);
+}
+
+/**
+ * A run of a Python test script that speaks in JSON lines: its lines one by one, lines written to
+ * its input, and its end. A line with `error` (and no `ok` verdict) fails the test with the
+ * script's error output.
+ */
+export class PythonRun {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly lines: string[] = [];
+  private waiting?: (line: string | undefined) => void;
+  private stderr = '';
+  private closed = false;
+  readonly ended: Promise<number | null>;
+
+  constructor(private readonly script: string, args: string[]) {
+    this.child = spawn(PYTHON, [script, ...args], { env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' } });
+    const killer = setTimeout(() => this.child.kill('SIGKILL'), PYTHON_RUN_LIMIT_MS);
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      if (this.waiting) {
+        this.waiting(line);
+        this.waiting = undefined;
+      } else this.lines.push(line);
+    });
+    this.ended = new Promise((resolve) =>
+      this.child.on('close', (code) => {
+        clearTimeout(killer);
+        this.closed = true;
+        this.waiting?.(undefined);
+        resolve(code);
+      }),
+    );
+    pythonRuns.add(this);
+    void this.ended.then(() => pythonRuns.delete(this));
+  }
+
+  /** The next JSON line of its output; fails with its error output when it ended without one. */
+  async next(): Promise<Record<string, unknown>> {
+    const line = this.lines.shift() ?? (this.closed ? undefined : await new Promise<string | undefined>((resolve) => (this.waiting = resolve)));
+    const name = path.basename(this.script);
+    if (line === undefined) throw new Error(`${name} ended without an answer:\n${this.stderr}`);
+    const document = JSON.parse(line) as Record<string, unknown>;
+    if (document.error && document.ok === undefined) throw new Error(`${name}: ${String(document.error)}\n${this.stderr}`);
+    return document;
+  }
+
+  /** Writes a line to its input. */
+  write(line: string): void {
+    this.child.stdin.write(`${line}\n`);
+  }
+
+  /** Ends its input: the script finishes. */
+  finish(): void {
+    this.child.stdin.end();
+  }
+
+  kill(): void {
+    if (!this.closed) this.child.kill('SIGKILL');
+  }
+}
+
+/** Kills the runs still going and waits for their ends (a suite's `after`). */
+export async function killPythonRuns(): Promise<void> {
+  for (const run of pythonRuns) run.kill();
+  await Promise.all([...pythonRuns].map((run) => run.ended));
+}
