@@ -270,11 +270,15 @@ describe('External API: the operations', () => {
       return row as { id: string; userName: string };
     };
 
+    /** The lockouts metric's count of accounts an application locked. */
+    const applicationLockouts = async () => (await w.context.metrics.lockouts.get()).values.find((v) => v.labels.cause === 'application' && v.labels.kind === 'permanent')?.value ?? 0;
+
     it('locks an account it created that holds nothing else (scope account): its sessions, grants and tokens end everywhere; logs it as the application', async () => {
       const user = await createdByCrm();
       await insertProviderSessions(w, user.id);
       await insertClientRows(user.id, w.crm.name);
       await insertClientRows(user.id, w.erp.name);
+      const lockoutsBefore = await applicationLockouts();
       const { result: res, invalidated, changed } = await broadcastsOf(user.id, () => external(w, w.crm, 'post', `/users/${user.id}/lock`));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.deep.equal({ id: user.id, userName: user.userName, locked: true, wasLocked: false, scope: 'account' });
@@ -295,12 +299,15 @@ describe('External API: the operations', () => {
         application: w.crm.name,
         applicationId: w.crm.id,
       });
-      // Again: the account was locked already.
+      expect(await applicationLockouts(), 'counted among the lockouts, as the application’s').to.equal(lockoutsBefore + 1);
+      // Again: the account was locked already (and is not counted twice).
       const again = await external(w, w.crm, 'post', `/users/${user.id}/lock`);
       expect(again.body).to.deep.equal({ id: user.id, userName: user.userName, locked: true, wasLocked: true, scope: 'account' });
+      expect(await applicationLockouts()).to.equal(lockoutsBefore + 1);
     });
 
     it('ends only its own access to an account it did not create (scope application): its roles go, the account stays unlocked, its grants and tokens of the application end', async () => {
+      const lockoutsBefore = await applicationLockouts();
       const user = await userIn(w, w.areaA);
       await grant(db(), { tenant: w.childA, user, roles: [w.crm.roleByName.Reader!] });
       await grant(db(), { tenant: w.tenantA, user, roles: [w.crm.roleByName.Sales!] });
@@ -318,6 +325,7 @@ describe('External API: the operations', () => {
       expect(await providerRows(user.id)).to.deep.equal([`Grant:${w.erp.name}`, 'RefreshToken:-', `RefreshToken:${w.erp.name}`, 'Session:-'].sort());
       expect(invalidated).to.deep.equal([{ accountId: user.id }]);
       expect(changed, 'the account itself did not change').to.deep.equal([]);
+      expect(await applicationLockouts(), 'no account was locked').to.equal(lockoutsBefore);
       const logs = await logsAbout(w, user.id);
       const permissions = logs.filter((log) => log.operation === 'Permission');
       expect(permissions.map((log) => [log.tenant_id, log.metadata])).to.have.deep.members([

@@ -227,6 +227,7 @@ export class ExternalService {
     });
     this.context.broadcast.publish('oidc.invalidated', { accountId: userId });
     if (scope === 'account') this.context.broadcast.publish('user.changed', { userId });
+    if (scope === 'account' && !user.locked) this.context.metrics.lockouts.inc({ cause: 'application', kind: 'permanent' });
     return { id: user.id, userName: user.user_name, locked: scope === 'account', wasLocked: user.locked, scope };
   }
 
