@@ -810,6 +810,7 @@ ${indented(vaultCertificate)}
     disclaimer:
       en: 'The handbook is confidential: do not share it.'
       fr: 'Le manuel est confidentiel : ne le partagez pas.'
+  - { id: payroll, name: payroll, displayName: Payroll, protocol: saml, roles: [{ name: Reader }] }
 users:
 ${['alice', 'bob', 'carol', 'dana']
   .map(
@@ -822,7 +823,7 @@ ${['alice', 'bob', 'carol', 'dana']
 ${
   name === 'bob'
     ? '      - { tenant: ACME, application: archive, roles: [Reader] }'
-    : ['wiki', 'archive', 'vault', 'handbook'].map((app) => `      - { tenant: ACME, application: ${app}, roles: [Reader] }`).join('\n')
+    : ['wiki', 'archive', 'vault', 'handbook', 'payroll'].map((app) => `      - { tenant: ACME, application: ${app}, roles: [Reader] }`).join('\n')
 }`,
   )
   .join('\n')}
@@ -871,6 +872,8 @@ ${
       const tiles = await homeApplications(server.server.context, await userId('alice@example.com'));
       const wiki = tiles.find((tile) => tile.id === 'wiki')!;
       expect(wiki.privateUrl, 'the tile goes through the identity provider').to.equal(`${server.url}/saml/launch/wiki`);
+      // One whose SAML settings are still to come has a tile, but nowhere to open yet.
+      expect(tiles.find((tile) => tile.id === 'payroll')).to.include({ hasAccess: true, privateUrl: null });
 
       const browser = new CookieBrowser();
       const { status, html, csp } = await throughSignIn(browser, await browser.get(wiki.privateUrl!), 'alice@example.com');

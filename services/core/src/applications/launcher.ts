@@ -16,7 +16,7 @@ export function samlLaunchUrl(publicUrl: string, applicationName: string): strin
  * The launcher's applications for one user: those the user holds a role in (any tenant), and the
  * others that have a public URL ("Ask us!"). The Identity application is listed to Administrators
  * only; applications hidden from user lists never are. A SAML application opens through the
- * identity provider's launch address (`privateUrl`).
+ * identity provider's launch address (`privateUrl`), once it has its SAML settings (none before).
  */
 export async function homeApplications(context: AppContext, userId: string): Promise<HomeApplication[]> {
   const roles = await resolveEffectiveRoles(context.dataSource, userId);
@@ -31,7 +31,7 @@ export async function homeApplications(context: AppContext, userId: string): Pro
       title: app.title,
       description: app.description,
       publicUrl: app.public_url,
-      privateUrl: app.protocol === 'saml' ? samlLaunchUrl(context.config.server.publicUrl, app.name) : app.private_url,
+      privateUrl: app.protocol !== 'saml' ? app.private_url : app.saml_ready ? samlLaunchUrl(context.config.server.publicUrl, app.name) : null,
       prerelease: app.prerelease,
       status: app.status,
       hasAccess: hasAccess(app.id),

@@ -16,13 +16,16 @@ export interface LauncherApplicationRow {
   prerelease: boolean;
   status: ApplicationStatus;
   favorite: boolean;
+  /** A SAML application's settings are there (its launch address opens it). */
+  saml_ready: boolean;
 }
 
 /** The enabled applications not hidden from user lists, by display name, each flagged when `userId` made it a favourite. */
 export async function findLauncherApplications(db: Db, userId: string): Promise<LauncherApplicationRow[]> {
   return db.query(
     `SELECT a.id, a.name, a.protocol, a.display_name AS title, a.description, a.public_url, a.private_url, a.prerelease, a.status,
-            EXISTS (SELECT 1 FROM user_favorite_applications f WHERE f.user_id = $1 AND f.application_id = a.id) AS favorite
+            EXISTS (SELECT 1 FROM user_favorite_applications f WHERE f.user_id = $1 AND f.application_id = a.id) AS favorite,
+            a.protocol = 'saml' AND EXISTS (SELECT 1 FROM application_saml_settings s WHERE s.application_id = a.id) AS saml_ready
        FROM applications a
       WHERE a.enabled AND NOT a.hide_in_user_list
       ORDER BY a.display_name`,
