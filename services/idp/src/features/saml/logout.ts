@@ -4,6 +4,7 @@ import { SAML_MAX_RELAY_STATE, securitySettings, type AppContext } from '@gateho
 import type { Context, Middleware, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import type { ProviderHost } from '../../oidc/provider-host.js';
+import { tellBackchannelApplications } from '../../oidc/backchannel.js';
 import { SESSION_COOKIE } from '../../oidc/provider.js';
 import { decodePostMessage, decodeRedirectMessage } from './authn-request.js';
 import type { SamlKeys } from './keys.js';
@@ -342,23 +343,19 @@ export class SamlLogout {
   private async endSession(ctx: Context, session: Session): Promise<void> {
     const provider = this.host.current;
     const accountId = session.accountId!;
-    const notices: Array<Promise<void>> = [];
-    for (const [clientId, authorization] of Object.entries(session.authorizations ?? {})) {
-      const client = (await provider.Client.find(clientId).catch(() => undefined)) as
-        | (InstanceType<Provider['Client']> & { backchannelLogout(sub: string, sid?: string): Promise<void> })
-        | undefined;
-      const sid = session.sidFor(clientId);
-      if (client?.backchannelLogoutUri) {
-        notices.push(
-          client.backchannelLogout(accountId, sid).then(
-            () => void provider.emit('backchannel.success', ctx, client, accountId, sid),
-            (error: Error) => void provider.emit('backchannel.error', ctx, error, client, accountId, sid),
-          ),
-        );
-      }
+    const authorizations = session.authorizations ?? {};
+    const told = tellBackchannelApplications(
+      provider,
+      accountId,
+      Object.fromEntries(Object.keys(authorizations).map((clientId) => [clientId, { sid: session.sidFor(clientId) }])),
+    );
+    for (const authorization of Object.values(authorizations)) {
       if (authorization.grantId && !authorization.persistsLogout) await this.host.revokeGrant(authorization.grantId);
     }
-    await Promise.all(notices);
+    for (const { client, sid, error } of await told) {
+      if (error) provider.emit('backchannel.error', ctx, error, client, accountId, sid);
+      else provider.emit('backchannel.success', ctx, client, accountId, sid);
+    }
     await session.destroy();
     provider.createContext(ctx.req, ctx.res).cookies.set(provider.cookieName('session'), null, { ...SESSION_COOKIE.options });
   }

@@ -72,8 +72,8 @@ export interface LiveSessionRow {
   amr: string[];
   started_at: Date;
   last_seen_at: Date;
-  /** The session's applications: client id → its grant. */
-  authorizations: Record<string, { grantId?: string }>;
+  /** The session's applications: client id → its grant, and the session's id (`sid`) as that application knows it. */
+  authorizations: Record<string, { grantId?: string; sid?: string }>;
 }
 
 const LIVE_SESSIONS = `

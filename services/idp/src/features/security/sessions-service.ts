@@ -1,5 +1,6 @@
 import { AppError, writeSystemLog, type AppContext } from '@gatehouse/core';
 import type { EndedSessions, UserSessionInfo, UserSessions } from '@gatehouse/contracts';
+import { tellBackchannelApplications } from '../../oidc/backchannel.js';
 import type { ProviderHost } from '../../oidc/provider-host.js';
 import type { ProfileRequest } from '../profile/secret-proof.js';
 import { deviceOf } from '../passkeys/relying-party.js';
@@ -63,7 +64,7 @@ export class UserSessionsService {
     const grants = await deleteProviderSession(db, request.accountId, session.session_uid);
     for (const grantId of grants) this.context.broadcast.publish('oidc.invalidated', { grantId });
     const user = await findSecurityUser(db, request.accountId);
-    return db.transaction(async (em) => {
+    const ended = await db.transaction(async (em) => {
       if (!(await markSessionEnded(em, request.accountId, session.session_uid))) return false;
       await writeSystemLog(em, {
         operation: 'EndSession',
@@ -73,5 +74,15 @@ export class UserSessionsService {
       });
       return true;
     });
+    // Its applications that keep their own session hear of it, as at a sign-out (by the request that ended it, once).
+    if (ended) await this.tellApplications(request.accountId, session);
+    return ended;
+  }
+
+  /** Tells the session's applications with a back-channel logout URI that it ended; a failure is logged, never the user's problem. */
+  private async tellApplications(accountId: string, session: LiveSessionRow): Promise<void> {
+    for (const { client, error } of await tellBackchannelApplications(this.host.current, accountId, session.authorizations)) {
+      if (error) this.context.logger.warn({ clientId: client.clientId, err: error.message }, 'back-channel logout failed');
+    }
   }
 }

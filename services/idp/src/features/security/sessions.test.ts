@@ -1,5 +1,8 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { UserSessionInfo } from '@gatehouse/contracts';
 import { expect } from 'chai';
+import { decodeJwt } from 'jose';
 import { CHROME, FIREFOX, PortalBrowser, api, refresh, startIdp, userWithPassword, type Idp, type Tokens } from './testing/portal-browser.js';
 
 describe('My security: sessions and devices', function () {
@@ -7,7 +10,8 @@ describe('My security: sessions and devices', function () {
   let idp: Idp;
 
   before(async () => {
-    idp = await startIdp();
+    // The back-channel logout URI below is on the loopback address.
+    idp = await startIdp({ 'oidc.allowPrivateNetworkRequests': true });
   });
   after(() => idp?.app.close());
 
@@ -131,5 +135,44 @@ describe('My security: sessions and devices', function () {
     const own = await api(idp, 'delete', `/api/v1/profile/sessions/${encodeURIComponent(left[0]!.id)}`, mine!.access_token);
     expect(own.body).to.deep.include({ success: true, ended: 1 });
     expect((await refresh(idp, mine!.refresh_token)).body.error, 'this browser is signed out too').to.equal('invalid_grant');
+  });
+
+  describe('an application with a back-channel logout URI', () => {
+    let listener: http.Server;
+    const received: Array<Record<string, unknown>> = [];
+
+    before(async () => {
+      listener = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          received.push(decodeJwt(new URLSearchParams(body).get('logout_token')!));
+          res.end();
+        });
+      });
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      const { port } = listener.address() as AddressInfo;
+      await idp.context.dataSource.query(`UPDATE applications SET backchannel_logout_uri = $1 WHERE id = $2`, [`http://127.0.0.1:${port}/backchannel`, idp.portal]);
+      idp.context.broadcast.publish('application.changed', { clientId: idp.portal });
+    });
+    after(async () => {
+      await idp.context.dataSource.query(`UPDATE applications SET backchannel_logout_uri = NULL WHERE id = $1`, [idp.portal]);
+      idp.context.broadcast.publish('application.changed', { clientId: idp.portal });
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    });
+
+    it('is told when the user ends that session from My security: one logout token naming the user and that session, none for the asking one', async () => {
+      received.length = 0;
+      const { a, b, bId, userId } = await twoBrowsers();
+      // Two requests at once: one ends the session, and the application hears of it once.
+      const answers = await Promise.all([1, 2].map(() => api(idp, 'delete', `/api/v1/profile/sessions/${encodeURIComponent(bId)}`, a.access_token)));
+      expect(answers.map((answer) => answer.status)).to.deep.equal([200, 200]);
+      expect(answers.map((answer) => (answer.body as { ended: number }).ended).sort()).to.deep.equal([0, 1]);
+      expect(received, 'the logout token was sent before the answer').to.have.length(1);
+      const [token] = received;
+      expect(token).to.include({ sub: userId, sid: decodeJwt(b.id_token).sid, aud: idp.portal });
+      expect(token!.events).to.have.property('http://schemas.openid.net/event/backchannel-logout');
+      expect(token!.sid).to.not.equal(decodeJwt(a.id_token).sid);
+    });
   });
 });

@@ -35,6 +35,7 @@ export interface Idp {
 export interface Tokens {
   access_token: string;
   refresh_token: string;
+  id_token: string;
 }
 
 /** Starts the provider (`overrides`: configuration values by dotted key); close its app after the suite. */
