@@ -64,6 +64,12 @@ ${spCertificate
   .split('\n')
   .map((line) => `        ${line}`)
   .join('\n')}
+  - id: staffdir
+    name: staffdir
+    displayName: Staff directory
+    protocol: saml
+    saml: { entityId: 'urn:example:staffdir', assertionConsumerServices: [{ url: 'https://staffdir.example.com/acs' }], nameIdFormat: persistent }
+    roles: [{ name: Reader }]
 users:
   - userName: alice@example.com
     firstName: Alice
@@ -283,25 +289,30 @@ describe('SAML identity provider', function () {
     expect(await nameIdOf()).to.deep.equal(email);
   });
 
-  it('answers a NameIDPolicy format it does not give with a signed InvalidNameIDPolicy response at once, before any sign-in', async () => {
-    const browser = new CookieBrowser();
-    const requestId = `_${randomUUID()}`;
-    const sso = await browser.get(`${server.url}/saml/sso?${redirectQuery(authnRequest({ id: requestId, nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:X509SubjectName' }), 'r2')}`);
-    const html = await sso.text();
-    expect(sso.status, html).to.equal(200);
-    const { action, fields } = postedForm(html);
-    expect(action).to.equal(ACS);
-    expect(fields.RelayState).to.equal('r2');
-    const xml = Buffer.from(fields.SAMLResponse!, 'base64').toString('utf8');
+  it('answers a NameIDPolicy format it does not give, or e-mail to an application given opaque ids, with a signed InvalidNameIDPolicy response at once, before any sign-in', async () => {
     const [certificate] = await metadataCertificates();
-    expect(signedBy(xml, 'Response', certificate!)).to.equal(true);
-    const document = parse(xml);
-    expect(document.getElementsByTagNameNS('*', 'Assertion')).to.have.length(0);
-    expect(document.documentElement!.getAttribute('InResponseTo')).to.equal(requestId);
-    expect(Array.from(document.getElementsByTagNameNS('*', 'StatusCode')).map((node) => node.getAttribute('Value'))).to.deep.equal([
-      'urn:oasis:names:tc:SAML:2.0:status:Requester',
-      'urn:oasis:names:tc:SAML:2.0:status:InvalidNameIDPolicy',
-    ]);
+    const refused = async (request: { issuer?: string; nameIdFormat: string }, acs: string) => {
+      const browser = new CookieBrowser();
+      const requestId = `_${randomUUID()}`;
+      const sso = await browser.get(`${server.url}/saml/sso?${redirectQuery(authnRequest({ id: requestId, ...request }), 'r2')}`);
+      const html = await sso.text();
+      expect(sso.status, html).to.equal(200);
+      const { action, fields } = postedForm(html);
+      expect(action).to.equal(acs);
+      expect(fields.RelayState).to.equal('r2');
+      const xml = Buffer.from(fields.SAMLResponse!, 'base64').toString('utf8');
+      expect(signedBy(xml, 'Response', certificate!)).to.equal(true);
+      const document = parse(xml);
+      expect(document.getElementsByTagNameNS('*', 'Assertion')).to.have.length(0);
+      expect(document.documentElement!.getAttribute('InResponseTo')).to.equal(requestId);
+      expect(Array.from(document.getElementsByTagNameNS('*', 'StatusCode')).map((node) => node.getAttribute('Value'))).to.deep.equal([
+        'urn:oasis:names:tc:SAML:2.0:status:Requester',
+        'urn:oasis:names:tc:SAML:2.0:status:InvalidNameIDPolicy',
+      ]);
+    };
+    await refused({ nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:X509SubjectName' }, ACS);
+    // The directory was set to opaque ids: asking for the user's address does not get it.
+    await refused({ issuer: 'urn:example:staffdir', nameIdFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress' }, 'https://staffdir.example.com/acs');
   });
 
   describe('of a service provider that must sign its requests', () => {

@@ -92,7 +92,7 @@ export class SamlService {
       acsUrl: this.assertionConsumerService(sp, request),
       relayState: incoming.relayState,
     };
-    const nameIdFormat = requestedNameIdFormat(request.nameIdFormat);
+    const nameIdFormat = requestedNameIdFormat(request.nameIdFormat, sp.settings.nameIdFormat);
     if (nameIdFormat === 'unsupported') {
       return { post: this.outgoing(pending, signedErrorResponse(this.target(pending), STATUS.invalidNameIdPolicy, await this.keys.signing(), new Date(), STATUS.requester)) };
     }
@@ -308,14 +308,15 @@ export class SamlService {
 }
 
 /**
- * The NameID format an AuthnRequest's NameIDPolicy asks for: e-mail or persistent, which the
- * identity provider gives; undefined when it leaves the choice (no policy, unspecified, transient:
- * the application's format applies); `unsupported` for any other, which is answered
- * InvalidNameIDPolicy (SAML core 3.4.1.1).
+ * The NameID format an AuthnRequest's NameIDPolicy asks for: persistent (an opaque id, which gives
+ * the service provider less than an address), or e-mail where the application's format is e-mail
+ * already (an application given opaque ids does not get the user's address by asking); undefined
+ * when it leaves the choice (no policy, unspecified, transient: the application's format applies);
+ * `unsupported` for any other, which is answered InvalidNameIDPolicy (SAML core 3.4.1.1).
  */
-function requestedNameIdFormat(format: string | undefined): NameIdFormat | 'unsupported' | undefined {
+function requestedNameIdFormat(format: string | undefined, configured: NameIdFormat): NameIdFormat | 'unsupported' | undefined {
   if (format === undefined || ANY_NAME_ID_FORMAT.includes(format)) return undefined;
-  if (format === NAME_ID_FORMATS.email) return 'email';
   if (format === NAME_ID_FORMATS.persistent) return 'persistent';
+  if (format === NAME_ID_FORMATS.email && configured === 'email') return 'email';
   return 'unsupported';
 }
