@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { NS, SamlRefusal, childOf, parseXml } from './xml.js';
+import { NS, SamlRefusal, childOf, protocolMessage, requestIdentity } from './xml.js';
 
 /** The longest inflated message accepted (a request is a few kilobytes at most). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -46,16 +46,8 @@ const flag = (value: string | null): boolean => value === 'true' || value === '1
 
 /** Reads an AuthnRequest: its document (for its signature) and what it asks. */
 export function readAuthnRequest(xml: string): { document: Document; request: AuthnRequest } {
-  const document = parseXml(xml);
-  const root = document.documentElement!;
-  if (root.namespaceURI !== NS.protocol || root.localName !== 'AuthnRequest') {
-    throw new SamlRefusal(`expected a SAML 2.0 AuthnRequest, not ${root.localName ?? root.nodeName}`);
-  }
-  if (root.getAttribute('Version') !== '2.0') throw new SamlRefusal('only SAML 2.0 requests are accepted (Version="2.0")');
-  const id = root.getAttribute('ID');
-  if (!id || id.length > 256) throw new SamlRefusal('the AuthnRequest has no ID');
-  const issuer = childOf(root, NS.assertion, 'Issuer')?.textContent?.trim();
-  if (!issuer) throw new SamlRefusal('the AuthnRequest names no Issuer (the service provider’s entity id)');
+  const { document, root } = protocolMessage(xml, 'AuthnRequest');
+  const { id, issuer } = requestIdentity(root, 'AuthnRequest');
   const index = root.getAttribute('AssertionConsumerServiceIndex');
   if (index !== null && index !== '' && !/^\d{1,4}$/.test(index)) throw new SamlRefusal('AssertionConsumerServiceIndex is not a number');
   return {

@@ -11,7 +11,7 @@ import type { SamlKeys } from './keys.js';
 import type { samlUrls } from './paths.js';
 import { STATUS, type SigningKey } from './response.js';
 import { findServiceProvider, findServiceProviderById, type ServiceProvider } from './service-providers.js';
-import { ALGORITHMS, NS, SamlRefusal, childOf, childrenOf, hasValidRedirectSignature, hasValidRootSignature, parseXml, samlId, samlInstant, xmlEscape } from './xml.js';
+import { ALGORITHMS, NS, SamlRefusal, childOf, childrenOf, hasValidRedirectSignature, hasValidRootSignature, protocolMessage, requestIdentity, samlId, samlInstant, xmlEscape } from './xml.js';
 
 /** Second-level status codes of logout answers (SAML core §3.2.2.2). */
 export const LOGOUT_STATUS = {
@@ -95,16 +95,8 @@ const one = (element: Element, localName: string) => childOf(element, NS.asserti
 
 /** Reads a LogoutRequest: its document (for its signature) and what it asks. */
 export function readLogoutRequest(xml: string): { document: Document; request: LogoutRequest } {
-  const document = parseXml(xml);
-  const root = document.documentElement!;
-  if (root.namespaceURI !== NS.protocol || root.localName !== 'LogoutRequest') {
-    throw new SamlRefusal(`expected a SAML 2.0 LogoutRequest, not ${root.localName ?? root.nodeName}`);
-  }
-  if (root.getAttribute('Version') !== '2.0') throw new SamlRefusal('only SAML 2.0 requests are accepted (Version="2.0")');
-  const id = root.getAttribute('ID');
-  if (!id || id.length > 256) throw new SamlRefusal('the LogoutRequest has no ID');
-  const issuer = one(root, 'Issuer');
-  if (!issuer) throw new SamlRefusal('the LogoutRequest names no Issuer (the service provider’s entity id)');
+  const { document, root } = protocolMessage(xml, 'LogoutRequest');
+  const { id, issuer } = requestIdentity(root, 'LogoutRequest');
   const nameId = one(root, 'NameID');
   if (!nameId) throw new SamlRefusal('the LogoutRequest names no NameID (encrypted or base identifiers are not accepted)');
   const notOnOrAfter = root.getAttribute('NotOnOrAfter');
@@ -125,11 +117,7 @@ export function readLogoutRequest(xml: string): { document: Document; request: L
 
 /** Reads a LogoutResponse: its document (for its signature) and what it says. */
 export function readLogoutResponse(xml: string): { document: Document; response: LogoutResponse } {
-  const document = parseXml(xml);
-  const root = document.documentElement!;
-  if (root.namespaceURI !== NS.protocol || root.localName !== 'LogoutResponse') {
-    throw new SamlRefusal(`expected a SAML 2.0 LogoutResponse, not ${root.localName ?? root.nodeName}`);
-  }
+  const { document, root } = protocolMessage(xml, 'LogoutResponse');
   const status = childOf(root, NS.protocol, 'Status');
   const code = status ? childOf(status, NS.protocol, 'StatusCode') : undefined;
   return {

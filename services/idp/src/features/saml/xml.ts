@@ -69,6 +69,24 @@ export function childOf(element: Element, namespace: string, localName: string):
   return found[0];
 }
 
+/** A SAML 2.0 protocol message of this kind, parsed: its document and root; anything else is refused naming what it is. */
+export function protocolMessage(xml: string, kind: 'AuthnRequest' | 'LogoutRequest' | 'LogoutResponse'): { document: Document; root: Element } {
+  const document = parseXml(xml);
+  const root = document.documentElement!;
+  if (root.namespaceURI !== NS.protocol || root.localName !== kind) throw new SamlRefusal(`expected a SAML 2.0 ${kind}, not ${root.localName ?? root.nodeName}`);
+  return { document, root };
+}
+
+/** What every request carries: SAML 2.0, its ID and its Issuer (the service provider's entity id), each refused when missing. */
+export function requestIdentity(root: Element, kind: 'AuthnRequest' | 'LogoutRequest'): { id: string; issuer: string } {
+  if (root.getAttribute('Version') !== '2.0') throw new SamlRefusal('only SAML 2.0 requests are accepted (Version="2.0")');
+  const id = root.getAttribute('ID');
+  if (!id || id.length > 256) throw new SamlRefusal(`the ${kind} has no ID`);
+  const issuer = childOf(root, NS.assertion, 'Issuer')?.textContent?.trim();
+  if (!issuer) throw new SamlRefusal(`the ${kind} names no Issuer (the service provider’s entity id)`);
+  return { id, issuer };
+}
+
 /** Every element of the document carrying this ID attribute value (more than one is a wrapping attempt). */
 function elementsWithId(document: Document, id: string): number {
   let count = 0;
