@@ -4,12 +4,12 @@
 // over HTTP-POST), the mapped attributes in the page's MELLON_* variables, mellon's own session on
 // the second visit, and its logout ending the product's session through single logout.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { freePort, startTestServer, type TestServer } from '../support/server.js';
-import { APACHE_BINARY, APACHE_MODULES, CookieBrowser, signIn, startApache, variables, type RunningApache } from './support.js';
+import { APACHE_BINARY, APACHE_MODULES, CookieBrowser, intranetPages, signIn, startApache, variables, type RunningApache } from './support.js';
 
 const PASSWORD = 'Correct-Horse-42!';
 const CREATE_METADATA = process.env.MELLON_CREATE_METADATA ?? '/usr/sbin/mellon_create_metadata';
@@ -118,13 +118,7 @@ describe('Interoperability: Apache httpd with mod_auth_mellon as a SAML service 
     apache = await startApache(
       [port],
       (root) => site(root, port, { key, cert, metadata, idpMetadata }),
-      (root) => {
-        mkdirSync(path.join(root, 'htdocs'));
-        writeFileSync(path.join(root, 'htdocs/index.html'), '<!doctype html><title>Intranet</title><h1>Signed out of the intranet</h1>\n');
-        mkdirSync(path.join(root, 'protected'));
-        writeFileSync(path.join(root, 'protected/attributes.cgi'), ATTRIBUTES_CGI);
-        chmodSync(path.join(root, 'protected/attributes.cgi'), 0o755);
-      },
+      (root) => intranetPages(root, 'attributes.cgi', ATTRIBUTES_CGI),
     );
   });
   after(async () => {

@@ -2,11 +2,11 @@
 // the product: a business application that sends no DPoP proof signs its users in, shows their
 // claims, keeps its own session, and signs out through the product's end-session endpoint. An
 // application that requires DPoP gets no tokens from the same module.
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { freePort, startTestServer, type TestServer } from '../support/server.js';
-import { APACHE_BINARY, APACHE_MODULES, CookieBrowser, signIn, startApache, variables, type RunningApache } from './support.js';
+import { APACHE_BINARY, APACHE_MODULES, CookieBrowser, intranetPages, signIn, startApache, variables, type RunningApache } from './support.js';
 
 const PASSWORD = 'Correct-Horse-42!';
 const SECRET = 'apache-secret-0123456789-abcdefghijklmn';
@@ -107,13 +107,7 @@ describe('Interoperability: Apache httpd with mod_auth_openidc (no DPoP) as a re
     apache = await startApache(
       [rpPort, strictPort],
       (root) => site(root, rpPort, server.url, 'apache-rp', SECRET) + site(root, strictPort, server.url, 'apache-dpop', DPOP_SECRET),
-      (root) => {
-        mkdirSync(path.join(root, 'htdocs'));
-        writeFileSync(path.join(root, 'htdocs/index.html'), '<!doctype html><title>Intranet</title><h1>Signed out of the intranet</h1>\n');
-        mkdirSync(path.join(root, 'protected'));
-        writeFileSync(path.join(root, 'protected/claims.cgi'), CLAIMS_CGI);
-        chmodSync(path.join(root, 'protected/claims.cgi'), 0o755);
-      },
+      (root) => intranetPages(root, 'claims.cgi', CLAIMS_CGI),
     );
   });
   after(async () => {

@@ -2,7 +2,7 @@
 // product's and a relying party's), the product's sign-in as its login page does it, and Apache
 // httpd started and stopped by a test, from a configuration the test writes.
 import { execFile, execFileSync, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -208,6 +208,15 @@ export interface RunningApache {
   root: string;
   errorLog(): string;
   stop(): Promise<void>;
+}
+
+/** The relying party's pages under Apache's `root`: a signed-out page, and a CGI script (`name`) behind the sign-in. */
+export function intranetPages(root: string, name: string, script: string): void {
+  mkdirSync(path.join(root, 'htdocs'));
+  writeFileSync(path.join(root, 'htdocs/index.html'), '<!doctype html><title>Intranet</title><h1>Signed out of the intranet</h1>\n');
+  mkdirSync(path.join(root, 'protected'));
+  writeFileSync(path.join(root, `protected/${name}`), script);
+  chmodSync(path.join(root, `protected/${name}`), 0o755);
 }
 
 /**
